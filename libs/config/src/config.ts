@@ -1,0 +1,105 @@
+import { z } from 'zod';
+
+// Every setting devtrail reads, with its default, in one place. Parsed once at the
+// process edge (main.ts) and passed down; no other module reads process.env.
+const int = (def: number) => z.coerce.number().int().positive().default(def);
+
+const envSchema = z.object({
+  DEVTRAIL_MODE: z.enum(['distributed', 'embedded']).default('distributed'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DASHBOARD_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEVTRAIL_OPERATOR_TOKEN: z.string().min(16).optional(),
+  DEVTRAIL_DATA_DIR: z.string().default('.data'),
+
+  KAFKA_BROKERS: z.string().default('127.0.0.1:19092'),
+  KAFKA_CLIENT_ID: z.string().default('devtrail'),
+  KAFKA_TOPIC_PREFIX: z.string().regex(/^[a-zA-Z0-9._-]*$/).default('devtrail.'),
+  KAFKA_PARTITIONS: int(3),
+  KAFKA_REPLICATION_FACTOR: int(1),
+
+  CLICKHOUSE_URL: z.string().url().default('http://127.0.0.1:18123'),
+  CLICKHOUSE_DATABASE: z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/).default('devtrail'),
+  CLICKHOUSE_USER: z.string().default('default'),
+  CLICKHOUSE_PASSWORD: z.string().default(''),
+  RETENTION_DAYS: int(30),
+
+  DATABASE_URL: z.string().default('postgresql://devtrail:devtrail@127.0.0.1:15432/devtrail'),
+
+  INGEST_BODY_LIMIT_BYTES: int(5 * 1024 * 1024),
+  INGEST_MAX_PENDING_EVENTS: int(200_000),
+  KEY_CACHE_TTL_MS: int(60_000),
+  RATE_LIMIT_PER_MINUTE: int(5000),
+
+  CONSUMERS: z.string().default('logs,errors,spans,llm'),
+  CONSUMER_GROUP_PREFIX: z.string().default('devtrail-'),
+  CONSUMER_BATCH_ROWS: int(20_000),
+  CONSUMER_BATCH_MS: int(1000),
+  CONSUMER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  mode: 'distributed' | 'embedded';
+  host: string;
+  port: number;
+  dashboardPort: number;
+  logLevel: Env['LOG_LEVEL'];
+  operatorToken: string | undefined;
+  dataDir: string;
+  kafka: { brokers: string[]; clientId: string; topicPrefix: string; partitions: number; replicationFactor: number };
+  clickhouse: { url: string; database: string; user: string; password: string; retentionDays: number };
+  postgres: { url: string };
+  ingest: { bodyLimitBytes: number; maxPendingEvents: number; keyCacheTtlMs: number; defaultRateLimitPerMinute: number };
+  consumers: { enabled: string[]; groupPrefix: string; batchRows: number; batchMs: number; metricsPort: number };
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = {}): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    mode: e.DEVTRAIL_MODE,
+    host: e.HOST,
+    port: e.PORT,
+    dashboardPort: e.DASHBOARD_PORT,
+    logLevel: e.LOG_LEVEL,
+    operatorToken: e.DEVTRAIL_OPERATOR_TOKEN,
+    dataDir: e.DEVTRAIL_DATA_DIR,
+    kafka: {
+      brokers: e.KAFKA_BROKERS.split(',').map((s) => s.trim()).filter(Boolean),
+      clientId: e.KAFKA_CLIENT_ID,
+      topicPrefix: e.KAFKA_TOPIC_PREFIX,
+      partitions: e.KAFKA_PARTITIONS,
+      replicationFactor: e.KAFKA_REPLICATION_FACTOR,
+    },
+    clickhouse: {
+      url: e.CLICKHOUSE_URL,
+      database: e.CLICKHOUSE_DATABASE,
+      user: e.CLICKHOUSE_USER,
+      password: e.CLICKHOUSE_PASSWORD,
+      retentionDays: e.RETENTION_DAYS,
+    },
+    postgres: { url: e.DATABASE_URL },
+    ingest: {
+      bodyLimitBytes: e.INGEST_BODY_LIMIT_BYTES,
+      maxPendingEvents: e.INGEST_MAX_PENDING_EVENTS,
+      keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
+      defaultRateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    },
+    consumers: {
+      enabled: e.CONSUMERS.split(',').map((s) => s.trim()).filter(Boolean),
+      groupPrefix: e.CONSUMER_GROUP_PREFIX,
+      batchRows: e.CONSUMER_BATCH_ROWS,
+      batchMs: e.CONSUMER_BATCH_MS,
+      metricsPort: e.CONSUMER_METRICS_PORT,
+    },
+  };
+}

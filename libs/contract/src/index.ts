@@ -1,0 +1,10 @@
+export * from './schemas.ts';
+export * from './events.ts';
+export * from './envelope.ts';
+export * from './topics.ts';
+export * from './to-events.ts';
+export * from './vercel-drain.ts';
+export { validationErrorBody, invalidBodyError, type ValidationErrorBody } from './validation-error.ts';
+export { fingerprint, fingerprintParts, normaliseMessage, normaliseFrames, normalisePath, errorTypeOf, type FingerprintInput } from './fingerprint.ts';
+export { API_KEY_PATTERN, generateApiKey, hashApiKey, keyDisplayPrefix, safeEqual } from './api-key.ts';
+export { jsonDepth } from './json-depth.ts';

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { jsonObject, MAX_RELEASE_LENGTH } from './schemas.ts';
+import type { LogEvent } from './events.ts';
+
+// Vercel log drain entries (JSON array or NDJSON). Vercel adds fields over time, so
+// unknown fields are kept (passthrough) and only what we map is checked. The mapping
+// is documented in docs/api.md#log-drain.
+
+export const MAX_DRAIN_ENTRIES = 5000;
+
+const proxySchema = jsonObject.optional();
+
+export const drainEntrySchema = z
+  .object({
+    id: z.string().optional(),
+    message: z.string().optional(),
+    timestamp: z.number().finite().optional(),
+    level: z.string().optional(),
+    type: z.string().optional(),
+    source: z.string().optional(),
+    host: z.string().optional(),
+    path: z.string().optional(),
+    statusCode: z.number().optional(),
+    requestId: z.string().optional(),
+    deploymentId: z.string().optional(),
+    projectId: z.string().optional(),
+    projectName: z.string().optional(),
+    environment: z.string().optional(),
+    entrypoint: z.string().optional(),
+    executionRegion: z.string().optional(),
+    traceId: z.string().optional(),
+    spanId: z.string().optional(),
+    proxy: proxySchema,
+  })
+  .passthrough();
+
+export const drainBodySchema = z.array(drainEntrySchema).min(1).max(MAX_DRAIN_ENTRIES);
+export type DrainEntry = z.infer<typeof drainEntrySchema>;
+
+const LEVELS: Record<string, LogEvent['level']> = {
+  debug: 'debug',
+  info: 'info',
+  warning: 'warn',
+  warn: 'warn',
+  error: 'error',
+  fatal: 'error',
+};
+
+/** Vercel level -> devtrail level; unknown or missing levels read as info. */
+export function drainLevel(level: string | undefined): LogEvent['level'] {
+  return LEVELS[(level ?? '').toLowerCase()] ?? 'info';
+}
+
+function toIso(ms: number | undefined, now: string): string {
+  if (ms === undefined) return now;
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? now : d.toISOString();
+}
+
+export function drainEntryToEvent(e: DrainEntry, now: string): LogEvent {
+  const metadata: Record<string, unknown> = { vercel: true };
+  const put = (k: string, v: unknown) => {
+    if (v !== undefined && v !== null && v !== '') metadata[k] = v;
+  };
+  put('drain_id', e.id);
+  put('source', e.source);
+  put('type', e.type);
+  put('host', e.host);
+  put('path', e.path);
+  put('status_code', e.statusCode);
+  put('deployment_id', e.deploymentId);
+  put('vercel_project_id', e.projectId);
+  put('entrypoint', e.entrypoint);
+  put('region', e.executionRegion);
+  put('proxy', e.proxy);
+  return {
+    service: e.projectName || 'vercel',
+    environment: e.environment || 'production',
+    release: (e.deploymentId ?? '').slice(0, MAX_RELEASE_LENGTH),
+    timestamp: toIso(e.timestamp, now),
+    level: drainLevel(e.level),
+    message: e.message ?? '',
+    metadata,
+    trace_id: e.traceId ?? '',
+    span_id: e.spanId ?? '',
+    request_id: e.requestId ?? '',
+    context: e.source ?? '',
+  };
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { fingerprint, fingerprintParts } from '../src/index.ts';
+
+const stack = (path: string, line: number, fn2 = 'handleRequest') =>
+  `TypeError: Cannot read properties of undefined (reading 'id')\n` +
+  `    at getUser (${path}/src/users.js:${line}:13)\n` +
+  `    at ${fn2} (${path}/src/server.js:88:5)\n` +
+  `    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)`;
+
+const base = { error_message: "Cannot read properties of undefined (reading 'id')", stack_trace: stack('/srv/app', 42) };
+
+describe('error fingerprint', () => {
+  it('is 64 lowercase hex and stable for identical content', () => {
+    expect(fingerprint(base)).toMatch(/^[0-9a-f]{64}$/);
+    expect(fingerprint({ ...base })).toBe(fingerprint(base));
+  });
+
+  it('groups the same error across line numbers', () => {
+    expect(fingerprint({ ...base, stack_trace: stack('/srv/app', 97) })).toBe(fingerprint(base));
+  });
+
+  it('groups the same error across ids and numbers in the message', () => {
+    const a = { error_message: 'User 1234 not found (request 9f3c2a1b-1111-4222-8333-444455556666)', stack_trace: stack('/srv/app', 1) };
+    const b = { error_message: 'User 98 not found (request 0a1b2c3d-aaaa-4bbb-8ccc-ddddeeeeffff)', stack_trace: stack('/srv/app', 1) };
+    expect(fingerprint(a)).toBe(fingerprint(b));
+  });
+
+  it('groups the same error across absolute install paths', () => {
+    expect(fingerprint({ ...base, stack_trace: stack('/home/alice/projects/app', 42) })).toBe(fingerprint(base));
+    expect(fingerprint({ ...base, stack_trace: stack('C:\\builds\\app', 42) })).toBe(fingerprint(base));
+  });
+
+  it('separates a different error type', () => {
+    const other = { ...base, stack_trace: base.stack_trace.replace(/^TypeError/, 'RangeError') };
+    expect(fingerprintParts(other).errorType).toBe('RangeError');
+    expect(fingerprint(other)).not.toBe(fingerprint(base));
+  });
+
+  it('separates a different call path', () => {
+    expect(fingerprint({ ...base, stack_trace: stack('/srv/app', 42, 'handleWebhook') })).not.toBe(fingerprint(base));
+  });
+
+  it('separates different message texts', () => {
+    expect(fingerprint({ ...base, error_message: 'Connection refused' })).not.toBe(fingerprint(base));
+  });
+
+  it('reads Gecko and Python frames', () => {
+    const gecko = fingerprintParts({ error_message: 'x', stack_trace: 'render@https://cdn.example.com/assets/app.3f9a.js:10:20\n@debugger eval code:1:1' });
+    expect(gecko.frames[0]).toBe('render@assets/app.3f9a.js');
+    const py = fingerprintParts({ error_message: 'x', stack_trace: 'Traceback (most recent call last):\n  File "/usr/lib/app/views.py", line 12, in index\nValueError: x' });
+    expect(py.frames[0]).toBe('index@app/views.py');
+  });
+});
