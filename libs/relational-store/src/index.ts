@@ -1,0 +1,6 @@
+export type { RelationalStore, SqlExecutor } from './relational-store.ts';
+export { createPgStore, type PgStoreOptions } from './pg-store.ts';
+export { createPgliteStore } from './pglite-store.ts';
+export { migrateRelational, MIGRATIONS } from './migrations.ts';
+export { projectsRepo, isUuid, PROJECT_CHANGED_CHANNEL, type Project, type ProjectsRepo, type KeyGrant } from './projects-repo.ts';
+export { rateLimitRepo, type RateLimitRepo } from './rate-limit-repo.ts';

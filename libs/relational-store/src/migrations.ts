@@ -1,0 +1,72 @@
+import type { RelationalStore } from './relational-store.ts';
+
+// Ordered, append-only. Each runs once, in its own transaction, recorded in
+// schema_migrations; an advisory lock keeps two starting processes from racing.
+// Keep the SQL PostgreSQL-15 compatible (PGlite runs a newer PostgreSQL).
+export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> = [
+  {
+    version: 1,
+    name: 'projects, keys, origins',
+    sql: `
+      CREATE TABLE projects (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        name text NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+        rate_limit_per_minute integer NOT NULL CHECK (rate_limit_per_minute > 0),
+        drain_secret text,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE api_keys (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        project_id uuid NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        key_hash char(64) NOT NULL UNIQUE CHECK (key_hash ~ '^[0-9a-f]{64}$'),
+        key_prefix text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        revoked_at timestamptz
+      );
+      -- Spec: one usable key per project at a time, enforced by the database.
+      CREATE UNIQUE INDEX api_keys_one_active_per_project ON api_keys (project_id) WHERE revoked_at IS NULL;
+      CREATE TABLE allowed_origins (
+        project_id uuid NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        origin text NOT NULL CHECK (length(origin) BETWEEN 1 AND 253),
+        PRIMARY KEY (project_id, origin)
+      );
+    `,
+  },
+  {
+    version: 2,
+    name: 'rate-limit windows',
+    sql: `
+      CREATE TABLE rate_limit_windows (
+        key_id uuid NOT NULL,
+        window_start timestamptz NOT NULL,
+        used bigint NOT NULL,
+        PRIMARY KEY (key_id, window_start)
+      );
+    `,
+  },
+];
+
+export async function migrateRelational(store: RelationalStore): Promise<number[]> {
+  await store.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  const applied: number[] = [];
+  for (const m of MIGRATIONS) {
+    const did = await store.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(7405001)');
+      const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);
+      if (seen.length > 0) return false;
+      for (const stmt of splitStatements(m.sql)) await tx.query(stmt);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      return true;
+    });
+    if (did) applied.push(m.version);
+  }
+  return applied;
+}
+
+function splitStatements(sql: string): string[] {
+  return sql
+    .split(/;\s*\n/)
+    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+    .filter(Boolean);
+}

@@ -1,0 +1,28 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { RelationalStore } from './relational-store.ts';
+
+/** In-process PostgreSQL (PGlite) for the embedded mode; `dataDir` undefined keeps it in memory. */
+export async function createPgliteStore(dataDir?: string): Promise<RelationalStore> {
+  const db = dataDir ? new PGlite(dataDir) : new PGlite();
+  await db.waitReady;
+  return {
+    kind: 'pglite',
+    async query<T>(sql: string, params?: unknown[]) {
+      return (await db.query(sql, params as unknown[])).rows as T[];
+    },
+    transaction(fn) {
+      return db.transaction((tx) => fn({ query: async <T>(sql: string, params?: unknown[]) => (await tx.query(sql, params as unknown[])).rows as T[] }));
+    },
+    async listen(channel, onNotify) {
+      // One process, one connection: notifications cannot be missed, so no reset.
+      const unsub = await db.listen(channel, onNotify);
+      return async () => unsub();
+    },
+    async ping() {
+      await db.query('SELECT 1');
+    },
+    async close() {
+      await db.close();
+    },
+  };
+}

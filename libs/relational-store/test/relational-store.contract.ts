@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY_PATTERN, hashApiKey } from '@devtrail/contract';
+import { migrateRelational, projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL, type RelationalStore } from '../src/index.ts';
+
+/** The behaviour the pipeline relies on; every relational-store implementation must pass it. */
+export function relationalStoreContract(name: string, open: () => Promise<{ store: RelationalStore; cleanup: () => Promise<void> }>) {
+  describe(`relational store contract: ${name}`, () => {
+    let store: RelationalStore;
+    let cleanup: () => Promise<void>;
+    beforeAll(async () => {
+      ({ store, cleanup } = await open());
+      await migrateRelational(store);
+    });
+    afterAll(async () => {
+      await store.close();
+      await cleanup();
+    });
+
+    it('migrations are idempotent', async () => {
+      expect(await migrateRelational(store)).toEqual([]);
+      const rows = await store.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+      expect(rows.map((r) => r.version)).toEqual([1, 2]);
+    });
+
+    it('creates a project whose key is stored only as a hash', async () => {
+      const repo = projectsRepo(store);
+      const { project, apiKey } = await repo.create('shop', 5000);
+      expect(apiKey).toMatch(API_KEY_PATTERN);
+      expect(project.keyPrefix).toBe(apiKey.slice(0, 7));
+      const raw = await store.query('SELECT * FROM api_keys WHERE project_id = $1', [project.id]);
+      expect(JSON.stringify(raw)).not.toContain(apiKey);
+      const grant = await repo.findGrant(hashApiKey(apiKey));
+      expect(grant?.projectId).toBe(project.id);
+      expect(grant?.rateLimitPerMinute).toBe(5000);
+    });
+
+    it('enforces one active key per project in the database', async () => {
+      const { project } = await projectsRepo(store).create('one-key', 10);
+      await expect(
+        store.query("INSERT INTO api_keys (project_id, key_hash, key_prefix) VALUES ($1, $2, 'dt_x')", [project.id, 'a'.repeat(64)]),
+      ).rejects.toThrow();
+    });
+
+    it('revokes a key, creates its successor and notifies listeners', async () => {
+      const repo = projectsRepo(store);
+      const { project, apiKey } = await repo.create('rotating', 100);
+      const seen: string[] = [];
+      const stop = await store.listen(PROJECT_CHANGED_CHANNEL, (p) => seen.push(p));
+      const next = await repo.revokeKey(project.id);
+      expect(next).toMatch(API_KEY_PATTERN);
+      expect(await repo.findGrant(hashApiKey(apiKey))).toBeNull();
+      expect((await repo.findGrant(hashApiKey(next!)))?.projectId).toBe(project.id);
+      await expect.poll(() => seen, { timeout: 3000 }).toContain(project.id);
+      await stop();
+      const keys = await store.query<{ revoked_at: unknown }>('SELECT revoked_at FROM api_keys WHERE project_id = $1', [project.id]);
+      expect(keys.filter((k) => k.revoked_at === null)).toHaveLength(1);
+      expect(keys).toHaveLength(2);
+    });
+
+    it('stores allowed origins, rate limit and drain secret', async () => {
+      const repo = projectsRepo(store);
+      const { project, apiKey } = await repo.create('settings', 100);
+      expect(await repo.setAllowedOrigins(project.id, ['example.com', 'https://app.example.org'])).toBe(true);
+      expect(await repo.setRateLimit(project.id, 42)).toBe(true);
+      expect(await repo.setDrainSecret(project.id, 's3cret')).toBe(true);
+      const grant = await repo.findGrant(hashApiKey(apiKey));
+      expect(grant?.allowedOrigins.sort()).toEqual(['example.com', 'https://app.example.org']);
+      expect(grant?.rateLimitPerMinute).toBe(42);
+      expect(grant?.drainSecret).toBe('s3cret');
+      expect((await repo.get(project.id))?.hasDrainSecret).toBe(true);
+      expect(await repo.setRateLimit('00000000-0000-4000-8000-000000000000', 1)).toBe(false);
+      expect(await repo.get('not-a-uuid')).toBeNull();
+    });
+
+    it('rolls back a failed transaction', async () => {
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.query("INSERT INTO projects (name, rate_limit_per_minute) VALUES ('ghost', 1)");
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect(await store.query("SELECT 1 FROM projects WHERE name = 'ghost'")).toHaveLength(0);
+    });
+
+    it('leases rate-limit tokens atomically and never past the limit', async () => {
+      const { project } = await projectsRepo(store).create('limited', 100);
+      const [key] = await store.query<{ id: string }>('SELECT id FROM api_keys WHERE project_id = $1', [project.id]);
+      const rl = rateLimitRepo(store);
+      const window = new Date(Math.floor(Date.now() / 60000) * 60000);
+      const grants = await Promise.all(Array.from({ length: 30 }, () => rl.lease(key.id, window, 7, 100)));
+      expect(grants.reduce((s, g) => s + g.granted, 0)).toBe(100);
+      expect((await rl.lease(key.id, window, 7, 100)).granted).toBe(0);
+    });
+  });
+}
