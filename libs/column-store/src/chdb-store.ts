@@ -1,0 +1,53 @@
+import { Session } from 'chdb';
+import { ColumnStoreError, classifyClickHouseCode, type ColumnStore } from './column-store.ts';
+
+/**
+ * The chdb engine in-process (embedded mode): the same SQL as the server. libchdb
+ * binds one data directory per process, so a process opens at most one of these.
+ * Queries run off the event loop; the engine runs them one at a time.
+ */
+export function createChdbStore(dataDir: string, database: string): ColumnStore {
+  const session = new Session(dataDir);
+  session.query(`CREATE DATABASE IF NOT EXISTS ${database}`);
+  session.query(`USE ${database}`);
+  let closed = false;
+
+  const wrap = async <T>(run: () => Promise<T>): Promise<T> => {
+    if (closed) throw new ColumnStoreError('column store closed', true);
+    try {
+      return await run();
+    } catch (err) {
+      const msg = (err as Error).message ?? String(err);
+      const code = /Code: (\d+)\./.exec(msg)?.[1];
+      throw new ColumnStoreError(msg, classifyClickHouseCode(code), code);
+    }
+  };
+
+  return {
+    kind: 'chdb',
+    insert: (table, rows) =>
+      wrap(async () => {
+        if (rows.length === 0) return;
+        const body = rows.map((r) => JSON.stringify(r)).join('\n');
+        await session.insert({ table, values: Buffer.from(body), format: 'JSONEachRow' });
+      }),
+    query: <T>(sql: string, params?: Record<string, unknown>) =>
+      wrap(async () => {
+        const r = await session.queryBindAsync(sql, params ?? {}, { format: 'JSONEachRow' });
+        const text = r.text().trim();
+        return text === '' ? [] : (text.split('\n').map((l) => JSON.parse(l)) as T[]);
+      }),
+    command: (sql) =>
+      wrap(async () => {
+        await session.queryAsync(sql, { format: 'TabSeparated' });
+      }),
+    ping: () =>
+      wrap(async () => {
+        await session.queryAsync('SELECT 1', { format: 'TabSeparated' });
+      }),
+    async close() {
+      closed = true;
+      session.close();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// The column-store role. ClickHouse over HTTP (distributed mode) and chdb in-process
+// (embedded mode) stand behind it; test/column-store.contract.ts runs against both.
+
+export type QueryParams = Record<string, unknown>;
+
+export interface ColumnStore {
+  readonly kind: 'clickhouse' | 'chdb';
+  /** Inserts rows as JSONEachRow into a table of the store's database. */
+  insert(table: string, rows: ReadonlyArray<Record<string, unknown>>): Promise<void>;
+  /** Runs a SELECT with ClickHouse query parameters ({name:Type}); never string-built SQL. */
+  query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]>;
+  /** Runs DDL or another statement without a result. */
+  command(sql: string): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A failure classified once, where it happens: retry later, or never (dead-letter). */
+export class ColumnStoreError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+// ClickHouse codes that mean "this data can never be written as it is".
+const PERMANENT_CODES = new Set([
+  '6', '25', '26', '27', '33', '38', '41', '53', '62', '69', '70', '72', '117', '131', '376', '377', '386', '467', '1001',
+]);
+
+export function classifyClickHouseCode(code: string | undefined): boolean {
+  return code === undefined || !PERMANENT_CODES.has(code);
+}

@@ -1,0 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createChdbStore } from '../src/index.ts';
+import { columnStoreContract } from './column-store.contract.ts';
+
+columnStoreContract('chdb (in-process)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dt-chdb-'));
+  return { store: createChdbStore(dir, 'devtrail_test'), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+});
