@@ -1,0 +1,3 @@
+export * from './message-log.ts';
+export { createKafkaLog, type KafkaLogOptions } from './kafka-log.ts';
+export { createMemoryLog, type MemoryLogOptions } from './memory-log.ts';

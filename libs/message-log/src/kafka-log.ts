@@ -1,0 +1,213 @@
+import { Kafka, logLevel, CompressionTypes, type Consumer as KConsumer, type Admin, type LogEntry } from 'kafkajs';
+import {
+  MessageLogError,
+  type BatchContext,
+  type ConsumedMessage,
+  type Consumer,
+  type ConsumerOptions,
+  type MessageLog,
+  type PartitionLag,
+  type Producer,
+} from './message-log.ts';
+
+export interface KafkaLogOptions {
+  brokers: string[];
+  clientId: string;
+  /** How long a produce may take before the caller is told "not durable" (503). */
+  sendTimeoutMs?: number;
+  log?: (level: 'error' | 'warn' | 'info' | 'debug', msg: string, extra: Record<string, unknown>) => void;
+}
+
+const LEVELS = { [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info', [logLevel.DEBUG]: 'debug', [logLevel.NOTHING]: 'debug' } as const;
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let t: NodeJS.Timeout;
+  return Promise.race([
+    p.finally(() => clearTimeout(t)),
+    new Promise<T>((_, reject) => {
+      t = setTimeout(() => reject(new MessageLogError(`${what} timed out after ${ms} ms`, true)), ms);
+    }),
+  ]);
+}
+
+/** Apache Kafka through kafkajs (broker 3.9.x: kafkajs predates KIP-896). */
+export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
+  const sendTimeoutMs = opts.sendTimeoutMs ?? 5000;
+  const logCreator = () => (entry: LogEntry) => {
+    const { message, ...extra } = entry.log;
+    opts.log?.(LEVELS[entry.level as keyof typeof LEVELS] ?? 'info', `kafkajs: ${message}`, { namespace: entry.namespace, ...extra });
+  };
+  const kafka = new Kafka({
+    clientId: opts.clientId,
+    brokers: opts.brokers,
+    connectionTimeout: 2000,
+    requestTimeout: 10_000,
+    retry: { initialRetryTime: 200, retries: 8, maxRetryTime: 5000 },
+    logLevel: logLevel.WARN,
+    logCreator,
+  });
+  // A separate client with short retries for health and admin calls: readiness must
+  // answer fast when the broker is gone.
+  const quick = new Kafka({ clientId: `${opts.clientId}-admin`, brokers: opts.brokers, connectionTimeout: 1000, requestTimeout: 3000, retry: { retries: 1, initialRetryTime: 100 }, logLevel: logLevel.NOTHING });
+  let admin: Admin | undefined;
+  const getAdmin = async () => {
+    if (!admin) {
+      const a = quick.admin();
+      await a.connect();
+      admin = a;
+    }
+    return admin;
+  };
+  const adminCall = async <T>(fn: (a: Admin) => Promise<T>, what: string): Promise<T> => {
+    try {
+      return await withTimeout(getAdmin().then(fn), 4000, what);
+    } catch (err) {
+      const a = admin;
+      admin = undefined;
+      await a?.disconnect().catch(() => {});
+      throw err instanceof MessageLogError ? err : new MessageLogError(`${what}: ${(err as Error).message}`, true);
+    }
+  };
+  const consumers = new Set<Consumer>();
+  const producers = new Set<Producer>();
+
+  return {
+    kind: 'kafka',
+    async ensureTopics(topics, partitions, replicationFactor = 1) {
+      await adminCall(async (a) => {
+        const existing = new Set(await a.listTopics());
+        const missing = topics.filter((t) => !existing.has(t));
+        if (missing.length > 0) {
+          await a.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor })) });
+        }
+      }, 'ensureTopics');
+    },
+
+    createProducer(): Producer {
+      // Idempotent with acks=all: a retried send never duplicates, and a resolved send
+      // is on every in-sync replica.
+      const p = kafka.producer({ idempotent: true, allowAutoTopicCreation: false, retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1000 } });
+      let connected: Promise<void> | undefined;
+      const producer: Producer = {
+        async connect() {
+          connected ??= p.connect().catch((err) => {
+            connected = undefined;
+            throw err;
+          });
+          await connected;
+        },
+        async send(batches) {
+          try {
+            await withTimeout(
+              (async () => {
+                await producer.connect();
+                await p.sendBatch({
+                  acks: -1,
+                  timeout: sendTimeoutMs,
+                  compression: CompressionTypes.None,
+                  topicMessages: batches.map((b) => ({ topic: b.topic, messages: b.messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers })) })),
+                });
+              })(),
+              sendTimeoutMs,
+              'produce',
+            );
+          } catch (err) {
+            throw err instanceof MessageLogError ? err : new MessageLogError(`produce failed: ${(err as Error).message}`, true);
+          }
+        },
+        async disconnect() {
+          producers.delete(producer);
+          await p.disconnect().catch(() => {});
+        },
+      };
+      producers.add(producer);
+      return producer;
+    },
+
+    createConsumer(copts: ConsumerOptions): Consumer {
+      const c: KConsumer = kafka.consumer({
+        groupId: copts.groupId,
+        sessionTimeout: 30_000,
+        heartbeatInterval: 3000,
+        maxWaitTimeInMs: 200,
+        maxBytesPerPartition: 4 * 1024 * 1024,
+        maxBytes: 32 * 1024 * 1024,
+        retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 300, maxRetryTime: 5000 },
+      });
+      const rebalanceCbs: Array<() => void> = [];
+      c.on(c.events.GROUP_JOIN, () => rebalanceCbs.forEach((cb) => cb()));
+      let running = false;
+      const consumer: Consumer = {
+        async run(handler) {
+          await c.connect();
+          await c.subscribe({ topics: copts.topics, fromBeginning: copts.fromBeginning ?? true });
+          running = true;
+          await c.run({
+            autoCommit: false,
+            eachBatchAutoResolve: false,
+            partitionsConsumedConcurrently: 1,
+            eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+              if (batch.messages.length === 0 || isStale()) return;
+              const messages: ConsumedMessage[] = batch.messages.map((m) => ({
+                topic: batch.topic,
+                partition: batch.partition,
+                offset: m.offset,
+                key: m.key ? m.key.toString('utf8') : null,
+                value: m.value,
+                headers: Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, Buffer.isBuffer(v) ? v.toString('utf8') : String(v ?? '')])),
+                timestamp: Number(m.timestamp),
+              }));
+              const ctx: BatchContext = { heartbeat, isRunning: () => running && isRunning() && !isStale() };
+              await handler(messages, ctx);
+              // Marks the fetch position only; the commit happens when the caller says so.
+              resolveOffset(batch.messages[batch.messages.length - 1].offset);
+            },
+          });
+        },
+        async commit(positions) {
+          if (positions.length === 0) return;
+          await c.commitOffsets(positions.map((p) => ({ topic: p.topic, partition: p.partition, offset: p.offset })));
+        },
+        onRebalance(cb) {
+          rebalanceCbs.push(cb);
+        },
+        async stop() {
+          running = false;
+          consumers.delete(consumer);
+          await c.disconnect().catch(() => {});
+        },
+      };
+      consumers.add(consumer);
+      return consumer;
+    },
+
+    async lag(groupId, topics) {
+      return adminCall(async (a) => {
+        const out: PartitionLag[] = [];
+        const committed = await a.fetchOffsets({ groupId, topics });
+        for (const t of committed) {
+          const ends = await a.fetchTopicOffsets(t.topic);
+          for (const p of t.partitions) {
+            const end = ends.find((e) => e.partition === p.partition);
+            const endOff = BigInt(end?.high ?? '0');
+            const low = BigInt(end?.low ?? '0');
+            const com = p.offset === '-1' ? low : BigInt(p.offset);
+            out.push({ topic: t.topic, partition: p.partition, committed: com.toString(), end: endOff.toString(), lag: Number(endOff - com) });
+          }
+        }
+        return out;
+      }, 'lag');
+    },
+
+    async ping() {
+      await adminCall((a) => a.describeCluster(), 'ping');
+    },
+
+    async close() {
+      await Promise.all([...consumers].map((c) => c.stop()));
+      await Promise.all([...producers].map((p) => p.disconnect()));
+      await admin?.disconnect().catch(() => {});
+      admin = undefined;
+    },
+  };
+}

@@ -1,0 +1,90 @@
+// The message-log role. Stages talk only to this interface, so kafkajs could be
+// replaced by another client (or by the in-process log) without touching them.
+// test/message-log.contract.ts is the behaviour both implementations share.
+
+export interface OutgoingMessage {
+  key: string | null;
+  value: Buffer;
+  headers: Record<string, string>;
+}
+
+export interface ConsumedMessage {
+  topic: string;
+  partition: number;
+  /** Decimal string: Kafka offsets are 64-bit. */
+  offset: string;
+  key: string | null;
+  value: Buffer | null;
+  headers: Record<string, string>;
+  /** Append time, epoch ms. */
+  timestamp: number;
+}
+
+/** The next offset a group will read from a partition. */
+export interface TopicPosition {
+  topic: string;
+  partition: number;
+  offset: string;
+}
+
+export interface PartitionLag {
+  topic: string;
+  partition: number;
+  committed: string;
+  end: string;
+  lag: number;
+}
+
+export interface Producer {
+  connect(): Promise<void>;
+  /** Resolves only once every message is durably acknowledged (acks=all); rejects otherwise. */
+  send(batches: Array<{ topic: string; messages: OutgoingMessage[] }>): Promise<void>;
+  disconnect(): Promise<void>;
+}
+
+export interface BatchContext {
+  /** Keeps group membership alive during long work (e.g. waiting out a column-store outage). */
+  heartbeat(): Promise<void>;
+  isRunning(): boolean;
+}
+
+export interface Consumer {
+  /**
+   * Starts delivering messages, in offset order per partition. The next delivery waits
+   * until the handler resolves (backpressure). Nothing is committed automatically.
+   */
+  run(handler: (messages: ConsumedMessage[], ctx: BatchContext) => Promise<void>): Promise<void>;
+  /** Commits positions; after a restart the group resumes from the last commit. */
+  commit(positions: TopicPosition[]): Promise<void>;
+  /** Called when partition ownership changed: work not yet committed will be redelivered. */
+  onRebalance(cb: () => void): void;
+  stop(): Promise<void>;
+}
+
+export interface ConsumerOptions {
+  groupId: string;
+  topics: string[];
+  /** Where a new group starts: the oldest retained message (default) or only new ones. */
+  fromBeginning?: boolean;
+}
+
+export interface MessageLog {
+  readonly kind: 'kafka' | 'memory';
+  ensureTopics(topics: string[], partitions: number, replicationFactor?: number): Promise<void>;
+  createProducer(): Producer;
+  createConsumer(opts: ConsumerOptions): Consumer;
+  lag(groupId: string, topics: string[]): Promise<PartitionLag[]>;
+  /** Rejects when the log cannot currently take writes. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A failure classified once: `retryable` means try again later (HTTP 503), not never. */
+export class MessageLogError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}
