@@ -1,0 +1,21 @@
+// Builds dist/esm (ES modules) and dist/cjs (CommonJS) with two tsc runs. Each
+// output folder gets its own package.json so Node reads the .js files in the
+// right module format regardless of the package's "type".
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+rmSync(join(root, 'dist'), { recursive: true, force: true });
+for (const [config, type] of [['tsconfig.esm.json', 'module'], ['tsconfig.cjs.json', 'commonjs']]) {
+  const run = spawnSync(process.execPath, [tsc, '-p', join(root, config)], { stdio: 'inherit' });
+  if (run.status !== 0) process.exit(run.status ?? 1);
+  const out = join(root, 'dist', type === 'module' ? 'esm' : 'cjs');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'package.json'), JSON.stringify({ type }, null, 2) + '\n');
+}
+console.log('built dist/esm and dist/cjs');

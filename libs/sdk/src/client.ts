@@ -1,0 +1,324 @@
+// The devtrail client: logger, errors, spans and LLM usage, all funnelled
+// through one transport. Every public method swallows its own failures:
+// telemetry must never take the application down.
+import { activeContext, runWithContext } from './context/context-manager.js';
+import { isBrowser } from './env.js';
+import { errorInfo } from './error-info.js';
+import { isValidSpanId, isValidTraceId } from './ids.js';
+import { Logger, type LoggerBindings } from './logger.js';
+import { API_KEY_PATTERN, resolveOptions, type ClientOptions, type ResolvedOptions } from './options.js';
+import { Scope, mergeScopes } from './scope.js';
+import { Span } from './span.js';
+import { createTraceHeaders, type SpanContext } from './trace-context.js';
+import { HttpTransport, NoopTransport, type TelemetryTransport, type TransportStats } from './transport/transport.js';
+import type {
+  Breadcrumb, CaptureErrorOptions, LlmUsageInput, LogLevel, Metadata, SpanRecordInput, TagValue,
+} from './types.js';
+import { buildErrorReport, buildLlmRecord, buildLogEntry, buildSpanRecord, clampRelease } from './wire.js';
+
+export interface SpanOptions {
+  /** Parent span or remote span context. Default: the active span. `null` starts a new trace. */
+  parent?: Span | SpanContext | null;
+  /** Join this trace (e.g. from incoming headers) when no `parent` is given. */
+  traceId?: string;
+  parentSpanId?: string;
+  metadata?: Metadata;
+  /** Epoch milliseconds. */
+  startTime?: number;
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
+}
+
+function withTags(tags: Record<string, TagValue>, ...rest: (Metadata | undefined)[]): Metadata | undefined {
+  const merged: Metadata = { ...tags };
+  for (const part of rest) if (part) Object.assign(merged, part);
+  return Object.keys(merged).length > 0 ? merged : undefined;
+}
+
+export class DevtrailClient {
+  readonly options: ResolvedOptions;
+  /** False when no key (or no base URL) is configured: every call is then a cheap no-op. */
+  readonly enabled: boolean;
+  readonly logger: Logger;
+  private readonly transport: TelemetryTransport;
+  private readonly globalScope: Scope;
+  private readonly detachBrowser: (() => void) | undefined;
+
+  constructor(options: ClientOptions = {}) {
+    const o = (this.options = resolveOptions(options));
+    this.globalScope = new Scope(o.maxBreadcrumbs);
+    Object.assign(this.globalScope.tags, o.tags);
+    this.enabled = this.checkEnabled();
+    this.transport = this.enabled
+      ? new HttpTransport({
+          apiKey: o.apiKey!,
+          baseUrl: o.baseUrl!,
+          envelope: { service: o.service, environment: o.environment, release: clampRelease(o.release) },
+          batchSize: o.batchSize,
+          flushIntervalMs: o.flushIntervalMs,
+          maxQueueSize: o.maxQueueSize,
+          maxRetries: o.maxRetries,
+          initialBackoffMs: o.initialBackoffMs,
+          maxBackoffMs: o.maxBackoffMs,
+          requestTimeoutMs: o.requestTimeoutMs,
+          keepalive: o.keepalive,
+          fetch: o.fetch!,
+          warn: o.warn,
+        })
+      : new NoopTransport();
+    this.logger = new Logger((level, message, metadata, bindings) => this.writeLog(level, message, metadata, bindings));
+    this.detachBrowser = this.enabled && isBrowser() ? this.flushWhenPageHides() : undefined;
+  }
+
+  private checkEnabled(): boolean {
+    const o = this.options;
+    if (!o.enabled || !o.apiKey) return false; // no key: stay silent, by design
+    if (!o.baseUrl) {
+      o.warn('an API key is set but no baseUrl (or DEVTRAIL_BASE_URL); telemetry is disabled');
+      return false;
+    }
+    if (!o.fetch) {
+      o.warn('no global fetch in this runtime; pass options.fetch. Telemetry is disabled');
+      return false;
+    }
+    if (!API_KEY_PATTERN.test(o.apiKey)) o.warn('the API key does not look like dt_ followed by 24 hex characters');
+    return true;
+  }
+
+  // ---- logs ---------------------------------------------------------------
+
+  /** A logger with a context name or extra bindings (see Logger.child). */
+  child(bindings: string | LoggerBindings): Logger {
+    return this.logger.child(bindings);
+  }
+
+  private writeLog(level: LogLevel, message: string, metadata: Metadata | undefined, bindings: LoggerBindings): void {
+    if (this.options.console) this.printToConsole(level, message, metadata, bindings);
+    if (level !== 'debug') this.addBreadcrumb({ type: 'log', message: `[${level}] ${message}` });
+    if (!this.enabled) return;
+    const active = activeContext();
+    this.transport.send('logs', buildLogEntry({
+      level,
+      message,
+      metadata: withTags(this.currentTags(active?.scope), bindings.metadata, metadata),
+      traceId: bindings.traceId ?? active?.span?.traceId,
+      spanId: bindings.spanId ?? active?.span?.spanId,
+      requestId: bindings.requestId ?? active?.requestId,
+      context: bindings.context,
+    }));
+  }
+
+  private printToConsole(level: LogLevel, message: string, metadata: Metadata | undefined, bindings: LoggerBindings): void {
+    const prefix = bindings.context ? `[${bindings.context}] ` : '';
+    const args: unknown[] = [`${prefix}${message}`];
+    if (metadata) args.push(metadata);
+    console[level](...args);
+  }
+
+  // ---- errors -------------------------------------------------------------
+
+  captureError(error: unknown, options: CaptureErrorOptions = {}): void {
+    if (!this.enabled) return;
+    try {
+      const info = errorInfo(error);
+      const active = activeContext();
+      const scope = mergeScopes(this.globalScope, active?.scope, this.options.maxBreadcrumbs);
+      const span = active?.span;
+      this.transport.send('errors', buildErrorReport({
+        errorMessage: info.message,
+        stackTrace: info.stack,
+        severity: options.severity,
+        context: withTags(scope.tags, {
+          error_type: info.type,
+          span_id: span?.spanId,
+          request_id: active?.requestId,
+        }, options.context),
+        traceId: options.traceId ?? span?.traceId,
+        userId: options.userId ?? scope.userId,
+        breadcrumbs: [...scope.breadcrumbs, ...(options.breadcrumbs ?? [])],
+      }));
+    } catch {
+      // see class comment
+    }
+  }
+
+  // ---- spans --------------------------------------------------------------
+
+  /**
+   * Runs `fn` inside a new span and ends it when `fn` returns or its promise
+   * settles: status ok, or error if it threw/rejected (the error is rethrown).
+   */
+  startSpan<T>(operation: string, fn: (span: Span) => T, options: SpanOptions = {}): T {
+    const span = this.startManualSpan(operation, options);
+    let result: T;
+    try {
+      result = this.withSpan(span, () => fn(span));
+    } catch (err) {
+      span.recordError(err).end();
+      throw err;
+    }
+    if (!isPromiseLike(result)) {
+      span.end();
+      return result;
+    }
+    return result.then(
+      (value) => {
+        span.end();
+        return value;
+      },
+      (err: unknown) => {
+        span.recordError(err).end();
+        throw err;
+      },
+    ) as T;
+  }
+
+  /** A span you end yourself with `span.end()`. It is not made active; use withSpan for that. */
+  startManualSpan(operation: string, options: SpanOptions = {}): Span {
+    const active = activeContext();
+    let traceId: string | undefined;
+    let parentSpanId: string | undefined;
+    if (options.parent) ({ traceId, spanId: parentSpanId } = options.parent);
+    else if (options.parent === undefined && options.traceId) ({ traceId, parentSpanId } = options);
+    else if (options.parent === undefined && active?.span) ({ traceId, spanId: parentSpanId } = active.span);
+    if (!isValidTraceId(traceId)) traceId = parentSpanId = undefined;
+    if (!isValidSpanId(parentSpanId)) parentSpanId = undefined;
+    const scope = active?.scope;
+    return new Span(
+      { operation, traceId, parentSpanId, metadata: options.metadata, startTime: options.startTime },
+      (span) => this.sendSpan(span, scope),
+    );
+  }
+
+  /** Runs `fn` with `span` as the active span (logs and child spans attach to it). */
+  withSpan<T>(span: Span, fn: () => T): T {
+    return runWithContext({ ...activeContext(), span }, fn);
+  }
+
+  activeSpan(): Span | undefined {
+    return activeContext()?.span;
+  }
+
+  /** Sends an already-finished span, e.g. one converted from OpenTelemetry. */
+  recordSpan(record: SpanRecordInput): void {
+    if (!this.enabled) return;
+    try {
+      this.transport.send('traces', buildSpanRecord({
+        ...record,
+        metadata: withTags(this.globalScope.tags, record.metadata),
+      }));
+    } catch {
+      // see class comment
+    }
+  }
+
+  private sendSpan(span: Span, scope: Scope | undefined): void {
+    if (!this.enabled) return;
+    this.transport.send('traces', buildSpanRecord({
+      traceId: span.traceId,
+      spanId: span.spanId,
+      parentSpanId: span.parentSpanId,
+      operation: span.operation,
+      startTime: span.startTime,
+      durationMs: span.durationMs ?? 0,
+      status: span.status,
+      metadata: withTags(this.currentTags(scope), span.metadata),
+    }));
+  }
+
+  /** Headers for an outgoing request so the callee joins the active trace. Empty outside a span. */
+  traceHeaders(): Record<string, string> {
+    const active = activeContext();
+    return active?.span ? createTraceHeaders(active.span.spanContext(), active.requestId) : {};
+  }
+
+  // ---- LLM usage ----------------------------------------------------------
+
+  /** Records one LLM call. The active trace/span ids go into metadata (the record has no id fields). */
+  llmUsage(usage: LlmUsageInput): void {
+    if (!this.enabled) return;
+    try {
+      const active = activeContext();
+      this.transport.send('llm', buildLlmRecord({
+        ...usage,
+        metadata: withTags(this.currentTags(active?.scope), {
+          trace_id: active?.span?.traceId,
+          span_id: active?.span?.spanId,
+          request_id: active?.requestId,
+        }, usage.metadata),
+      }));
+    } catch {
+      // see class comment
+    }
+  }
+
+  // ---- scope: breadcrumbs, user, tags --------------------------------------
+  // Inside a traced request these apply to that request only; elsewhere, globally.
+
+  addBreadcrumb(crumb: Breadcrumb): void {
+    this.currentScope().addBreadcrumb(crumb);
+  }
+
+  setUser(user: string | { id: string | number } | null): void {
+    this.currentScope().setUser(user);
+  }
+
+  setTag(key: string, value: TagValue): void {
+    this.currentScope().setTag(key, value);
+  }
+
+  setTags(tags: Record<string, TagValue>): void {
+    for (const [key, value] of Object.entries(tags)) this.setTag(key, value);
+  }
+
+  /** A fresh scope for one request; middleware puts it in the request's context. */
+  createScope(): Scope {
+    return new Scope(this.options.maxBreadcrumbs);
+  }
+
+  private currentScope(): Scope {
+    return activeContext()?.scope ?? this.globalScope;
+  }
+
+  private currentTags(requestScope: Scope | undefined): Record<string, TagValue> {
+    return requestScope ? { ...this.globalScope.tags, ...requestScope.tags } : this.globalScope.tags;
+  }
+
+  // ---- delivery -----------------------------------------------------------
+
+  /** Sends everything pending. Resolves false if it did not finish within the timeout. */
+  flush(timeoutMs?: number): Promise<boolean> {
+    return this.transport.flush(timeoutMs);
+  }
+
+  /** Flushes, then stops: later events are dropped. */
+  close(timeoutMs?: number): Promise<boolean> {
+    this.detachBrowser?.();
+    return this.transport.close(timeoutMs);
+  }
+
+  stats(): TransportStats {
+    return this.transport.stats();
+  }
+
+  private flushWhenPageHides(): () => void {
+    const doc = (globalThis as { document?: Document }).document!;
+    const win = globalThis as unknown as Window;
+    const onHide = (): void => {
+      if (doc.visibilityState === 'hidden') void this.flush();
+    };
+    const onPageHide = (): void => void this.flush();
+    doc.addEventListener('visibilitychange', onHide);
+    win.addEventListener('pagehide', onPageHide);
+    return () => {
+      doc.removeEventListener('visibilitychange', onHide);
+      win.removeEventListener('pagehide', onPageHide);
+    };
+  }
+}
+
+export function createClient(options?: ClientOptions): DevtrailClient {
+  return new DevtrailClient(options);
+}

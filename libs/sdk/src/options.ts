@@ -1,0 +1,105 @@
+// Client options, their defaults and the environment variables they fall back to.
+import { isBrowser, isServerless, readEnv } from './env.js';
+import type { TagValue } from './types.js';
+
+export interface ClientOptions {
+  /** Project key, `dt_` + 24 hex. Without one the client is a silent no-op. Env: DEVTRAIL_API_KEY. */
+  apiKey?: string;
+  /** Where the devtrail receiver listens, e.g. https://devtrail.example.com. Env: DEVTRAIL_BASE_URL. */
+  baseUrl?: string;
+  /** Env: DEVTRAIL_SERVICE. Default "unknown". */
+  service?: string;
+  /** Env: DEVTRAIL_ENVIRONMENT, then NODE_ENV. Default "production". */
+  environment?: string;
+  /** At most 128 characters. Env: DEVTRAIL_RELEASE. */
+  release?: string;
+  /** Set false to turn the client into a no-op even with a key. */
+  enabled?: boolean;
+  /** Logs per request, 1..1000. Default 100. */
+  batchSize?: number;
+  /** Longest a log waits before its batch is sent. Default 5000 ms, 1000 ms on serverless platforms. */
+  flushIntervalMs?: number;
+  /** Pending events kept while batching or retrying; the oldest is dropped beyond this. Default 1000. */
+  maxQueueSize?: number;
+  /** Retries after the first attempt for network errors, 5xx and 429. Default 5. */
+  maxRetries?: number;
+  /** First backoff delay, doubled per retry with jitter. Default 500 ms. */
+  initialBackoffMs?: number;
+  /** Backoff ceiling (Retry-After may exceed it). Default 30000 ms. */
+  maxBackoffMs?: number;
+  /** Per-request timeout. Default 10000 ms. */
+  requestTimeoutMs?: number;
+  /** Breadcrumbs kept per scope. Default 50. */
+  maxBreadcrumbs?: number;
+  /** Force serverless behaviour (short batches). Default: detected from the platform's env vars. */
+  serverless?: boolean;
+  /** Send with fetch keepalive so requests survive page unload. Default: true in browsers. */
+  keepalive?: boolean;
+  /** Tags merged into every record's metadata (errors: context). */
+  tags?: Record<string, TagValue>;
+  /** Also print log calls to the console. Default false. */
+  console?: boolean;
+  /** Receives the SDK's own warnings (drops, bad key). Default: console.warn. */
+  onWarning?: (message: string) => void;
+  /** Custom fetch, e.g. for tests or proxies. Default: global fetch. */
+  fetch?: typeof fetch;
+}
+
+export interface ResolvedOptions {
+  apiKey: string | undefined;
+  baseUrl: string | undefined;
+  service: string;
+  environment: string;
+  release: string | undefined;
+  enabled: boolean;
+  batchSize: number;
+  flushIntervalMs: number;
+  maxQueueSize: number;
+  maxRetries: number;
+  initialBackoffMs: number;
+  maxBackoffMs: number;
+  requestTimeoutMs: number;
+  maxBreadcrumbs: number;
+  serverless: boolean;
+  keepalive: boolean;
+  tags: Record<string, TagValue>;
+  console: boolean;
+  warn: (message: string) => void;
+  fetch: typeof fetch | undefined;
+}
+
+export const API_KEY_PATTERN = /^dt_[0-9a-fA-F]{24}$/;
+
+function num(value: number | undefined, fallback: number, min = 0): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : fallback;
+}
+
+export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
+  const serverless = options.serverless ?? isServerless();
+  const warn = options.onWarning ?? ((message: string) => console.warn(`[devtrail] ${message}`));
+  const apiKey = options.apiKey ?? readEnv('DEVTRAIL_API_KEY');
+  const baseUrl = (options.baseUrl ?? readEnv('DEVTRAIL_BASE_URL'))?.replace(/\/+$/, '');
+  return {
+    apiKey,
+    baseUrl,
+    service: options.service ?? readEnv('DEVTRAIL_SERVICE') ?? 'unknown',
+    environment: options.environment ?? readEnv('DEVTRAIL_ENVIRONMENT') ?? readEnv('NODE_ENV') ?? 'production',
+    release: options.release ?? readEnv('DEVTRAIL_RELEASE'),
+    enabled: options.enabled ?? true,
+    batchSize: Math.min(1000, Math.floor(num(options.batchSize, 100, 1))),
+    flushIntervalMs: num(options.flushIntervalMs, serverless ? 1000 : 5000, 1),
+    maxQueueSize: Math.floor(num(options.maxQueueSize, 1000, 1)),
+    maxRetries: Math.floor(num(options.maxRetries, 5)),
+    initialBackoffMs: num(options.initialBackoffMs, 500, 1),
+    maxBackoffMs: num(options.maxBackoffMs, 30_000, 1),
+    requestTimeoutMs: num(options.requestTimeoutMs, 10_000, 1),
+    maxBreadcrumbs: Math.floor(num(options.maxBreadcrumbs, 50)),
+    serverless,
+    keepalive: options.keepalive ?? isBrowser(),
+    tags: { ...options.tags },
+    console: options.console ?? false,
+    warn,
+    // Looked up per call so a fetch patched in later (tests, instrumentation) is used.
+    fetch: options.fetch ?? (typeof fetch === 'function' ? (input, init) => globalThis.fetch(input, init) : undefined),
+  };
+}

@@ -1,0 +1,74 @@
+// Public input types. Callers use camelCase; wire.ts turns these into the
+// snake_case bodies the ingest endpoints expect (spec 2.x, 4.3).
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type Severity = 'low' | 'medium' | 'high' | 'critical';
+export type SpanStatus = 'ok' | 'error';
+export type Metadata = Record<string, unknown>;
+export type TagValue = string | number | boolean;
+/** ISO 8601 string, epoch milliseconds or a Date. */
+export type TimeInput = string | number | Date;
+
+export interface Breadcrumb {
+  /** Kind of breadcrumb, for example http, ui, navigation, log. */
+  type: string;
+  message: string;
+  timestamp?: TimeInput;
+}
+
+export interface CaptureErrorOptions {
+  severity?: Severity;
+  userId?: string;
+  /** Arbitrary context sent as the error's `context` object. */
+  context?: Metadata;
+  /** Extra breadcrumbs, appended after the ones recorded on the current scope. */
+  breadcrumbs?: Breadcrumb[];
+  /** Overrides the trace id taken from the active span. */
+  traceId?: string;
+}
+
+export interface LlmUsageInput {
+  model: string;
+  provider: string;
+  /** For example chat.completion or embedding. */
+  operation: string;
+  inputTokens: number;
+  outputTokens: number;
+  latencyMs: number;
+  costUsd?: number;
+  metadata?: Metadata;
+}
+
+/** A finished span in camelCase, for callers (such as exporters) that time spans themselves. */
+export interface SpanRecordInput {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  operation: string;
+  startTime: TimeInput;
+  durationMs: number;
+  status?: SpanStatus;
+  metadata?: Metadata;
+}
+
+export interface ErrorReportInput {
+  errorMessage: string;
+  stackTrace: string;
+  severity?: Severity;
+  context?: Metadata;
+  traceId?: string;
+  userId?: string;
+  breadcrumbs?: Breadcrumb[];
+}
+
+export interface LogEntryInput {
+  level: LogLevel;
+  message: string;
+  timestamp?: TimeInput;
+  metadata?: Metadata;
+  traceId?: string;
+  spanId?: string;
+  requestId?: string;
+  context?: string;
+  release?: string;
+}

@@ -1,0 +1,185 @@
+// camelCase inputs -> the snake_case bodies of spec section 2, normalised so
+// the receiver's validation (spec 7) does not reject them: integer counters
+// clamped at zero, release cut to 128 characters, enums defaulted.
+import type {
+  Breadcrumb, ErrorReportInput, LlmUsageInput, LogEntryInput, LogLevel, Metadata, Severity,
+  SpanRecordInput, SpanStatus, TimeInput,
+} from './types.js';
+
+/** The client-name -> wire-name table of spec 4.3. */
+export const WIRE_FIELD_NAMES = {
+  errorMessage: 'error_message',
+  stackTrace: 'stack_trace',
+  traceId: 'trace_id',
+  spanId: 'span_id',
+  parentSpanId: 'parent_span_id',
+  startTime: 'start_time',
+  durationMs: 'duration_ms',
+  inputTokens: 'input_tokens',
+  outputTokens: 'output_tokens',
+  costUsd: 'cost_usd',
+  latencyMs: 'latency_ms',
+  userId: 'user_id',
+  requestId: 'request_id',
+} as const;
+
+/**
+ * Renames the top-level camelCase keys of the spec table. Nested values
+ * (metadata, context) are user data and keep their keys untouched.
+ */
+export function toWireKeys(input: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    const wire = (WIRE_FIELD_NAMES as Record<string, string>)[key] ?? key;
+    out[wire] = value;
+  }
+  return out;
+}
+
+export const MAX_RELEASE_LENGTH = 128;
+const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+const SEVERITIES: readonly Severity[] = ['low', 'medium', 'high', 'critical'];
+
+export function toIsoTime(time: TimeInput | undefined): string {
+  if (time === undefined) return new Date().toISOString();
+  const date = time instanceof Date ? time : new Date(time);
+  return Number.isNaN(date.getTime()) ? new Date().toISOString() : date.toISOString();
+}
+
+export function nonNegativeInt(value: unknown): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(n) ? Math.max(0, Math.round(n)) : 0;
+}
+
+export function clampRelease(release: string | undefined): string | undefined {
+  return release === undefined ? undefined : String(release).slice(0, MAX_RELEASE_LENGTH);
+}
+
+export function normalizeLevel(level: unknown): LogLevel {
+  return LEVELS.includes(level as LogLevel) ? (level as LogLevel) : 'info';
+}
+
+export function normalizeSeverity(severity: unknown): Severity {
+  return SEVERITIES.includes(severity as Severity) ? (severity as Severity) : 'medium';
+}
+
+function normalizeStatus(status: unknown): SpanStatus {
+  return status === 'error' ? 'error' : 'ok';
+}
+
+function optionalObject(value: unknown): Metadata | undefined {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Metadata) : undefined;
+}
+
+export interface WireBreadcrumb { type: string; message: string; timestamp: string }
+
+export function toWireBreadcrumb(b: Breadcrumb): WireBreadcrumb {
+  return { type: String(b.type || 'default'), message: String(b.message ?? ''), timestamp: toIsoTime(b.timestamp) };
+}
+
+export interface WireLogEntry {
+  level: LogLevel;
+  message: string;
+  timestamp: string;
+  metadata?: Metadata;
+  trace_id?: string;
+  span_id?: string;
+  request_id?: string;
+  context?: string;
+  release?: string;
+}
+
+export function buildLogEntry(input: LogEntryInput): WireLogEntry {
+  const w = toWireKeys(input);
+  return toWireKeys({
+    level: normalizeLevel(w.level),
+    message: typeof w.message === 'string' ? w.message : String(w.message ?? ''),
+    timestamp: toIsoTime(w.timestamp as TimeInput | undefined),
+    metadata: optionalObject(w.metadata),
+    trace_id: w.trace_id,
+    span_id: w.span_id,
+    request_id: w.request_id,
+    context: w.context === undefined ? undefined : String(w.context),
+    release: clampRelease(w.release as string | undefined),
+  }) as unknown as WireLogEntry;
+}
+
+export interface WireErrorReport {
+  error_message: string;
+  stack_trace: string;
+  severity: Severity;
+  context?: Metadata;
+  trace_id?: string;
+  user_id?: string;
+  breadcrumbs?: WireBreadcrumb[];
+}
+
+export function buildErrorReport(input: ErrorReportInput): WireErrorReport {
+  const w = toWireKeys(input);
+  const message = String(w.error_message ?? '') || 'Unknown error';
+  const crumbs = Array.isArray(w.breadcrumbs) ? (w.breadcrumbs as Breadcrumb[]).map(toWireBreadcrumb) : undefined;
+  return toWireKeys({
+    error_message: message,
+    // stack_trace is required on the wire; a message-only line beats a rejected report.
+    stack_trace: String(w.stack_trace ?? '') || message,
+    severity: normalizeSeverity(w.severity),
+    context: optionalObject(w.context),
+    trace_id: w.trace_id,
+    user_id: w.user_id === undefined || w.user_id === null ? undefined : String(w.user_id),
+    breadcrumbs: crumbs && crumbs.length > 0 ? crumbs : undefined,
+  }) as unknown as WireErrorReport;
+}
+
+export interface WireSpan {
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string;
+  operation: string;
+  start_time: string;
+  duration_ms: number;
+  status: SpanStatus;
+  metadata?: Metadata;
+}
+
+export function buildSpanRecord(input: SpanRecordInput): WireSpan {
+  const w = toWireKeys(input);
+  return toWireKeys({
+    trace_id: String(w.trace_id),
+    span_id: String(w.span_id),
+    parent_span_id: typeof w.parent_span_id === 'string' ? w.parent_span_id : '',
+    operation: String(w.operation ?? '') || 'unknown',
+    start_time: toIsoTime(w.start_time as TimeInput | undefined),
+    duration_ms: nonNegativeInt(w.duration_ms),
+    status: normalizeStatus(w.status),
+    metadata: optionalObject(w.metadata),
+  }) as unknown as WireSpan;
+}
+
+export interface WireLlmRecord {
+  model: string;
+  provider: string;
+  operation: string;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+  latency_ms: number;
+  metadata?: Metadata;
+}
+
+export function buildLlmRecord(input: LlmUsageInput): WireLlmRecord {
+  const w = toWireKeys(input);
+  const cost = Number(w.cost_usd ?? 0);
+  return toWireKeys({
+    model: String(w.model ?? '') || 'unknown',
+    provider: String(w.provider ?? '') || 'unknown',
+    operation: String(w.operation ?? '') || 'unknown',
+    input_tokens: nonNegativeInt(w.input_tokens),
+    output_tokens: nonNegativeInt(w.output_tokens),
+    cost_usd: Number.isFinite(cost) && cost > 0 ? cost : 0,
+    latency_ms: nonNegativeInt(w.latency_ms),
+    metadata: optionalObject(w.metadata),
+  }) as unknown as WireLlmRecord;
+}
+
+export interface Envelope { service: string; environment: string; release?: string }
