@@ -1,0 +1,23 @@
+# syntax=docker/dockerfile:1
+# One image for every devtrail Node service; docker-compose.yml picks the entry point
+# (services/receiver/src/main.ts, services/consumers/src/main.ts, ...).
+# TypeScript runs through tsx (a devDependency), so the full `npm ci` is intended.
+FROM node:20-slim
+
+WORKDIR /app
+
+# npm workspaces need every workspace's package.json next to the lock file, so the whole
+# context is copied. Keep node_modules/, .devtrail/ and .git/ out of the context with a
+# .dockerignore; they are removed here as well in case one is missing.
+COPY . .
+RUN --mount=type=cache,target=/root/.npm \
+    rm -rf node_modules .devtrail .data \
+ && npm ci --no-audit --no-fund --loglevel=error
+
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000
+
+USER node
+EXPOSE 3000
+CMD ["node", "--import", "tsx", "services/receiver/src/main.ts"]

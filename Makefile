@@ -1,0 +1,46 @@
+# devtrail: top-level tasks. The local stack (PostgreSQL, Kafka, ClickHouse stand-in) runs on
+# loopback from deploy/scripts/*.sh; state, logs and pid files live in .devtrail/ (git-ignored).
+# See docs/local-stack.md.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+SCRIPTS := deploy/scripts
+
+.PHONY: help install node-modules kafka-jars postgres-package \
+        services-up services-down services-status services-env
+
+help:
+	@echo "make install          npm ci (when node_modules is missing or stale), Kafka jars, postgresql-15"
+	@echo "make services-up      start PostgreSQL :15432, Kafka :19092, ClickHouse stand-in :18123 and wait"
+	@echo "make services-down    stop them (data is kept in .devtrail/)"
+	@echo "make services-status  exit 0 only when all three answer"
+	@echo "make services-env     print KAFKA_BROKERS, CLICKHOUSE_URL, DATABASE_URL for the local stack"
+
+install: node-modules kafka-jars postgres-package
+
+# npm ci only when node_modules is missing or older than package-lock.json.
+node-modules:
+	@if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
+		echo "[install] npm ci"; npm ci --no-audit --no-fund --loglevel=error; \
+	else echo "[install] node_modules up to date"; fi
+
+kafka-jars:
+	@$(SCRIPTS)/kafka.sh install
+
+postgres-package:
+	@$(SCRIPTS)/postgres.sh install
+
+services-up:
+	@$(SCRIPTS)/services.sh up
+
+services-down:
+	@$(SCRIPTS)/services.sh down
+
+services-status:
+	@$(SCRIPTS)/services.sh status
+
+services-env:
+	@$(SCRIPTS)/services.sh env
+
+# --- targets below owned by the app team ---

@@ -1,0 +1,142 @@
+# shellcheck shell=bash
+# Shared helpers for deploy/scripts/*.sh. Sourced, never executed directly.
+# Everything lives under <repo>/.devtrail (git-ignored):
+#   run/   pid files        logs/  one log per engine
+#   kafka/ jars + data      pg/    PostgreSQL cluster      clickhouse/  stand-in data
+
+set -euo pipefail
+
+DT_SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
+DT_ROOT="$(cd "$DT_SCRIPTS/../.." && pwd -P)"
+DT_STATE="$DT_ROOT/.devtrail"
+DT_RUN="$DT_STATE/run"
+DT_LOGS="$DT_STATE/logs"
+DT_NAME="${DT_NAME:-devtrail}"
+
+mkdir -p "$DT_RUN" "$DT_LOGS"
+
+say() { printf '[%s] %s\n' "$DT_NAME" "$*"; }
+warn() { printf '[%s] WARNING: %s\n' "$DT_NAME" "$*" >&2; }
+die() { printf '[%s] ERROR: %s\n' "$DT_NAME" "$*" >&2; exit 1; }
+
+now_ms() { date +%s%3N; }
+elapsed() { # elapsed <start_ms> -> "1.234s"
+  local d=$(( $(now_ms) - $1 ))
+  printf '%d.%03ds' $((d / 1000)) $((d % 1000))
+}
+
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# True when the pid exists and is not a zombie.
+pid_alive() {
+  local pid="${1:-}" state
+  [ -n "$pid" ] && [ "$pid" -gt 0 ] 2>/dev/null || return 1
+  kill -0 "$pid" 2>/dev/null || return 1
+  state="$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null || true)"
+  [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
+
+pid_cmdline() { { tr '\0' ' ' <"/proc/$1/cmdline"; } 2>/dev/null || true; }
+
+# pid_matches <pid> <fixed string that our command line contains>
+pid_matches() { pid_alive "$1" && [[ "$(pid_cmdline "$1")" == *"$2"* ]]; }
+
+# find_pid <pidfile> <signature>: prints the pid of our running process, or nothing.
+# Uses the pid file first, then scans /proc (pid file lost, or process adopted).
+find_pid() {
+  local pidfile="$1" sig="$2" pid="" p
+  [ -f "$pidfile" ] && pid="$(head -n1 "$pidfile" 2>/dev/null | tr -dc 0-9)"
+  if [ -n "$pid" ] && pid_matches "$pid" "$sig"; then echo "$pid"; return 0; fi
+  for p in /proc/[0-9]*; do
+    p="${p#/proc/}"
+    [ "$p" = "$$" ] && continue
+    if [[ "$(pid_cmdline "$p")" == *"$sig"* ]] && pid_alive "$p"; then
+      # Skip shells/greps that merely mention the signature in their arguments.
+      case "$(cat "/proc/$p/comm" 2>/dev/null)" in bash|sh|grep|pgrep|make|timeout) continue ;; esac
+      echo "$p"; echo "$p" >"$pidfile"; return 0
+    fi
+  done
+  rm -f "$pidfile"
+  return 1
+}
+
+# lock_service: one start/stop at a time per service (a second caller waits).
+# fd 9 holds the lock; anything launched in the background must close it (9>&-).
+lock_service() {
+  exec 9>"$DT_RUN/$DT_NAME.lock"
+  flock -w "${1:-180}" 9 || die "another '$DT_NAME' start/stop is still running"
+}
+
+# stop_pid <pid> <timeout_s>: SIGTERM to the process group (each engine is started
+# with setsid, so its pgid is its pid), wait, then SIGKILL.
+stop_pid() {
+  local pid="$1" timeout="$2" deadline
+  local target="$pid"
+  [ "$(ps -o pgid= -p "$pid" 2>/dev/null | tr -d ' ')" = "$pid" ] && target="-$pid"
+  kill -TERM -- "$target" 2>/dev/null || true
+  deadline=$(( $(now_ms) + timeout * 1000 ))
+  while pid_alive "$pid" && [ "$(now_ms)" -lt "$deadline" ]; do sleep 0.1; done
+  if pid_alive "$pid"; then
+    warn "pid $pid still running after ${timeout}s, sending SIGKILL"
+    kill -KILL -- "$target" 2>/dev/null || true
+    deadline=$(( $(now_ms) + 10000 ))
+    while pid_alive "$pid" && [ "$(now_ms)" -lt "$deadline" ]; do sleep 0.1; done
+  fi
+  ! pid_alive "$pid"
+}
+
+# port_open <port>: something accepts TCP connections on 127.0.0.1:<port>.
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# port_owner <port>: a short description of who listens there (best effort).
+port_owner() { ss -ltnpH "sport = :$1" 2>/dev/null | sed -E 's/.*users:\(\((.*)\)\).*/\1/' | head -n1; }
+
+require_free_port() { # require_free_port <port> <what>
+  if port_open "$1"; then
+    die "port $1 ($2) is already taken by another process: $(port_owner "$1"). Stop it, or it is a stack from another checkout."
+  fi
+}
+
+# Keep logs from growing without bound across many restarts in test runs.
+rotate_log() {
+  local f="$1"
+  if [ -f "$f" ] && [ "$(stat -c %s "$f")" -gt $((64 * 1024 * 1024)) ]; then mv -f "$f" "$f.1"; fi
+}
+
+log_tail() { # log_tail <file> [lines]
+  local f="$1" n="${2:-40}"
+  printf '[%s] ---- last %s lines of %s ----\n' "$DT_NAME" "$n" "${f#"$DT_ROOT/"}" >&2
+  tail -n "$n" "$f" >&2 2>/dev/null || true
+  printf '[%s] ----\n' "$DT_NAME" >&2
+}
+
+# apt_install <package...>: install Debian packages (root only), running
+# `apt-get update` only when the lists are missing or the first attempt fails.
+apt_install() {
+  is_root || die "missing $*; install with: sudo apt-get install -y $*"
+  command -v apt-get >/dev/null || die "missing $* and no apt-get on this machine"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1; then
+    say "apt-get update"
+    apt-get update -qq
+  fi
+  say "apt-get install -y $*"
+  if ! apt-get install -y -qq --no-install-recommends "$@" >/dev/null; then
+    say "retrying after apt-get update"
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+  fi
+}
+
+# ensure_node_modules: run `npm ci` when node_modules is missing or older than package-lock.json.
+node_modules_stale() {
+  [ ! -f "$DT_ROOT/node_modules/.package-lock.json" ] ||
+    [ "$DT_ROOT/package-lock.json" -nt "$DT_ROOT/node_modules/.package-lock.json" ]
+}
+ensure_node_modules() {
+  command -v node >/dev/null || die "node (>= 20) is not installed"
+  if node_modules_stale; then
+    say "npm ci (node_modules missing or older than package-lock.json)"
+    (cd "$DT_ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
