@@ -1,0 +1,29 @@
+import { vi } from 'vitest';
+import { HttpTransport, type TransportOptions } from '../../src/transport/transport.js';
+import { fakeFetch, type Responder } from './fake-fetch.js';
+import { TEST_KEY } from './capture-server.js';
+
+export function makeTransport(responder?: Responder, overrides: Partial<TransportOptions> = {}) {
+  const { fetch, calls } = fakeFetch(responder);
+  const warn = vi.fn();
+  const transport = new HttpTransport({
+    apiKey: TEST_KEY,
+    baseUrl: 'http://ingest.test',
+    envelope: { service: 'svc', environment: 'test', release: '1.0.0' },
+    batchSize: 100,
+    flushIntervalMs: 5000,
+    maxQueueSize: 1000,
+    maxRetries: 5,
+    initialBackoffMs: 500,
+    maxBackoffMs: 30_000,
+    requestTimeoutMs: 10_000,
+    keepalive: false,
+    fetch,
+    warn,
+    random: () => 0.5,
+    ...overrides,
+  });
+  return { transport, calls, warn };
+}
+
+export const log = (message: string) => ({ level: 'info', message, timestamp: '2024-01-01T00:00:00.000Z' });

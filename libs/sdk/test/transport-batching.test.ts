@@ -1,0 +1,148 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DevtrailClient } from '../src/client.js';
+import { resolveOptions } from '../src/options.js';
+import { fakeFetch } from './helpers/fake-fetch.js';
+import { TEST_KEY } from './helpers/capture-server.js';
+import { log, makeTransport } from './helpers/transport.js';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllEnvs();
+});
+
+describe('log batching', () => {
+  it('holds logs until the batch size is reached, then sends one request', async () => {
+    const { transport, calls } = makeTransport(undefined, { batchSize: 3 });
+    transport.send('logs', log('a'));
+    transport.send('logs', log('b'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toHaveLength(0);
+    transport.send('logs', log('c'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].url).toBe('http://ingest.test/ingest/logs');
+    expect(calls[0].body).toEqual({
+      service: 'svc', environment: 'test', release: '1.0.0', logs: [log('a'), log('b'), log('c')],
+    });
+    expect(calls[0].headers).toMatchObject({ authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' });
+    expect(calls[0].init.method).toBe('POST');
+  });
+
+  it('sends a partial batch when the flush interval elapses', async () => {
+    const { transport, calls } = makeTransport(undefined, { flushIntervalMs: 5000 });
+    transport.send('logs', log('a'));
+    await vi.advanceTimersByTimeAsync(2000);
+    transport.send('logs', log('b'));
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(calls).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].body.logs.map((l: any) => l.message)).toEqual(['a', 'b']);
+    // the next log starts a fresh interval
+    transport.send('logs', log('c'));
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('never puts more than 1000 logs in one request', async () => {
+    const { transport, calls } = makeTransport(undefined, { batchSize: 5000, maxQueueSize: 5000 });
+    for (let i = 0; i < 2500; i++) transport.send('logs', log(`m${i}`));
+    expect(await transport.flush()).toBe(true);
+    expect(calls.map((c) => c.body.logs.length)).toEqual([1000, 1000, 500]);
+  });
+
+  it('sends errors, spans and LLM records at once, one per request, to their endpoints', async () => {
+    const { transport, calls } = makeTransport();
+    transport.send('logs', log('waits'));
+    transport.send('errors', { error_message: 'boom', stack_trace: 's', severity: 'high' });
+    transport.send('traces', { trace_id: 't', span_id: 's', operation: 'op' });
+    transport.send('llm', { model: 'm' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls.map((c) => c.path)).toEqual(['/ingest/errors', '/ingest/traces', '/ingest/llm']);
+    expect(calls[0].body).toEqual({
+      service: 'svc', environment: 'test', release: '1.0.0', error_message: 'boom', stack_trace: 's', severity: 'high',
+    });
+  });
+
+  it('flush() sends pending logs immediately and resolves true', async () => {
+    const { transport, calls } = makeTransport();
+    transport.send('logs', log('a'));
+    const flushed = transport.flush();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await flushed).toBe(true);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('close() flushes, then counts later events as dropped', async () => {
+    const { transport, calls, warn } = makeTransport();
+    transport.send('logs', log('a'));
+    expect(await transport.close()).toBe(true);
+    expect(calls).toHaveLength(1);
+    transport.send('errors', { error_message: 'late' });
+    expect(transport.stats()).toMatchObject({ sent: 1, dropped: 1, droppedAfterClose: 1 });
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('after close()'));
+  });
+
+  it('uses fetch keepalive only when asked (the browser default)', async () => {
+    const { transport, calls } = makeTransport(undefined, { keepalive: true });
+    transport.send('errors', { error_message: 'x' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls[0].init.keepalive).toBe(true);
+    const plain = makeTransport();
+    plain.transport.send('errors', { error_message: 'x' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(plain.calls[0].init.keepalive).toBeUndefined();
+  });
+});
+
+describe('batching defaults', () => {
+  it('flushes every 5 s normally and every 1 s on serverless platforms', () => {
+    expect(resolveOptions({ serverless: false }).flushIntervalMs).toBe(5000);
+    expect(resolveOptions({ serverless: true }).flushIntervalMs).toBe(1000);
+    vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'fn');
+    expect(resolveOptions({}).serverless).toBe(true);
+    expect(resolveOptions({}).flushIntervalMs).toBe(1000);
+    expect(resolveOptions({ flushIntervalMs: 250 }).flushIntervalMs).toBe(250);
+  });
+
+  it('caps batchSize at the receiver limit of 1000', () => {
+    expect(resolveOptions({ batchSize: 50_000 }).batchSize).toBe(1000);
+  });
+
+  it('is a silent no-op without an API key', async () => {
+    vi.stubEnv('DEVTRAIL_API_KEY', '');
+    const { fetch } = fakeFetch();
+    const onWarning = vi.fn();
+    const client = new DevtrailClient({ baseUrl: 'http://ingest.test', fetch, onWarning });
+    client.logger.info('hello');
+    client.captureError(new Error('x'));
+    client.llmUsage({ model: 'm', provider: 'p', operation: 'o', inputTokens: 1, outputTokens: 1, latencyMs: 1 });
+    client.startSpan('op', () => 1);
+    expect(await client.flush()).toBe(true);
+    expect(client.enabled).toBe(false);
+    expect(fetch).not.toHaveBeenCalled();
+    expect(onWarning).not.toHaveBeenCalled();
+  });
+
+  it('warns and stays disabled when a key is set without a base URL', () => {
+    vi.stubEnv('DEVTRAIL_BASE_URL', '');
+    const onWarning = vi.fn();
+    const client = new DevtrailClient({ apiKey: TEST_KEY, onWarning });
+    expect(client.enabled).toBe(false);
+    expect(onWarning).toHaveBeenCalledWith(expect.stringContaining('baseUrl'));
+  });
+
+  it('reads key and base URL from the environment', () => {
+    vi.stubEnv('DEVTRAIL_API_KEY', TEST_KEY);
+    vi.stubEnv('DEVTRAIL_BASE_URL', 'http://from-env.test/');
+    const client = new DevtrailClient({ fetch: fakeFetch().fetch });
+    expect(client.enabled).toBe(true);
+    expect(client.options.baseUrl).toBe('http://from-env.test');
+    void client.close();
+  });
+});

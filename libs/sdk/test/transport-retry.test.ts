@@ -1,0 +1,163 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { backoffDelay, parseRetryAfter } from '../src/transport/backoff.js';
+import { ok, status } from './helpers/fake-fetch.js';
+import { log, makeTransport } from './helpers/transport.js';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(new Date('2024-06-01T00:00:00Z'));
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const error = { error_message: 'boom', stack_trace: 's' };
+
+describe('backoff and Retry-After parsing', () => {
+  it('doubles per attempt, caps at the maximum, and jitters within [half, full]', () => {
+    expect([1, 2, 3, 4].map((a) => backoffDelay(a, 500, 30_000, () => 1))).toEqual([500, 1000, 2000, 4000]);
+    expect(backoffDelay(20, 500, 30_000, () => 1)).toBe(30_000);
+    expect(backoffDelay(3, 500, 30_000, () => 0)).toBe(1000);
+    for (let i = 0; i < 100; i++) {
+      const d = backoffDelay(3, 500, 30_000);
+      expect(d).toBeGreaterThanOrEqual(1000);
+      expect(d).toBeLessThanOrEqual(2000);
+    }
+  });
+
+  it('reads delay-seconds and HTTP dates', () => {
+    const now = Date.parse('2024-06-01T00:00:00Z');
+    expect(parseRetryAfter('7', now)).toBe(7000);
+    expect(parseRetryAfter('Sat, 01 Jun 2024 00:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfter('Fri, 31 May 2024 00:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+    expect(parseRetryAfter('999999', now)).toBe(600_000);
+  });
+});
+
+describe('retries', () => {
+  it('retries a 503 after the jittered exponential backoff', async () => {
+    const { transport, calls } = makeTransport((_c, i) => (i === 0 ? status(503) : ok()));
+    transport.send('errors', error);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toHaveLength(1);
+    // attempt 1: nominal 500 ms, random 0.5 -> 250 + 125
+    await vi.advanceTimersByTimeAsync(374);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(2);
+    expect(calls[1].body).toEqual(calls[0].body);
+    expect(transport.stats()).toMatchObject({ sent: 1, retried: 1, dropped: 0 });
+  });
+
+  it('backs off exponentially and gives up after maxRetries, counting the drop', async () => {
+    const start = Date.now();
+    const times: number[] = [];
+    const { transport, calls, warn } = makeTransport(() => {
+      times.push(Date.now() - start);
+      return status(500);
+    }, { maxRetries: 3, random: () => 1 });
+    transport.send('traces', { trace_id: 't' });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls).toHaveLength(4); // first try + 3 retries
+    expect(times).toEqual([0, 500, 1500, 3500]);
+    expect(transport.stats()).toMatchObject({ sent: 0, retried: 3, dropped: 1, droppedRetriesExhausted: 1 });
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('gave up after 4 attempts'));
+  });
+
+  it('honours Retry-After (seconds) on 429 instead of its own backoff', async () => {
+    const { transport, calls } = makeTransport((_c, i) => (i === 0 ? status(429, { 'retry-after': '7' }) : ok()));
+    transport.send('llm', { model: 'm' });
+    await vi.advanceTimersByTimeAsync(6999);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(2);
+    expect(transport.stats().sent).toBe(1);
+  });
+
+  it('honours Retry-After as an HTTP date on 503', async () => {
+    const { transport, calls } = makeTransport((_c, i) =>
+      i === 0 ? status(503, { 'retry-after': 'Sat, 01 Jun 2024 00:00:20 GMT' }) : ok());
+    transport.send('errors', error);
+    await vi.advanceTimersByTimeAsync(19_999);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('pauses everything while waiting out a Retry-After', async () => {
+    const { transport, calls } = makeTransport((_c, i) => (i === 0 ? status(429, { 'retry-after': '5' }) : ok()));
+    transport.send('errors', { ...error, error_message: 'first' });
+    await vi.advanceTimersByTimeAsync(1000);
+    transport.send('errors', { ...error, error_message: 'second' });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(calls.map((c) => c.body.error_message)).toEqual(['first', 'first', 'second']);
+  });
+
+  it('retries network errors', async () => {
+    const { transport, calls } = makeTransport((_c, i) => (i === 0 ? new TypeError('fetch failed') : ok()));
+    transport.send('errors', error);
+    await vi.advanceTimersByTimeAsync(375);
+    expect(calls).toHaveLength(2);
+    expect(transport.stats()).toMatchObject({ sent: 1, retried: 1 });
+  });
+
+  it.each([400, 401, 403, 404, 413])('never retries a %i', async (code) => {
+    const { transport, calls, warn } = makeTransport(() => status(code));
+    transport.send('errors', error);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls).toHaveLength(1);
+    expect(transport.stats()).toMatchObject({ sent: 0, retried: 0, dropped: 1, droppedRejected: 1 });
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining(`HTTP ${code}`));
+  });
+
+  it('puts a failed log batch back in order and sends it without waiting for a full batch', async () => {
+    const { transport, calls } = makeTransport((_c, i) => (i === 0 ? status(502) : ok()), { batchSize: 2 });
+    transport.send('logs', log('a'));
+    transport.send('logs', log('b'));
+    await vi.advanceTimersByTimeAsync(0);
+    transport.send('logs', log('c'));
+    await vi.advanceTimersByTimeAsync(374);
+    expect(calls).toHaveLength(1);
+    // after the backoff: the old batch first, then the lone newer log without waiting for the interval
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls.map((c) => c.body.logs.map((l: any) => l.message))).toEqual([['a', 'b'], ['a', 'b'], ['c']]);
+  });
+});
+
+describe('bounded queue', () => {
+  it('drops the oldest events when full and warns with a count', async () => {
+    const { transport, calls, warn } = makeTransport(undefined, { maxQueueSize: 3 });
+    for (const m of ['1', '2', '3', '4', '5']) transport.send('logs', log(m));
+    expect(transport.stats()).toMatchObject({ queued: 3, dropped: 2, droppedQueueFull: 2 });
+    // the first drop warns; the next one within 10 s is only counted
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toMatch(/dropped 1 event\(s\): queue full \(maxQueueSize 3\)/);
+    await transport.flush();
+    expect(calls[0].body.logs.map((l: any) => l.message)).toEqual(['3', '4', '5']);
+    await vi.advanceTimersByTimeAsync(10_000);
+    for (const m of ['6', '7', '8', '9']) transport.send('logs', log(m));
+    expect(warn).toHaveBeenCalledTimes(2);
+    expect(warn.mock.calls[1][0]).toContain('3 dropped for this reason');
+  });
+
+  it('bounds events waiting for a retry too', async () => {
+    const { transport } = makeTransport(() => status(503), { maxQueueSize: 2 });
+    transport.send('errors', { error_message: 'a' });
+    await vi.advanceTimersByTimeAsync(0); // a failed, back in the queue, paused
+    transport.send('errors', { error_message: 'b' });
+    transport.send('errors', { error_message: 'c' });
+    expect(transport.stats()).toMatchObject({ queued: 2, droppedQueueFull: 1 });
+  });
+
+  it('flush() resolves false when it cannot finish in time', async () => {
+    const { transport } = makeTransport(() => status(429, { 'retry-after': '60' }));
+    transport.send('errors', error);
+    const flushed = transport.flush(1000);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await flushed).toBe(false);
+  });
+});
