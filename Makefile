@@ -19,11 +19,10 @@ help:
 
 install: node-modules kafka-jars postgres-package
 
-# npm ci only when node_modules is missing or older than package-lock.json.
+# npm ci only when node_modules is missing or older than package-lock.json
+# (falls back to `npm install --no-save`, with a warning, if the lock file is out of sync).
 node-modules:
-	@if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
-		echo "[install] npm ci"; npm ci --no-audit --no-fund --loglevel=error; \
-	else echo "[install] node_modules up to date"; fi
+	@$(SCRIPTS)/services.sh node-modules
 
 kafka-jars:
 	@$(SCRIPTS)/kafka.sh install

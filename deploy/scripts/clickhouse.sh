@@ -36,7 +36,7 @@ cmd_start() {
   else
     [ -f "$ENTRY" ] || die "${ENTRY#"$DT_ROOT/"} does not exist (yet): the ClickHouse stand-in is not in this checkout"
     command -v curl >/dev/null || apt_install curl
-    [ -d "$DT_ROOT/node_modules/tsx" ] || ensure_node_modules
+    [ -d "$DT_ROOT/node_modules/tsx" ] || ensure_node_modules quiet
     require_free_port "$CH_PORT" "ClickHouse HTTP"
     mkdir -p "$DATA"
     rotate_log "$LOG"

@@ -135,8 +135,16 @@ node_modules_stale() {
 }
 ensure_node_modules() {
   command -v node >/dev/null || die "node (>= 20) is not installed"
-  if node_modules_stale; then
-    say "npm ci (node_modules missing or older than package-lock.json)"
-    (cd "$DT_ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+  if ! node_modules_stale; then
+    [ "${1:-}" = verbose ] && say "node_modules up to date"
+    return 0
+  fi
+  say "npm ci (node_modules missing or older than package-lock.json)"
+  if ! (cd "$DT_ROOT" && npm ci --no-audit --no-fund --loglevel=error); then
+    # npm ci refuses a package-lock.json that is out of sync with the package.json files.
+    warn "npm ci failed (package-lock.json out of sync?); falling back to 'npm install --no-save'," \
+      "which leaves package-lock.json unchanged. Regenerate and commit the lock file to fix this."
+    (cd "$DT_ROOT" && npm install --no-save --no-audit --no-fund --loglevel=error) ||
+      die "npm install failed"
   fi
 }

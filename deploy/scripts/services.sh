@@ -7,6 +7,7 @@
 #   deploy/scripts/services.sh status   exit 0 only when every service answers
 #   deploy/scripts/services.sh env      print the connection settings as shell exports
 #   deploy/scripts/services.sh install  only install/fetch what the engines need (no start)
+#   deploy/scripts/services.sh node-modules  npm ci when node_modules is missing or older than the lock
 #
 # DEVTRAIL_SERVICES="postgres kafka" limits the set (default: postgres kafka clickhouse).
 DT_NAME=services
@@ -28,7 +29,7 @@ has() { [[ " $SERVICES " == *" $1 "* ]]; }
 cmd_install() {
   # Fresh clone: the ready probe (kafkajs) and the stand-in (tsx) need node_modules.
   # (A stale node_modules is left alone here; `make install` refreshes it.)
-  [ -f "$DT_ROOT/node_modules/.package-lock.json" ] || ensure_node_modules
+  [ -f "$DT_ROOT/node_modules/.package-lock.json" ] || ensure_node_modules quiet
   # Sequential: package installs must not race for the dpkg lock.
   has postgres && "$DT_SCRIPTS/postgres.sh" install
   has kafka && "$DT_SCRIPTS/kafka.sh" install
@@ -76,5 +77,6 @@ case "${1:-}" in
   status) cmd_status ;;
   env) print_env ;;
   install) cmd_install ;;
-  *) echo "usage: $0 up|down|status|env|install" >&2; exit 2 ;;
+  node-modules) ensure_node_modules verbose ;;
+  *) echo "usage: $0 up|down|status|env|install|node-modules" >&2; exit 2 ;;
 esac
