@@ -1,6 +1,5 @@
 export { ColumnStoreError, type ColumnStore, type QueryParams } from './column-store.ts';
 export { createClickHouseStore, ensureClickHouseDatabase, type ClickHouseStoreOptions } from './clickhouse-http-store.ts';
-export { createChdbStore } from './chdb-store.ts';
 export { migrateColumnStore, columnStoreMigrations } from './schema.ts';
 export { toRow, toChTime, fromChTime, TABLE_OF } from './rows.ts';
 export { readLogs, countLogs, type LogFilter, type LogRecord } from './reads/logs.ts';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createChdbStore } from '../src/index.ts';
+import { createChdbStore } from '../src/chdb-store.ts';
 import { columnStoreContract } from './column-store.contract.ts';
 
 columnStoreContract('chdb (in-process)', async () => {

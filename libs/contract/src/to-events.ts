@@ -4,13 +4,16 @@ import { errorTypeOf, fingerprint } from './fingerprint.ts';
 
 // Validated request bodies -> normalised events (spec defaults applied; absent strings '').
 // `now` is the receive time, used for the spec's "timestamp: current time" default.
+// Client timestamps are normalised to UTC ISO 8601 with milliseconds (same instant).
+
+const utc = (iso: string) => new Date(iso).toISOString();
 
 export function logsToEvents(batch: LogBatch, now: string): LogEvent[] {
   return batch.logs.map((l) => ({
     service: batch.service,
     environment: batch.environment,
     release: l.release ?? batch.release ?? '',
-    timestamp: l.timestamp ?? now,
+    timestamp: l.timestamp ? utc(l.timestamp) : now,
     level: l.level,
     message: l.message,
     metadata: l.metadata ?? {},
@@ -48,7 +51,7 @@ export function spanToEvent(s: SpanInput): SpanEvent {
     span_id: s.span_id,
     parent_span_id: s.parent_span_id,
     operation: s.operation,
-    start_time: s.start_time,
+    start_time: utc(s.start_time),
     duration_ms: s.duration_ms,
     status: s.status,
     metadata: s.metadata ?? {},

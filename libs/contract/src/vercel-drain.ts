@@ -34,7 +34,7 @@ export const drainEntrySchema = z
   })
   .passthrough();
 
-export const drainBodySchema = z.array(drainEntrySchema).min(1).max(MAX_DRAIN_ENTRIES);
+export const drainBodySchema = z.array(drainEntrySchema).max(MAX_DRAIN_ENTRIES);
 export type DrainEntry = z.infer<typeof drainEntrySchema>;
 
 const LEVELS: Record<string, LogEvent['level']> = {

@@ -78,7 +78,16 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
         const existing = new Set(await a.listTopics());
         const missing = topics.filter((t) => !existing.has(t));
         if (missing.length > 0) {
-          await a.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor })) });
+          await a.createTopics({
+            waitForLeaders: true,
+            topics: missing.map((topic) => ({
+              topic,
+              numPartitions: partitions,
+              replicationFactor,
+              // A 5 MB request can become one large record batch per partition.
+              configEntries: [{ name: 'max.message.bytes', value: String(16 * 1024 * 1024) }],
+            })),
+          });
         }
       }, 'ensureTopics');
     },

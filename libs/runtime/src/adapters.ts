@@ -1,0 +1,63 @@
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { Config, Logger } from '@devtrail/config';
+import { topicNames, type Topics } from '@devtrail/contract';
+import { createKafkaLog, createMemoryLog, type MessageLog } from '@devtrail/message-log';
+import { createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
+import { createPgStore, createPgliteStore, migrateRelational, type RelationalStore } from '@devtrail/relational-store';
+
+// The only place that decides which implementation stands behind each role.
+
+export interface Adapters {
+  messageLog: MessageLog;
+  columnStore: ColumnStore;
+  relational: RelationalStore;
+  topics: Topics;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Which roles this process needs; a receiver does not need to migrate the column store, etc. */
+  migrate?: boolean;
+}
+
+export async function openAdapters(config: Config, logger: Logger, opts: OpenOptions = {}): Promise<Adapters> {
+  const topics = topicNames(config.kafka.topicPrefix);
+  let messageLog: MessageLog;
+  let columnStore: ColumnStore;
+  let relational: RelationalStore;
+  if (config.mode === 'embedded') {
+    mkdirSync(config.dataDir, { recursive: true });
+    messageLog = createMemoryLog();
+    // Loaded lazily: the native engine is only needed in the embedded mode.
+    const { createChdbStore } = await import('@devtrail/column-store/chdb');
+    columnStore = createChdbStore(join(config.dataDir, 'clickhouse'), config.clickhouse.database);
+    relational = await createPgliteStore(join(config.dataDir, 'postgres'));
+  } else {
+    messageLog = createKafkaLog({
+      brokers: config.kafka.brokers,
+      clientId: config.kafka.clientId,
+      log: (level, msg, extra) => logger[level]({ ...extra }, msg),
+    });
+    const ch = { url: config.clickhouse.url, database: config.clickhouse.database, username: config.clickhouse.user, password: config.clickhouse.password };
+    if (opts.migrate) await ensureClickHouseDatabase(ch);
+    columnStore = createClickHouseStore(ch);
+    relational = createPgStore({ url: config.postgres.url, onError: (err) => logger.warn({ err: err.message }, 'postgres connection error') });
+  }
+  if (opts.migrate) {
+    await migrateRelational(relational);
+    await migrateColumnStore(columnStore, { retentionDays: config.clickhouse.retentionDays });
+    await messageLog.ensureTopics(topics.all(), config.kafka.partitions, config.kafka.replicationFactor);
+  }
+  return {
+    messageLog,
+    columnStore,
+    relational,
+    topics,
+    async close() {
+      await messageLog.close().catch((err) => logger.warn({ err }, 'closing message log'));
+      await columnStore.close().catch((err) => logger.warn({ err }, 'closing column store'));
+      await relational.close().catch((err) => logger.warn({ err }, 'closing relational store'));
+    },
+  };
+}

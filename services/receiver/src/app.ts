@@ -1,0 +1,102 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
+import type { Logger } from '@devtrail/config';
+import type { Adapters } from '@devtrail/runtime';
+import { readiness } from '@devtrail/runtime';
+import { projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
+import { acceptGzip } from './body.ts';
+import { authenticate } from './auth/authenticate.ts';
+import { KeyCache } from './auth/key-cache.ts';
+import { RateLimiter } from './auth/rate-limiter.ts';
+import { ProduceQueue } from './produce-queue.ts';
+import { registerDrainRoute, registerIngestRoutes } from './ingest-routes.ts';
+import { toHttpError } from './http-errors.ts';
+
+export interface ReceiverOptions {
+  bodyLimitBytes: number;
+  maxPendingEvents: number;
+  keyCacheTtlMs: number;
+}
+
+export interface Receiver {
+  /** Registers health and ingest routes on a Fastify instance (own or shared, as in the embedded mode). */
+  register(app: FastifyInstance): Promise<void>;
+  /** Stops intake bookkeeping: drains queued produces, stops listening for key changes. */
+  stop(): Promise<void>;
+  keyCache: KeyCache;
+  queue: ProduceQueue;
+}
+
+/** Wires the receiver's parts; nothing here listens on a port. */
+export async function createReceiver(adapters: Adapters, logger: Logger, opts: ReceiverOptions): Promise<Receiver> {
+  const repo = projectsRepo(adapters.relational);
+  const keyCache = new KeyCache((hash) => repo.findGrant(hash), opts.keyCacheTtlMs);
+  const unlisten = await adapters.relational.listen(
+    PROJECT_CHANGED_CHANNEL,
+    (projectId) => keyCache.evictProject(projectId),
+    () => keyCache.clear(),
+  );
+  const rl = rateLimitRepo(adapters.relational);
+  const limiter = new RateLimiter(
+    (keyId, start, n, limit) => rl.lease(keyId, start, n, limit),
+    (err) => logger.warn({ err: (err as Error).message }, 'rate-limit lease failed; admitting locally'),
+  );
+  const prune = setInterval(() => rl.prune(new Date(Date.now() - 3600_000)).catch(() => {}), 600_000);
+  prune.unref();
+  const producer = adapters.messageLog.createProducer();
+  await producer.connect().catch((err) => logger.warn({ err: err.message }, 'message log not reachable yet; will retry on first send'));
+  const queue = new ProduceQueue(producer, opts.maxPendingEvents);
+
+  return {
+    keyCache,
+    queue,
+    async register(app) {
+      app.get('/health', async () => ({ status: 'ok', timestamp: new Date().toISOString() }));
+      app.get('/health/ready', async (_req, reply) => {
+        const r = await readiness(adapters);
+        return reply.code(r.status === 'ok' ? 200 : 503).send(r);
+      });
+      await app.register(async (ingest) => {
+        acceptGzip(ingest);
+        ingest.addHook('onRequest', authenticate(keyCache, limiter));
+        registerIngestRoutes(ingest, { topics: adapters.topics, queue });
+        registerDrainRoute(ingest, { topics: adapters.topics, queue });
+      });
+    },
+    async stop() {
+      clearInterval(prune);
+      await queue.drain();
+      await unlisten();
+      await producer.disconnect();
+    },
+  };
+}
+
+/** A Fastify instance with devtrail's JSON error and 404 handling, not yet listening. */
+export async function createHttpApp(logger: Logger, bodyLimitBytes: number): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: bodyLimitBytes,
+    disableRequestLogging: true,
+    trustProxy: true,
+    // Fastify's JSON parser already refuses __proto__ / constructor.prototype keys.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    return503OnClosing: true,
+  });
+  await app.register(cors, {
+    origin: true, // per-project origin lists are enforced on the request itself (403)
+    methods: ['GET', 'POST', 'OPTIONS'],
+    allowedHeaders: ['authorization', 'content-type', 'content-encoding', 'x-vercel-signature'],
+    exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'],
+    maxAge: 86400,
+  });
+  app.setErrorHandler((err, request, reply) => {
+    const h = toHttpError(err);
+    if (h.status >= 500 && h.status !== 503) request.log.error({ err }, 'unhandled error');
+    else if (h.status === 503) request.log.warn({ err: (err as Error).message }, 'answering 503');
+    return reply.code(h.status).headers(h.headers).send(h.body);
+  });
+  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `Not found: ${request.method} ${request.url.split('?')[0].slice(0, 200)}` }));
+  return app;
+}

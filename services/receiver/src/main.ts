@@ -1,0 +1,25 @@
+import { loadConfig, createLogger } from '@devtrail/config';
+import { openAdapters } from '@devtrail/runtime';
+import { createHttpApp, createReceiver } from './app.ts';
+
+// Distributed mode: one receiver replica. Config parsed once here and passed down.
+const config = loadConfig(process.env);
+const logger = createLogger(config.logLevel, 'receiver');
+const adapters = await openAdapters(config, logger, { migrate: true });
+const receiver = await createReceiver(adapters, logger, config.ingest);
+const app = await createHttpApp(logger, config.ingest.bodyLimitBytes);
+await receiver.register(app);
+await app.listen({ host: config.host, port: config.port });
+
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'stopping: no new requests, draining produces');
+  await app.close(); // stops intake, waits for in-flight requests
+  await receiver.stop();
+  await adapters.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

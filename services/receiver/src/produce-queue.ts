@@ -1,0 +1,74 @@
+import { MessageLogError, type OutgoingMessage, type Producer } from '@devtrail/message-log';
+
+// Coalesces concurrent requests into one produce call: while a send is in flight,
+// new requests wait and then leave together (like Kafka's linger, without a fixed
+// delay). Each request's promise settles only when its own messages are acknowledged.
+// Bounded: past `maxPendingEvents` waiting messages a request is refused (503).
+
+interface Pending {
+  topic: string;
+  messages: OutgoingMessage[];
+  bytes: number;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+export class ProduceQueue {
+  private queue: Pending[] = [];
+  private queuedMessages = 0;
+  private sending = false;
+  private idle: Array<() => void> = [];
+
+  constructor(
+    private readonly producer: Producer,
+    private readonly maxPendingEvents: number,
+    private readonly maxSendBytes = 8 * 1024 * 1024,
+  ) {}
+
+  get pending(): number {
+    return this.queuedMessages;
+  }
+
+  enqueue(topic: string, messages: OutgoingMessage[]): Promise<void> {
+    if (this.queuedMessages + messages.length > this.maxPendingEvents) {
+      return Promise.reject(new MessageLogError('produce queue full', true));
+    }
+    const bytes = messages.reduce((n, m) => n + m.value.length, 0);
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ topic, messages, bytes, resolve, reject });
+      this.queuedMessages += messages.length;
+      if (!this.sending) void this.pump();
+    });
+  }
+
+  private async pump(): Promise<void> {
+    this.sending = true;
+    while (this.queue.length > 0) {
+      const take: Pending[] = [];
+      let bytes = 0;
+      while (this.queue.length > 0 && (take.length === 0 || bytes + this.queue[0].bytes <= this.maxSendBytes)) {
+        const p = this.queue.shift()!;
+        take.push(p);
+        bytes += p.bytes;
+      }
+      const byTopic = new Map<string, OutgoingMessage[]>();
+      for (const p of take) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), ...p.messages]);
+      try {
+        await this.producer.send([...byTopic].map(([topic, messages]) => ({ topic, messages })));
+        take.forEach((p) => p.resolve());
+      } catch (err) {
+        take.forEach((p) => p.reject(err));
+      } finally {
+        this.queuedMessages -= take.reduce((n, p) => n + p.messages.length, 0);
+      }
+    }
+    this.sending = false;
+    this.idle.splice(0).forEach((f) => f());
+  }
+
+  /** Resolves once everything queued has been sent or refused. */
+  drain(): Promise<void> {
+    if (!this.sending && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+}
