@@ -304,8 +304,7 @@ export class DevtrailClient {
   }
 
   private flushWhenPageHides(): () => void {
-    const doc = (globalThis as { document?: Document }).document!;
-    const win = globalThis as unknown as Window;
+    const { document: doc, window: win } = globalThis as unknown as { document: Document; window: Window };
     const onHide = (): void => {
       if (doc.visibilityState === 'hidden') void this.flush();
     };

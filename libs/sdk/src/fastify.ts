@@ -61,8 +61,9 @@ function devtrailFastifyPlugin(fastify: FastifyLikeInstance, options: DevtrailFa
     runWithContext(trace.context, () => next());
   });
 
-  // Body parsing resumes from socket events, outside the context entered in
-  // onRequest; re-entering here puts handlers back inside the request's span.
+  // Defensive: if anything between onRequest and the handler (a content-type
+  // parser, another plugin's callback-style hook) resumed outside the request's
+  // async context, re-entering here puts the handler back inside its span.
   fastify.addHook('preHandler', (request: FastifyLikeRequest, _reply: FastifyLikeReply, next: Done) => {
     const trace = traces.get(request);
     if (!trace) return next();

@@ -1,0 +1,59 @@
+// Browser behaviour, simulated in Node by stubbing window and document.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { installGlobalErrorHandlers } from '../src/browser-errors.js';
+import { bodiesAt, logsIn, makeClient } from './helpers/client.js';
+
+let doc: EventTarget & { visibilityState: string };
+
+beforeEach(() => {
+  doc = Object.assign(new EventTarget(), { visibilityState: 'visible' });
+  vi.stubGlobal('window', new EventTarget());
+  vi.stubGlobal('document', doc);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('browser client', () => {
+  it('sends with fetch keepalive by default', async () => {
+    const { client, calls } = makeClient();
+    client.captureError(new Error('x'));
+    await client.flush();
+    expect(calls[0].init.keepalive).toBe(true);
+  });
+
+  it('flushes pending logs when the page is hidden', async () => {
+    const { client, calls } = makeClient({ flushIntervalMs: 60_000 });
+    client.logger.info('before unload');
+    expect(calls).toHaveLength(0);
+    doc.visibilityState = 'hidden';
+    doc.dispatchEvent(new Event('visibilitychange'));
+    await vi.waitFor(() => expect(logsIn(calls).map((l) => l.message)).toEqual(['before unload']));
+    await client.close();
+  });
+
+  it('reports window errors and unhandled rejections until uninstalled', async () => {
+    const { client, calls } = makeClient();
+    const target = new EventTarget();
+    const uninstall = installGlobalErrorHandlers(client, target);
+    target.dispatchEvent(Object.assign(new Event('error'), { error: new Error('render failed'), filename: 'app.js', lineno: 3, colno: 9 }));
+    target.dispatchEvent(Object.assign(new Event('unhandledrejection'), { reason: new Error('fetch rejected') }));
+    uninstall();
+    target.dispatchEvent(Object.assign(new Event('error'), { error: new Error('after uninstall') }));
+    await client.flush();
+    const reports = bodiesAt(calls, '/ingest/errors');
+    expect(reports.map((r) => [r.error_message, r.severity, r.context.source])).toEqual([
+      ['render failed', 'high', 'window.onerror'],
+      ['fetch rejected', 'high', 'unhandledrejection'],
+    ]);
+    expect(reports[0].context).toMatchObject({ filename: 'app.js', lineno: 3, colno: 9 });
+  });
+
+  it('defaults to window as the event target', () => {
+    const { client } = makeClient();
+    const win = globalThis.window as unknown as EventTarget;
+    const add = vi.spyOn(win, 'addEventListener');
+    installGlobalErrorHandlers(client)();
+    expect(add.mock.calls.map((c) => c[0])).toEqual(['error', 'unhandledrejection']);
+  });
+});

@@ -1,0 +1,25 @@
+import { vi } from 'vitest';
+import { DevtrailClient } from '../../src/client.js';
+import type { ClientOptions } from '../../src/options.js';
+import { TEST_KEY } from './capture-server.js';
+import { fakeFetch, type FetchCall } from './fake-fetch.js';
+
+/** A client wired to an in-memory fetch; call `await client.flush()` before reading `calls`. */
+export function makeClient(options: ClientOptions = {}) {
+  const { fetch, calls } = fakeFetch();
+  const onWarning = vi.fn();
+  const client = new DevtrailClient({
+    apiKey: TEST_KEY,
+    baseUrl: 'http://ingest.test',
+    service: 'checkout',
+    environment: 'test',
+    release: 'v1',
+    fetch,
+    onWarning,
+    ...options,
+  });
+  return { client, calls, onWarning };
+}
+
+export const bodiesAt = (calls: FetchCall[], path: string): any[] => calls.filter((c) => c.path === path).map((c) => c.body);
+export const logsIn = (calls: FetchCall[]): any[] => bodiesAt(calls, '/ingest/logs').flatMap((b) => b.logs);
