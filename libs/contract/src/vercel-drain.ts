@@ -14,7 +14,7 @@ export const drainEntrySchema = z
   .object({
     id: z.string().optional(),
     message: z.string().optional(),
-    timestamp: z.number().finite().optional(),
+    timestamp: z.number().finite(),
     level: z.string().optional(),
     type: z.string().optional(),
     source: z.string().optional(),
@@ -51,8 +51,7 @@ export function drainLevel(level: string | undefined): LogEvent['level'] {
   return LEVELS[(level ?? '').toLowerCase()] ?? 'info';
 }
 
-function toIso(ms: number | undefined, now: string): string {
-  if (ms === undefined) return now;
+function toIso(ms: number, now: string): string {
   const d = new Date(ms);
   return Number.isNaN(d.getTime()) ? now : d.toISOString();
 }

@@ -78,8 +78,7 @@ function parseDrainBody(request: FastifyRequest, raw: Buffer): unknown {
     if (NDJSON_TYPES.some((t) => type.startsWith(t))) {
       return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
     }
-    const v = JSON.parse(text);
-    return Array.isArray(v) ? v : [v];
+    return JSON.parse(text);
   } catch (err) {
     throw new HttpError(400, {
       success: false,
