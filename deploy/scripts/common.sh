@@ -140,10 +140,12 @@ ensure_node_modules() {
     return 0
   fi
   say "npm ci (node_modules missing or older than package-lock.json)"
-  if ! (cd "$DT_ROOT" && npm ci --no-audit --no-fund --loglevel=error); then
+  if ! (cd "$DT_ROOT" && npm ci --no-audit --no-fund --loglevel=error >"$DT_LOGS/npm-ci.log" 2>&1); then
     # npm ci refuses a package-lock.json that is out of sync with the package.json files.
-    warn "npm ci failed (package-lock.json out of sync?); falling back to 'npm install --no-save'," \
-      "which leaves package-lock.json unchanged. Regenerate and commit the lock file to fix this."
+    # shellcheck disable=SC2016
+    grep -m 4 -E 'npm error (code|`npm ci`|Missing|Invalid)' "$DT_LOGS/npm-ci.log" >&2 || tail -n 5 "$DT_LOGS/npm-ci.log" >&2
+    warn "npm ci failed (full output: .devtrail/logs/npm-ci.log); falling back to 'npm install --no-save'," \
+      "which leaves package-lock.json unchanged. Regenerate and commit package-lock.json to fix this."
     (cd "$DT_ROOT" && npm install --no-save --no-audit --no-fund --loglevel=error) ||
       die "npm install failed"
   fi
