@@ -1,0 +1,114 @@
+// Builds the package (when dist is missing or older than src) and loads it
+// the way users do: by package name, through the "exports" map, in separate
+// Node processes, once with require() and once with import().
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startCaptureServer } from './helpers/capture-server.js';
+
+const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = resolve(pkgDir, '../..');
+const ENTRIES = ['@devtrail/sdk', '@devtrail/sdk/express', '@devtrail/sdk/hono', '@devtrail/sdk/fastify', '@devtrail/sdk/next'];
+const EXPECTED_EXPORTS: Record<string, string[]> = {
+  '@devtrail/sdk': ['createClient', 'DevtrailClient', 'init', 'getClient', 'parseTraceparent', 'installGlobalErrorHandlers'],
+  '@devtrail/sdk/express': ['devtrailExpress', 'devtrailErrorHandler', 'getRequestTelemetry'],
+  '@devtrail/sdk/hono': ['devtrailHono', 'getRequestTelemetry'],
+  '@devtrail/sdk/fastify': ['devtrailFastify', 'getRequestTelemetry'],
+  '@devtrail/sdk/next': ['register', 'onRequestError', 'withRouteHandler', 'withServerAction', 'createSpanExporter', 'DevtrailErrorBoundary'],
+};
+
+function newestMtime(dir: string): number {
+  return Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) =>
+    e.isDirectory() ? newestMtime(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs));
+}
+
+function node(args: string[], env: Record<string, string> = {}): string {
+  return execFileSync(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8' });
+}
+
+beforeAll(() => {
+  const marker = join(pkgDir, 'dist/cjs/package.json');
+  const stale = !existsSync(join(pkgDir, 'dist/esm/index.js')) || !existsSync(marker)
+    || newestMtime(join(pkgDir, 'src')) > statSync(marker).mtimeMs;
+  if (stale) execFileSync('npm', ['run', 'build', '-w', '@devtrail/sdk'], { cwd: repoRoot, stdio: 'pipe' });
+}, 120_000);
+
+describe('package build', () => {
+  it('writes ESM and CJS output with declarations for every export', () => {
+    const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+    for (const [subpath, target] of Object.entries<any>(pkg.exports)) {
+      if (subpath === './package.json') continue;
+      for (const cond of [target.import, target.require, target.node?.import, target.node?.require].filter(Boolean)) {
+        expect(existsSync(join(pkgDir, cond.default)), cond.default).toBe(true);
+        expect(existsSync(join(pkgDir, cond.types)), cond.types).toBe(true);
+      }
+    }
+    expect(JSON.parse(readFileSync(join(pkgDir, 'dist/cjs/package.json'), 'utf8')).type).toBe('commonjs');
+    expect(pkg.dependencies ?? {}).toEqual({});
+  });
+
+  it('loads every entry with require() from the CJS build', () => {
+    const script = `
+      const out = {};
+      for (const e of ${JSON.stringify(ENTRIES)}) out[e] = { file: require.resolve(e), keys: Object.keys(require(e)) };
+      out.async = require('@devtrail/sdk').getContextManager().async;
+      console.log(JSON.stringify(out));`;
+    const out = JSON.parse(node(['-e', script]));
+    for (const entry of ENTRIES) {
+      expect(out[entry].file).toContain('/dist/cjs/');
+      expect(out[entry].keys).toEqual(expect.arrayContaining(EXPECTED_EXPORTS[entry]));
+    }
+    expect(out.async).toBe(true);
+  });
+
+  it('loads every entry with import() from the ESM build', () => {
+    const script = `
+      const out = {};
+      for (const e of ${JSON.stringify(ENTRIES)}) out[e] = { file: import.meta.resolve(e), keys: Object.keys(await import(e)) };
+      console.log(JSON.stringify(out));`;
+    const out = JSON.parse(node(['--input-type=module', '-e', script]));
+    for (const entry of ENTRIES) {
+      expect(out[entry].file).toContain('/dist/esm/');
+      expect(out[entry].keys).toEqual(expect.arrayContaining(EXPECTED_EXPORTS[entry]));
+    }
+  });
+
+  it('the built CJS client delivers to an HTTP endpoint (capture server, not the real receiver)', async () => {
+    const capture = await startCaptureServer();
+    try {
+      const script = `
+        const { createClient } = require('@devtrail/sdk');
+        const client = createClient({ apiKey: 'dt_0123456789abcdef01234567', baseUrl: process.env.URL, service: 'smoke' });
+        client.startSpan('smoke-span', () => client.logger.info('from cjs'));
+        client.close().then((ok) => console.log(ok));`;
+      const { execFile } = await import('node:child_process');
+      const stdout = await new Promise<string>((res, rej) => execFile(process.execPath, ['-e', script], {
+        cwd: repoRoot, env: { ...process.env, URL: capture.url },
+      }, (err, out) => (err ? rej(err) : res(out))));
+      expect(stdout.trim()).toBe('true');
+      expect(capture.bodies('/ingest/traces')[0]).toMatchObject({ service: 'smoke', operation: 'smoke-span' });
+      expect(capture.logs()[0]).toMatchObject({ message: 'from cjs', trace_id: capture.bodies('/ingest/traces')[0].trace_id });
+    } finally {
+      await capture.close();
+    }
+  });
+
+  it('keeps Node built-ins out of the browser-safe entries (., ./hono, ./next)', () => {
+    const seen = new Set<string>();
+    const offenders: string[] = [];
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(file, 'utf8');
+      for (const [, spec] of code.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+        if (spec.startsWith('.')) walk(resolve(dirname(file), spec));
+        else if (spec.startsWith('node:') || ['async_hooks', 'http', 'fs', 'crypto'].includes(spec)) offenders.push(`${file}: ${spec}`);
+      }
+    };
+    for (const entry of ['index.js', 'hono.js', 'next/index.js']) walk(join(pkgDir, 'dist/esm', entry));
+    expect(seen.size).toBeGreaterThan(10);
+    expect(offenders).toEqual([]);
+  });
+});
