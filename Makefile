@@ -17,7 +17,9 @@ help:
 	@echo "make services-status  exit 0 only when all three answer"
 	@echo "make services-env     print KAFKA_BROKERS, CLICKHOUSE_URL, DATABASE_URL for the local stack"
 
-install: node-modules kafka-jars postgres-package
+# Sequential on purpose: two apt-get installs must not race for the dpkg lock (make -j).
+install: node-modules
+	@$(SCRIPTS)/services.sh install
 
 # npm ci only when node_modules is missing or older than package-lock.json
 # (falls back to `npm install --no-save`, with a warning, if the lock file is out of sync).
