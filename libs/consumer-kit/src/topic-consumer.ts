@@ -1,0 +1,222 @@
+import type { ConsumedMessage, MessageLog, Producer, TopicPosition, BatchContext } from '@devtrail/message-log';
+import { backoffMs, sleep } from './backoff.ts';
+import { deadLetter } from './dead-letter.ts';
+
+// A consumer-group member that turns a topic into micro-batches:
+//   decode each message (a failure is dead-lettered at once, with its reason)
+//   -> buffer until `batchRows` or `batchMs`, whichever first
+//   -> write(batch): retryable failures wait with backoff (consumption pauses, nothing
+//      is lost); a permanent failure is split until the bad message is found and
+//      dead-lettered, the rest written
+//   -> commit offsets only after the write succeeded.
+// Every message ends in exactly one counted outcome: written or dead-lettered.
+// Delivery is at-least-once; writers de-duplicate by event id.
+
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface WriteError extends Error {
+  retryable?: boolean;
+}
+
+export interface TopicConsumerOptions<T> {
+  /** Names this consumer in logs, metrics and dead-letter headers. */
+  name: string;
+  messageLog: MessageLog;
+  groupId: string;
+  topic: string;
+  deadLetterTopic: string;
+  /** Typed, versioned decoder; throw to dead-letter the message. */
+  decode(message: ConsumedMessage): T;
+  /** Writes a batch; throw an error with `retryable: false` for data that can never be written. */
+  write(items: T[]): Promise<void>;
+  batchRows?: number;
+  batchMs?: number;
+  logger?: Logger;
+}
+
+export interface ConsumerStats {
+  name: string;
+  group: string;
+  topic: string;
+  written: number;
+  deadLettered: number;
+  batches: number;
+  retries: number;
+  buffered: number;
+  lastWriteAt: string | null;
+  lastError: string | null;
+}
+
+export interface TopicConsumer {
+  start(): Promise<void>;
+  /** Stops fetching, writes what is buffered (bounded wait), commits, leaves the group. */
+  stop(): Promise<void>;
+  stats(): ConsumerStats;
+  lag(): Promise<number>;
+}
+
+interface Item<T> {
+  message: ConsumedMessage;
+  value: T;
+}
+
+const silent: Logger = { info() {}, warn() {}, error() {} };
+
+export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicConsumer {
+  const batchRows = opts.batchRows ?? 10_000;
+  const batchMs = opts.batchMs ?? 1000;
+  const log = opts.logger ?? silent;
+  const consumer = opts.messageLog.createConsumer({ groupId: opts.groupId, topics: [opts.topic] });
+  let dlqProducer: Producer | undefined;
+  let buffer: Item<T>[] = [];
+  let dead: Array<{ message: ConsumedMessage; reason: string }> = [];
+  let positions = new Map<number, string>();
+  let chain: Promise<void> = Promise.resolve();
+  let flushesPending = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let stopDeadline = Infinity;
+  let epoch = 0; // bumps on rebalance: work taken before it must not be committed
+  const stats: ConsumerStats = {
+    name: opts.name,
+    group: opts.groupId,
+    topic: opts.topic,
+    written: 0,
+    deadLettered: 0,
+    batches: 0,
+    retries: 0,
+    buffered: 0,
+    lastWriteAt: null,
+    lastError: null,
+  };
+
+  /** Retries a retryable step with backoff until it succeeds or we are stopping past the deadline. */
+  async function persist(what: string, step: () => Promise<void>, ctx?: BatchContext): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await step();
+        return;
+      } catch (err) {
+        const e = err as WriteError;
+        if (e.retryable === false) throw e;
+        stats.retries++;
+        stats.lastError = `${what}: ${e.message}`;
+        if (Date.now() > stopDeadline) throw new Error(`gave up on ${what} while stopping: ${e.message}`);
+        const wait = backoffMs(attempt);
+        log.warn({ consumer: opts.name, attempt, waitMs: wait, err: e.message }, `${what} failed; retrying`);
+        await sleep(wait);
+        await ctx?.heartbeat().catch(() => {});
+      }
+    }
+  }
+
+  async function sendDead(items: Array<{ message: ConsumedMessage; reason: string }>, ctx?: BatchContext) {
+    if (items.length === 0) return;
+    dlqProducer ??= opts.messageLog.createProducer();
+    const p = dlqProducer;
+    await persist('dead-letter produce', () => p.send([{ topic: opts.deadLetterTopic, messages: items.map((d) => deadLetter(d.message, opts.name, d.reason)) }]), ctx);
+    stats.deadLettered += items.length;
+    for (const d of items) log.warn({ consumer: opts.name, partition: d.message.partition, offset: d.message.offset, reason: d.reason }, 'dead-lettered');
+  }
+
+  /** Writes items; on a permanent failure splits to isolate the bad ones. */
+  async function writeIsolating(items: Item<T>[], ctx?: BatchContext): Promise<void> {
+    try {
+      await persist('write', () => opts.write(items.map((i) => i.value)), ctx);
+      stats.written += items.length;
+    } catch (err) {
+      const e = err as WriteError;
+      if (e.retryable !== false) throw e;
+      if (items.length === 1) {
+        await sendDead([{ message: items[0].message, reason: `write rejected: ${e.message}` }], ctx);
+        return;
+      }
+      const mid = Math.ceil(items.length / 2);
+      await writeIsolating(items.slice(0, mid), ctx);
+      await writeIsolating(items.slice(mid), ctx);
+    }
+  }
+
+  /** Takes what is buffered and writes it, then commits; flushes run one at a time, in order. */
+  function flush(ctx?: BatchContext): Promise<void> {
+    const items = buffer;
+    const bad = dead;
+    const upTo = positions;
+    const myEpoch = epoch;
+    buffer = [];
+    dead = [];
+    positions = new Map();
+    stats.buffered = 0;
+    flushesPending++;
+    // A failed flush must not block the ones after it (its offsets stay uncommitted).
+    const run = chain.then(async () => {
+      if (items.length === 0 && bad.length === 0 && upTo.size === 0) return;
+      await sendDead(bad, ctx);
+      if (items.length > 0) await writeIsolating(items, ctx);
+      stats.batches++;
+      stats.lastWriteAt = new Date().toISOString();
+      if (myEpoch !== epoch) return; // partitions moved: the new owner re-reads from the last commit
+      const commit: TopicPosition[] = [...upTo].map(([partition, offset]) => ({ topic: opts.topic, partition, offset }));
+      await consumer.commit(commit).catch((err) => log.warn({ consumer: opts.name, err: (err as Error).message }, 'commit failed; messages will be redelivered'));
+    });
+    chain = run
+      .catch(() => {
+        epoch++; // never commit past a batch that was not written
+      })
+      .finally(() => {
+        flushesPending--;
+      });
+    return run;
+  }
+
+  consumer.onRebalance(() => {
+    epoch++;
+    buffer = [];
+    dead = [];
+    positions = new Map();
+    stats.buffered = 0;
+  });
+
+  return {
+    async start() {
+      running = true;
+      timer = setInterval(() => {
+        // At most one timed flush waits at a time, so an outage cannot pile up batches.
+        if (flushesPending === 0 && (buffer.length > 0 || dead.length > 0 || positions.size > 0)) flush().catch((err) => log.error({ consumer: opts.name, err: (err as Error).message }, 'flush failed'));
+      }, batchMs);
+      await consumer.run(async (messages, ctx) => {
+        for (const m of messages) {
+          try {
+            buffer.push({ message: m, value: opts.decode(m) });
+          } catch (err) {
+            dead.push({ message: m, reason: `undecodable: ${(err as Error).message}` });
+          }
+          positions.set(m.partition, String(BigInt(m.offset) + 1n));
+        }
+        stats.buffered = buffer.length;
+        // Backpressure: a full buffer waits for its write before more is fetched.
+        if (buffer.length >= batchRows) await flush(ctx);
+      });
+    },
+
+    async stop() {
+      if (!running) return;
+      running = false;
+      clearInterval(timer);
+      stopDeadline = Date.now() + 10_000;
+      await flush().catch((err) => log.warn({ consumer: opts.name, err: (err as Error).message }, 'final flush failed; uncommitted messages will be redelivered'));
+      await consumer.stop();
+      await dlqProducer?.disconnect();
+    },
+
+    stats: () => ({ ...stats }),
+
+    async lag() {
+      return (await opts.messageLog.lag(opts.groupId, [opts.topic])).reduce((n, p) => n + p.lag, 0);
+    },
+  };
+}
