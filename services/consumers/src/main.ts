@@ -1,0 +1,36 @@
+import { loadConfig, createLogger } from '@devtrail/config';
+import { openAdapters } from '@devtrail/runtime';
+import { createSinks } from './sinks.ts';
+import { consumersHttp } from './consumers-service.ts';
+
+// Distributed mode: a consumers process. CONSUMERS picks which sinks it runs, so each
+// kind can be scaled on its own (several processes share a group's partitions).
+const config = loadConfig(process.env);
+const logger = createLogger(config.logLevel, 'consumers');
+const adapters = await openAdapters(config, logger, { migrate: true });
+const sinks = createSinks(config.consumers.enabled, {
+  messageLog: adapters.messageLog,
+  columnStore: adapters.columnStore,
+  topics: adapters.topics,
+  groupPrefix: config.consumers.groupPrefix,
+  batchRows: config.consumers.batchRows,
+  batchMs: config.consumers.batchMs,
+  logger,
+});
+for (const s of sinks) await s.start();
+const http = await consumersHttp(adapters, sinks, logger);
+await http.listen({ host: config.host, port: config.consumers.metricsPort });
+logger.info({ sinks: config.consumers.enabled }, 'consumers running');
+
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'stopping consumers: writing buffered batches, committing');
+  await Promise.all(sinks.map((s) => s.stop()));
+  await http.close();
+  await adapters.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

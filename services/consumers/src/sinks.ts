@@ -1,0 +1,46 @@
+import { TABLE_OF, toRow, type ColumnStore } from '@devtrail/column-store';
+import { createTopicConsumer, envelopeDecoder, type TopicConsumer } from '@devtrail/consumer-kit';
+import { EVENT_KINDS, type Envelope, type EventKind, type Topics } from '@devtrail/contract';
+import type { MessageLog } from '@devtrail/message-log';
+import type { Logger } from '@devtrail/config';
+
+// One column-store sink per telemetry kind, each its own consumer group. The error
+// sink is also the error-grouping stage: its rows feed error_groups (a materialised
+// view keyed by the fingerprint the shared function computed in the receiver).
+
+export const SINK_NAMES: Record<string, EventKind> = { logs: 'log', errors: 'error', spans: 'span', llm: 'llm' };
+
+export interface SinkOptions {
+  messageLog: MessageLog;
+  columnStore: ColumnStore;
+  topics: Topics;
+  groupPrefix: string;
+  batchRows: number;
+  batchMs: number;
+  logger: Logger;
+}
+
+export function createSink(kind: EventKind, o: SinkOptions): TopicConsumer {
+  const name = Object.keys(SINK_NAMES).find((n) => SINK_NAMES[n] === kind)!;
+  return createTopicConsumer<Envelope>({
+    name: `${name}-sink`,
+    messageLog: o.messageLog,
+    groupId: `${o.groupPrefix}${name}-sink`,
+    topic: o.topics.of(kind),
+    deadLetterTopic: o.topics.deadLetterOf(kind),
+    decode: envelopeDecoder(kind),
+    write: (events) => o.columnStore.insert(TABLE_OF[kind], events.map(toRow)),
+    batchRows: o.batchRows,
+    batchMs: o.batchMs,
+    logger: o.logger,
+  });
+}
+
+/** The sinks named in config (e.g. "logs,errors,spans,llm"); unknown names are a config error. */
+export function createSinks(names: string[], o: SinkOptions): TopicConsumer[] {
+  return names.map((n) => {
+    const kind = SINK_NAMES[n];
+    if (!kind || !EVENT_KINDS.includes(kind)) throw new Error(`unknown consumer "${n}" (known: ${Object.keys(SINK_NAMES).join(', ')})`);
+    return createSink(kind, o);
+  });
+}
