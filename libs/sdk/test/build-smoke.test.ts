@@ -95,6 +95,22 @@ describe('package build', () => {
     }
   });
 
+  it('a short script that never calls close() still delivers on exit (capture server, not the real receiver)', async () => {
+    const capture = await startCaptureServer();
+    try {
+      const script = `
+        const { createClient } = require('@devtrail/sdk');
+        createClient({ apiKey: 'dt_0123456789abcdef01234567', baseUrl: process.env.URL }).logger.info('last words');`;
+      const { execFile } = await import('node:child_process');
+      await new Promise<void>((res, rej) => execFile(process.execPath, ['-e', script], {
+        cwd: repoRoot, env: { ...process.env, URL: capture.url },
+      }, (err) => (err ? rej(err) : res())));
+      expect(capture.logs().map((l) => l.message)).toEqual(['last words']);
+    } finally {
+      await capture.close();
+    }
+  });
+
   it('keeps Node built-ins out of the browser-safe entries (., ./hono, ./next)', () => {
     const seen = new Set<string>();
     const offenders: string[] = [];

@@ -1,6 +1,7 @@
 // On Node, flush once when the event loop drains (beforeExit), so a short
 // script that never calls close() still delivers its last batch. One shared
-// listener for all clients; each client is flushed at most once per drain.
+// listener for all clients; a transport is listed only while it has pending
+// work and is flushed at most once per listing.
 
 interface Flushable {
   flush(timeoutMs?: number): Promise<boolean>;

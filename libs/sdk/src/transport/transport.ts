@@ -112,7 +112,6 @@ export class HttpTransport implements TelemetryTransport {
   constructor(private readonly opts: TransportOptions) {
     this.batchSize = Math.min(MAX_LOG_BATCH, Math.max(1, Math.floor(opts.batchSize)));
     this.maxConcurrency = Math.max(1, opts.maxConcurrency ?? 2);
-    flushOnExit(this);
   }
 
   send(kind: IngestKind, body: object): void {
@@ -121,6 +120,8 @@ export class HttpTransport implements TelemetryTransport {
       return;
     }
     this.enqueue([{ kind, body, attempts: 0 }], false);
+    // Registered only while work is pending, so idle clients are never pinned in memory.
+    flushOnExit(this);
     if (kind === 'logs') this.armLogTimer();
     this.pump();
   }
@@ -195,8 +196,11 @@ export class HttpTransport implements TelemetryTransport {
         void this.dispatch(batch);
       }
     }
-    if (this.idle()) for (const done of this.flushWaiters) done();
-    if (this.idle()) this.flushWaiters.clear();
+    if (this.idle()) {
+      cancelFlushOnExit(this);
+      for (const done of this.flushWaiters) done();
+      this.flushWaiters.clear();
+    }
   }
 
   private scheduleResume(wait: number): void {
