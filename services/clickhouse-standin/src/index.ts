@@ -1,0 +1,1 @@
+export { startStandin, type Standin, type StandinOptions } from './standin.ts';
