@@ -68,7 +68,8 @@ export interface ResolvedOptions {
   fetch: typeof fetch | undefined;
 }
 
-export const API_KEY_PATTERN = /^dt_[0-9a-fA-F]{24}$/;
+// Lower-case hex, as the receiver generates and checks keys.
+export const API_KEY_PATTERN = /^dt_[0-9a-f]{24}$/;
 
 function num(value: number | undefined, fallback: number, min = 0): number {
   return typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : fallback;
