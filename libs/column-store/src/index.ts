@@ -7,3 +7,4 @@ export { readErrorGroups, readErrors, type ErrorGroup, type ErrorRecord } from '
 export { readTrace, readSpans, type SpanRecord } from './reads/spans.ts';
 export { readLlmUsage, type LlmUsageSummary } from './reads/llm.ts';
 export type { TimeRange } from './reads/time-range.ts';
+export { readIngestionRates, type IngestionRate } from './reads/ingestion.ts';

@@ -8,3 +8,4 @@ export { validationErrorBody, invalidBodyError, type ValidationErrorBody } from 
 export { fingerprint, fingerprintParts, normaliseMessage, normaliseFrames, normalisePath, errorTypeOf, type FingerprintInput } from './fingerprint.ts';
 export { API_KEY_PATTERN, generateApiKey, hashApiKey, keyDisplayPrefix, safeEqual } from './api-key.ts';
 export { jsonDepth } from './json-depth.ts';
+export { originAllowed, isValidOriginEntry } from './origins.ts';

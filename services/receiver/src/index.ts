@@ -1,4 +1,3 @@
 export { createReceiver, createHttpApp, type Receiver, type ReceiverOptions } from './app.ts';
 export { INGEST_ROUTES } from './ingest-routes.ts';
 export { toHttpError, HttpError } from './http-errors.ts';
-export { originAllowed, isValidOriginEntry } from './auth/origin.ts';

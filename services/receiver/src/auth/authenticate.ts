@@ -3,7 +3,7 @@ import { API_KEY_PATTERN, hashApiKey, safeEqual } from '@devtrail/contract';
 import type { KeyGrant } from '@devtrail/relational-store';
 import type { KeyCache } from './key-cache.ts';
 import type { RateLimiter } from './rate-limiter.ts';
-import { originAllowed } from './origin.ts';
+import { originAllowed } from '@devtrail/contract';
 import { originNotAllowed, rateLimited, unauthorized } from '../http-errors.ts';
 
 declare module 'fastify' {

@@ -1,0 +1,101 @@
+// Each command is one admin API call; output is human text, or JSON with --json.
+
+export interface CliContext {
+  apiUrl: string;
+  token: string | undefined;
+  json: boolean;
+  out: (line: string) => void;
+}
+
+export class CliError extends Error {}
+
+async function call(ctx: CliContext, method: string, path: string, body?: unknown): Promise<any> {
+  if (!ctx.token) throw new CliError('no operator token: set DEVTRAIL_OPERATOR_TOKEN or pass --token');
+  let res: Response;
+  try {
+    res = await fetch(`${ctx.apiUrl.replace(/\/$/, '')}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ctx.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new CliError(`cannot reach ${ctx.apiUrl}: ${(err as Error).message}`);
+  }
+  const text = await res.text();
+  let data: any;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = { error: text };
+  }
+  if (!res.ok) throw new CliError(`${res.status}: ${data.error?.issues ? JSON.stringify(data.error.issues) : (data.error ?? text)}`);
+  return data;
+}
+
+const row = (p: any) =>
+  `${p.id}  ${p.name}  key ${p.key_prefix ?? '-'}…  limit ${p.rate_limit_per_minute}/min  origins ${p.allowed_origins.length ? p.allowed_origins.join(',') : '(all)'}${p.has_drain_secret ? '  drain-secret' : ''}`;
+
+export const USAGE = `usage: devtrail <command> [--json] [--api URL] [--token TOKEN]
+
+  project create <name> [--rate-limit N]   create a project; prints its API key once
+  project list                             list projects
+  project show <id>                        show a project (key prefix, origins, limits)
+  key revoke <project-id>                  revoke the key; prints the new key once
+  origins set <project-id> [domain ...]    replace allowed origins (none = allow all)
+  rate-limit set <project-id> <per-minute> set the rate limit
+  drain-secret set <project-id> <secret>   verify x-vercel-signature with this secret
+  drain-secret clear <project-id>          stop verifying drain signatures
+
+env: DEVTRAIL_API_URL (default http://127.0.0.1:3000), DEVTRAIL_OPERATOR_TOKEN`;
+
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const v = args[i + 1];
+  args.splice(i, 2);
+  return v;
+}
+
+export async function runCommand(ctx: CliContext, argv: string[]): Promise<void> {
+  const args = [...argv];
+  const [noun, verb, ...rest] = args;
+  const show = (data: unknown, text: string) => ctx.out(ctx.json ? JSON.stringify(data, null, 2) : text);
+  switch (`${noun} ${verb}`) {
+    case 'project create': {
+      const limit = flag(rest, '--rate-limit');
+      const name = rest.join(' ');
+      if (!name) throw new CliError('project create needs a name');
+      const d = await call(ctx, 'POST', '/api/admin/projects', { name, ...(limit ? { rate_limit_per_minute: Number(limit) } : {}) });
+      return show(d, `${row(d.project)}\nAPI key (shown once, store it now): ${d.api_key}`);
+    }
+    case 'project list': {
+      const d = await call(ctx, 'GET', '/api/admin/projects');
+      return show(d, d.projects.length ? d.projects.map(row).join('\n') : '(no projects)');
+    }
+    case 'project show': {
+      const d = await call(ctx, 'GET', `/api/admin/projects/${encodeURIComponent(rest[0] ?? '')}`);
+      return show(d, row(d.project));
+    }
+    case 'key revoke': {
+      const d = await call(ctx, 'POST', `/api/admin/projects/${encodeURIComponent(rest[0] ?? '')}/revoke-key`);
+      return show(d, `old key revoked; new API key (shown once): ${d.api_key}`);
+    }
+    case 'origins set': {
+      const [id, ...origins] = rest;
+      const d = await call(ctx, 'PUT', `/api/admin/projects/${encodeURIComponent(id ?? '')}/allowed-origins`, { origins });
+      return show(d, row(d.project));
+    }
+    case 'rate-limit set': {
+      const d = await call(ctx, 'PUT', `/api/admin/projects/${encodeURIComponent(rest[0] ?? '')}/rate-limit`, { rate_limit_per_minute: Number(rest[1]) });
+      return show(d, row(d.project));
+    }
+    case 'drain-secret set':
+    case 'drain-secret clear': {
+      const secret = verb === 'set' ? (rest[1] ?? '') : null;
+      const d = await call(ctx, 'PUT', `/api/admin/projects/${encodeURIComponent(rest[0] ?? '')}/drain-secret`, { secret });
+      return show(d, row(d.project));
+    }
+    default:
+      throw new CliError(USAGE);
+  }
+}

@@ -1,0 +1,1 @@
+export { runCommand, CliError, USAGE, type CliContext } from './commands.ts';

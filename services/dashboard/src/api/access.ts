@@ -1,0 +1,44 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { safeEqual } from '@devtrail/contract';
+
+// Who may call the admin and read APIs. Today: the operator token from config
+// (constant-time compare). The dashboard's user sessions plug in as another Access.
+
+export interface Principal {
+  kind: 'operator' | 'user';
+  userId?: string;
+  /** Projects this principal may read and administer; 'all' for the operator. */
+  canAccess(projectId: string): Promise<boolean>;
+  canCreateProjects: boolean;
+}
+
+export type Authenticator = (request: FastifyRequest) => Promise<Principal | null>;
+
+export function operatorAuthenticator(token: string | undefined): Authenticator {
+  return async (request) => {
+    if (!token) return null;
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+    if (!m || !safeEqual(m[1], token)) return null;
+    return { kind: 'operator', canAccess: async () => true, canCreateProjects: true };
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+/** onRequest: the first authenticator that recognises the caller wins; otherwise 401. */
+export function requirePrincipal(authenticators: Authenticator[]) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    for (const auth of authenticators) {
+      const p = await auth(request);
+      if (p) {
+        request.principal = p;
+        return;
+      }
+    }
+    return reply.code(401).send({ error: 'Missing or invalid operator token or session' });
+  };
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from '@devtrail/config';
+import type { Adapters } from '@devtrail/runtime';
+import { projectsRepo } from '@devtrail/relational-store';
+import { operatorAuthenticator, requirePrincipal, type Authenticator } from './api/access.ts';
+import { registerAdminRoutes } from './api/admin-routes.ts';
+import { registerReadRoutes } from './api/read-routes.ts';
+import { apiErrorAnswer } from './api/api-errors.ts';
+
+export interface ControlPlaneOptions {
+  operatorToken: string | undefined;
+  defaultRateLimitPerMinute: number;
+  /** Extra ways to authenticate (the web UI's sessions). */
+  authenticators?: Authenticator[];
+  /** Consumer lag for the ingestion-health view, when this process can see it. */
+  lagOf?: () => Promise<unknown>;
+}
+
+/** Registers /api/admin and /api/projects on an app (its own process, or the embedded one). */
+export async function registerControlPlane(app: FastifyInstance, adapters: Adapters, logger: Logger, opts: ControlPlaneOptions): Promise<void> {
+  if (!opts.operatorToken) logger.warn('DEVTRAIL_OPERATOR_TOKEN is not set: the admin and read APIs accept no operator calls');
+  const repo = projectsRepo(adapters.relational);
+  await app.register(async (api) => {
+    api.setErrorHandler((err, request, reply) => {
+      const a = apiErrorAnswer(err);
+      if (a.status >= 500) request.log.error({ err }, 'api error');
+      return reply.code(a.status).send(a.body);
+    });
+    api.addHook('onRequest', requirePrincipal([operatorAuthenticator(opts.operatorToken), ...(opts.authenticators ?? [])]));
+    registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);
+    registerReadRoutes(api, adapters.columnStore, opts.lagOf);
+  });
+}

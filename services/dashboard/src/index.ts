@@ -1,0 +1,2 @@
+export { registerControlPlane, type ControlPlaneOptions } from './control-plane.ts';
+export { operatorAuthenticator, type Authenticator, type Principal } from './api/access.ts';

@@ -1,0 +1,21 @@
+import { loadConfig, createLogger } from '@devtrail/config';
+import { openAdapters } from '@devtrail/runtime';
+import { createHttpApp } from '@devtrail/receiver';
+import { registerControlPlane } from './control-plane.ts';
+
+// Distributed mode: the control plane (admin API, read API, web UI) as its own process.
+const config = loadConfig(process.env);
+const logger = createLogger(config.logLevel, 'dashboard');
+const adapters = await openAdapters(config, logger, { migrate: true });
+const app = await createHttpApp(logger, 1024 * 1024);
+app.get('/health', async () => ({ status: 'ok', timestamp: new Date().toISOString() }));
+await registerControlPlane(app, adapters, logger, { operatorToken: config.operatorToken, defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute });
+await app.listen({ host: config.host, port: config.dashboardPort });
+
+const shutdown = async () => {
+  await app.close();
+  await adapters.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void shutdown());
+process.on('SIGINT', () => void shutdown());

@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config, Logger } from '@devtrail/config';
+import { openAdapters, type Adapters } from '@devtrail/runtime';
+import { createHttpApp, createReceiver } from '@devtrail/receiver';
+import { createSinks, consumerMetrics } from '@devtrail/consumers';
+import { registerControlPlane } from '@devtrail/dashboard';
+import { projectsRepo } from '@devtrail/relational-store';
+import type { TopicConsumer } from '@devtrail/consumer-kit';
+import { operatorTokenFor } from './operator-token.ts';
+
+// Embedded mode: the same stages as the distributed mode in one process; only the
+// three adapters differ (in-process log, chdb, PGlite), chosen by config.mode.
+
+export interface Embedded {
+  app: FastifyInstance;
+  adapters: Adapters;
+  sinks: TopicConsumer[];
+  url: string;
+  operatorToken: string;
+  /** Set on the very first start only: the default project and its key (shown once). */
+  firstProject: { id: string; name: string; apiKey: string } | null;
+  stop(): Promise<void>;
+}
+
+export async function startEmbedded(config: Config, logger: Logger): Promise<Embedded> {
+  const adapters = await openAdapters({ ...config, mode: 'embedded' }, logger, { migrate: true });
+  const operatorToken = operatorTokenFor(config.dataDir, config.operatorToken);
+  const receiver = await createReceiver(adapters, logger, config.ingest);
+  const sinks = createSinks(['logs', 'errors', 'spans', 'llm'], {
+    messageLog: adapters.messageLog,
+    columnStore: adapters.columnStore,
+    topics: adapters.topics,
+    groupPrefix: config.consumers.groupPrefix,
+    batchRows: config.consumers.batchRows,
+    batchMs: config.consumers.batchMs,
+    logger,
+  });
+  for (const s of sinks) await s.start();
+
+  const app = await createHttpApp(logger, config.ingest.bodyLimitBytes);
+  await receiver.register(app);
+  await registerControlPlane(app, adapters, logger, {
+    operatorToken,
+    defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
+    lagOf: () => consumerMetrics(sinks),
+  });
+  app.get('/metrics', async () => ({ consumers: await consumerMetrics(sinks), produce_queue: receiver.queue.pending }));
+
+  const repo = projectsRepo(adapters.relational);
+  let firstProject: Embedded['firstProject'] = null;
+  if ((await repo.list()).length === 0) {
+    const { project, apiKey } = await repo.create('default', config.ingest.defaultRateLimitPerMinute);
+    firstProject = { id: project.id, name: project.name, apiKey };
+  }
+
+  const address = await app.listen({ host: config.host, port: config.port });
+
+  let stopped = false;
+  return {
+    app,
+    adapters,
+    sinks,
+    url: address,
+    operatorToken,
+    firstProject,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await app.close(); // 1. no new requests; in-flight ones finish
+      await receiver.stop(); // 2. every acknowledged event is in the log
+      // 3. the in-process log does not survive the process: let the sinks catch up first.
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        const lags = await Promise.all(sinks.map((s) => s.lag()));
+        if (lags.every((l) => l === 0)) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await Promise.all(sinks.map((s) => s.stop())); // 4. buffered rows written, offsets committed
+      await adapters.close(); // 5. stores closed
+    },
+  };
+}

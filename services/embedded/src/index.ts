@@ -1,0 +1,1 @@
+export { startEmbedded, type Embedded } from './embedded.ts';
