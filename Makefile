@@ -45,3 +45,16 @@ services-env:
 	@$(SCRIPTS)/services.sh env
 
 # --- targets below owned by the app team ---
+
+.PHONY: test start bench openapi
+
+# Runs every suite against the real stack (starts it if it is not running).
+test:
+	@$(SCRIPTS)/test.sh
+
+# The embedded one-process mode (no servers needed).
+start: node-modules
+	@npm start
+
+bench:
+	@npm run bench

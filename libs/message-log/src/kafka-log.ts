@@ -78,7 +78,9 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
         const existing = new Set(await a.listTopics());
         const missing = topics.filter((t) => !existing.has(t));
         if (missing.length > 0) {
-          await a.createTopics({
+          // Another process may be creating the same topics right now: that is fine.
+          await a
+            .createTopics({
             waitForLeaders: true,
             topics: missing.map((topic) => ({
               topic,
@@ -87,7 +89,11 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
               // A 5 MB request can become one large record batch per partition.
               configEntries: [{ name: 'max.message.bytes', value: String(16 * 1024 * 1024) }],
             })),
-          });
+            })
+            .catch(async (err) => {
+              const now = new Set(await a.listTopics());
+              if (!missing.every((t) => now.has(t))) throw err;
+            });
         }
       }, 'ensureTopics');
     },

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The test command (README, `make test`, `npm test`, .ci/run): installs what is missing,
+# starts the real local stack unless it already runs (and then stops it again), runs
+# every suite with DEVTRAIL_REQUIRE_STACK=1 so an integration suite can never skip
+# silently, and ends with a one-line "N passed, N failed, N skipped" summary.
+DT_NAME=test
+# shellcheck source=common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+cd "$DT_ROOT" || exit 1
+
+ensure_node_modules verbose
+"$DT_SCRIPTS/browser.sh" install 2>/dev/null || warn "browser install step unavailable; browser suites will report it"
+
+started_here=0
+if ! "$DT_SCRIPTS/services.sh" status >/dev/null 2>&1; then
+  "$DT_SCRIPTS/services.sh" up || exit 1
+  started_here=1
+fi
+cleanup() { [ "$started_here" = 1 ] && "$DT_SCRIPTS/services.sh" down; }
+trap cleanup EXIT
+
+mkdir -p "$DT_ROOT/.devtrail/test-results"
+report="$DT_ROOT/.devtrail/test-results/vitest.json"
+rm -f "$report"
+DEVTRAIL_REQUIRE_STACK=1 npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@"
+rc=$?
+
+if [ -f "$report" ]; then
+  node -e '
+    const r = require(process.argv[1]);
+    const skipped = r.numPendingTests + r.numTodoTests;
+    console.log(`\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
+  ' "$report"
+else
+  echo "tests: 0 passed, 1 failed (the test runner produced no report)"
+  [ "$rc" = 0 ] && rc=1
+fi
+exit "$rc"
