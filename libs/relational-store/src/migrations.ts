@@ -44,6 +44,43 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       );
     `,
   },
+  {
+    version: 3,
+    name: 'dashboard users, sessions, project members, login attempts',
+    sql: `
+      CREATE TABLE users (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        username text NOT NULL UNIQUE CHECK (username ~ '^[a-z0-9][a-z0-9._@-]{0,99}$'),
+        password_hash text NOT NULL,
+        is_owner boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      -- Exactly one owner: the account the first visit creates.
+      CREATE UNIQUE INDEX users_one_owner ON users (is_owner) WHERE is_owner;
+      CREATE TABLE sessions (
+        token_hash char(64) PRIMARY KEY CHECK (token_hash ~ '^[0-9a-f]{64}$'),
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        csrf_token text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX sessions_user ON sessions (user_id);
+      CREATE INDEX sessions_expiry ON sessions (expires_at);
+      CREATE TABLE project_members (
+        project_id uuid NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (project_id, user_id)
+      );
+      CREATE INDEX project_members_user ON project_members (user_id);
+      CREATE TABLE login_attempts (
+        username text NOT NULL,
+        ip text NOT NULL,
+        attempted_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX login_attempts_lookup ON login_attempts (username, ip, attempted_at);
+    `,
+  },
 ];
 
 export async function migrateRelational(store: RelationalStore): Promise<number[]> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN, hashApiKey } from '@devtrail/contract';
-import { migrateRelational, projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL, type RelationalStore } from '../src/index.ts';
+import { MIGRATIONS, migrateRelational, projectsRepo, rateLimitRepo, usersRepo, PROJECT_CHANGED_CHANNEL, type RelationalStore } from '../src/index.ts';
 
 /** The behaviour the pipeline relies on; every relational-store implementation must pass it. */
 export function relationalStoreContract(name: string, open: () => Promise<{ store: RelationalStore; cleanup: () => Promise<void> }>) {
@@ -19,7 +19,7 @@ export function relationalStoreContract(name: string, open: () => Promise<{ stor
     it('migrations are idempotent', async () => {
       expect(await migrateRelational(store)).toEqual([]);
       const rows = await store.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-      expect(rows.map((r) => r.version)).toEqual([1, 2]);
+      expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
     });
 
     it('creates a project whose key is stored only as a hash', async () => {
@@ -90,6 +90,65 @@ export function relationalStoreContract(name: string, open: () => Promise<{ stor
       const grants = await Promise.all(Array.from({ length: 30 }, () => rl.lease(key.id, window, 7, 100)));
       expect(grants.reduce((s, g) => s + g.granted, 0)).toBe(100);
       expect((await rl.lease(key.id, window, 7, 100)).granted).toBe(0);
+    });
+
+    it('creates exactly one owner, even when two first visits race', async () => {
+      const users = usersRepo(store);
+      const both = await Promise.all([users.createOwner('alice', 'h1'), users.createOwner('bob', 'h2')]);
+      expect(both.filter(Boolean)).toHaveLength(1);
+      expect(await users.createOwner('carol', 'h3')).toBeNull();
+      const owner = both.find(Boolean)!;
+      expect(owner.isOwner).toBe(true);
+      expect((await users.findByUsername(owner.username))?.passwordHash).toMatch(/^h[12]$/);
+      const dave = await users.create('dave', 'h4');
+      expect(dave?.isOwner).toBe(false);
+      expect(await users.create('dave', 'h5')).toBeNull();
+      expect(await users.count()).toBe(2);
+      expect((await users.list()).map((u) => u.username)).toContain('dave');
+    });
+
+    it('keeps sessions as token hashes and forgets expired ones', async () => {
+      const users = usersRepo(store);
+      const u = (await users.create('erin', 'h'))!;
+      await users.createSession(u.id, 'raw-session-token-1', 'csrf-1', new Date(Date.now() + 60_000));
+      await users.createSession(u.id, 'raw-session-token-2', 'csrf-2', new Date(Date.now() - 1000));
+      const s = await users.findSession('raw-session-token-1');
+      expect(s?.user.username).toBe('erin');
+      expect(s?.csrfToken).toBe('csrf-1');
+      expect(await users.findSession('raw-session-token-2')).toBeNull();
+      expect(await users.findSession('unknown')).toBeNull();
+      expect(JSON.stringify(await store.query('SELECT * FROM sessions'))).not.toContain('raw-session-token');
+      await users.deleteExpiredSessions();
+      expect(await store.query('SELECT 1 FROM sessions WHERE user_id = $1', [u.id])).toHaveLength(1);
+      await users.deleteSession('raw-session-token-1');
+      expect(await users.findSession('raw-session-token-1')).toBeNull();
+    });
+
+    it('grants project membership idempotently and only for existing rows', async () => {
+      const users = usersRepo(store);
+      const u = (await users.create('frank', 'h'))!;
+      const { project } = await projectsRepo(store).create('members', 10);
+      expect(await users.addMember(project.id, u.id)).toBe(true);
+      expect(await users.addMember(project.id, u.id)).toBe(true);
+      expect(await users.projectIdsOf(u.id)).toEqual([project.id]);
+      expect((await users.membersOf(project.id)).map((m) => m.username)).toEqual(['frank']);
+      expect(await users.addMember('00000000-0000-4000-8000-000000000000', u.id)).toBe(false);
+      await users.removeMember(project.id, u.id);
+      expect(await users.projectIdsOf(u.id)).toEqual([]);
+    });
+
+    it('counts failed logins per username and address within a window', async () => {
+      const users = usersRepo(store);
+      const since = new Date(Date.now() - 60_000);
+      for (let i = 0; i < 3; i++) await users.recordFailedLogin('gina', '10.0.0.1');
+      await users.recordFailedLogin('gina', '10.0.0.2');
+      expect(await users.failedLogins('gina', '10.0.0.1', since)).toEqual({ fromIp: 3, total: 4 });
+      expect(await users.oldestFailedLogin('gina', '10.0.0.1', since)).toBeInstanceOf(Date);
+      expect((await users.failedLogins('gina', '10.0.0.1', new Date(Date.now() + 1000))).total).toBe(0);
+      await users.clearFailedLogins('gina', '10.0.0.1');
+      expect(await users.failedLogins('gina', '10.0.0.1', since)).toEqual({ fromIp: 0, total: 1 });
+      await users.pruneLoginAttempts(new Date(Date.now() + 1000));
+      expect((await users.failedLogins('gina', '10.0.0.2', since)).total).toBe(0);
     });
   });
 }
