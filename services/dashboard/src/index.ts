@@ -1,2 +1,3 @@
 export { registerControlPlane, type ControlPlaneOptions } from './control-plane.ts';
 export { operatorAuthenticator, type Authenticator, type Principal } from './api/access.ts';
+export { registerDashboardUi, type DashboardUi, type DashboardUiOptions } from './ui/register-dashboard-ui.ts';

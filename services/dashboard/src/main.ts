@@ -2,6 +2,7 @@ import { loadConfig, createLogger } from '@devtrail/config';
 import { openAdapters } from '@devtrail/runtime';
 import { createHttpApp } from '@devtrail/receiver';
 import { registerControlPlane } from './control-plane.ts';
+import { registerDashboardUi } from './ui/register-dashboard-ui.ts';
 
 // Distributed mode: the control plane (admin API, read API, web UI) as its own process.
 const config = loadConfig(process.env);
@@ -9,7 +10,12 @@ const logger = createLogger(config.logLevel, 'dashboard');
 const adapters = await openAdapters(config, logger, { migrate: true });
 const app = await createHttpApp(logger, 1024 * 1024);
 app.get('/health', async () => ({ status: 'ok', timestamp: new Date().toISOString() }));
-await registerControlPlane(app, adapters, logger, { operatorToken: config.operatorToken, defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute });
+const ui = await registerDashboardUi(app, adapters, logger, { operatorToken: config.operatorToken, ingestPort: config.port });
+await registerControlPlane(app, adapters, logger, {
+  operatorToken: config.operatorToken,
+  defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
+  authenticators: [ui.authenticator],
+});
 await app.listen({ host: config.host, port: config.dashboardPort });
 
 const shutdown = async () => {

@@ -3,7 +3,7 @@ import type { Config, Logger } from '@devtrail/config';
 import { openAdapters, type Adapters } from '@devtrail/runtime';
 import { createHttpApp, createReceiver } from '@devtrail/receiver';
 import { createSinks, consumerMetrics } from '@devtrail/consumers';
-import { registerControlPlane } from '@devtrail/dashboard';
+import { registerControlPlane, registerDashboardUi } from '@devtrail/dashboard';
 import { projectsRepo } from '@devtrail/relational-store';
 import type { TopicConsumer } from '@devtrail/consumer-kit';
 import { operatorTokenFor } from './operator-token.ts';
@@ -39,9 +39,11 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
 
   const app = await createHttpApp(logger, config.ingest.bodyLimitBytes);
   await receiver.register(app);
+  const ui = await registerDashboardUi(app, adapters, logger, { operatorToken });
   await registerControlPlane(app, adapters, logger, {
     operatorToken,
     defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
+    authenticators: [ui.authenticator],
     lagOf: () => consumerMetrics(sinks),
   });
   app.get('/metrics', async () => ({ consumers: await consumerMetrics(sinks), produce_queue: receiver.queue.pending }));

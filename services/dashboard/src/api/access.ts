@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual } from '@devtrail/contract';
 
 // Who may call the admin and read APIs. Today: the operator token from config
-// (constant-time compare). The dashboard's user sessions plug in as another Access.
+// (constant-time compare). The dashboard's user sessions plug in as another Authenticator
+// (services/dashboard/src/auth/session-authenticator.ts).
 
 export interface Principal {
   kind: 'operator' | 'user';
@@ -10,6 +11,8 @@ export interface Principal {
   /** Projects this principal may read and administer; 'all' for the operator. */
   canAccess(projectId: string): Promise<boolean>;
   canCreateProjects: boolean;
+  /** Runs after this principal created a project (a dashboard user becomes its member). */
+  onProjectCreated?(projectId: string): Promise<void>;
 }
 
 export type Authenticator = (request: FastifyRequest) => Promise<Principal | null>;

@@ -22,6 +22,7 @@ export function registerAdminRoutes(app: FastifyInstance, repo: ProjectsRepo, de
     if (!request.principal!.canCreateProjects) throw new ApiError(403, 'Not allowed to create projects');
     const body = createProjectBody.parse(request.body);
     const { project, apiKey } = await repo.create(body.name, body.rate_limit_per_minute ?? defaultRateLimit);
+    await request.principal!.onProjectCreated?.(project.id);
     return reply.code(201).send({ project: projectJson(project), api_key: apiKey });
   });
 

@@ -1,0 +1,152 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { safeEqual } from '@devtrail/contract';
+import type { User, UsersRepo } from '@devtrail/relational-store';
+import { ApiError, apiErrorAnswer } from '../api/api-errors.ts';
+import { credentialsBody, loginBody, memberBody, memberParams } from './auth-schemas.ts';
+import { CsrfError, csrfMatches, isMutating, newToken, CSRF_HEADER } from './csrf.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
+import { loginLimiter } from './login-limiter.ts';
+import { sessionOf, userPrincipal } from './session-authenticator.ts';
+import {
+  PRE_SESSION_COOKIE,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  clearPreSessionCookie,
+  clearSessionCookie,
+  readCookie,
+  setPreSessionCookie,
+  setSessionCookie,
+} from './session-cookie.ts';
+
+// /auth: first-visit owner setup, login, logout, the current user, and (owner only)
+// users and project membership. Every mutating route checks a CSRF token: the
+// session's, or before login the double-submit pre-session cookie's.
+
+export interface AuthRouteOptions {
+  /** What the UI needs to know about this deployment (shown by /auth/me). */
+  uiConfig: Record<string, unknown>;
+}
+
+const userJson = (u: User) => ({ id: u.id, username: u.username, is_owner: u.isOwner, created_at: u.createdAt });
+
+export function registerAuthRoutes(app: FastifyInstance, users: UsersRepo, opts: AuthRouteOptions): void {
+  const limiter = loginLimiter(users);
+
+  const requireSession = async (request: FastifyRequest) => {
+    const session = await sessionOf(users, request);
+    if (!session) throw new ApiError(401, 'Not logged in');
+    if (isMutating(request.method) && !csrfMatches(session.csrfToken, request)) throw new CsrfError();
+    return session;
+  };
+  const requireOwner = async (request: FastifyRequest) => {
+    const session = await requireSession(request);
+    if (!session.user.isOwner) throw new ApiError(403, 'Only the owner may do this');
+    return session;
+  };
+  /** Before login: the X-CSRF-Token header must equal the pre-session cookie. */
+  const requirePreSessionCsrf = (request: FastifyRequest) => {
+    const pre = readCookie(request, PRE_SESSION_COOKIE);
+    const given = request.headers[CSRF_HEADER];
+    if (!pre || typeof given !== 'string' || !safeEqual(given, pre)) throw new CsrfError();
+  };
+  const startSession = async (request: FastifyRequest, reply: FastifyReply, user: User) => {
+    const old = readCookie(request, SESSION_COOKIE);
+    if (old) await users.deleteSession(old); // never keep a token that existed before login
+    const token = newToken();
+    await users.createSession(user.id, token, newToken(), new Date(Date.now() + SESSION_TTL_MS));
+    setSessionCookie(request, reply, token);
+    clearPreSessionCookie(request, reply);
+    await users.deleteExpiredSessions();
+  };
+
+  app.register(async (auth) => {
+    auth.setErrorHandler((err, request, reply) => {
+      const a = apiErrorAnswer(err);
+      if (a.status >= 500) request.log.error({ err }, 'auth error');
+      return reply.code(a.status).send(a.body);
+    });
+    auth.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+
+    auth.get('/auth/me', async (request, reply) => {
+      const session = await sessionOf(users, request);
+      let csrf = session?.csrfToken;
+      if (!csrf) {
+        csrf = readCookie(request, PRE_SESSION_COOKIE) ?? newToken();
+        setPreSessionCookie(request, reply, csrf);
+      }
+      const setupNeeded = session ? false : (await users.count()) === 0;
+      return { user: session ? userJson(session.user) : null, csrf_token: csrf, setup_needed: setupNeeded, config: opts.uiConfig };
+    });
+
+    auth.post('/auth/setup', async (request, reply) => {
+      requirePreSessionCsrf(request);
+      const body = credentialsBody.parse(request.body);
+      const owner = await users.createOwner(body.username, await hashPassword(body.password));
+      if (!owner) throw new ApiError(409, 'The owner account exists already; log in instead');
+      await startSession(request, reply, owner);
+      return reply.code(201).send({ user: userJson(owner) });
+    });
+
+    auth.post('/auth/login', async (request, reply) => {
+      requirePreSessionCsrf(request);
+      const body = loginBody.parse(request.body);
+      const wait = await limiter.retryAfter(body.username, request.ip);
+      if (wait > 0) return reply.code(429).header('retry-after', String(wait)).send({ error: 'Too many failed logins; try again later' });
+      const user = await users.findByUsername(body.username);
+      const ok = await verifyPassword(body.password, user?.passwordHash ?? (await dummyPasswordHash()));
+      if (!user || !ok) {
+        await limiter.failed(body.username, request.ip);
+        throw new ApiError(401, 'Invalid username or password');
+      }
+      await limiter.succeeded(body.username, request.ip);
+      await startSession(request, reply, user);
+      return { user: userJson(user) };
+    });
+
+    auth.post('/auth/logout', async (request, reply) => {
+      await requireSession(request);
+      await users.deleteSession(readCookie(request, SESSION_COOKIE)!);
+      clearSessionCookie(request, reply);
+      return { ok: true };
+    });
+
+    auth.get('/auth/users', async (request) => {
+      await requireOwner(request);
+      return { users: (await users.list()).map(userJson) };
+    });
+
+    auth.post('/auth/users', async (request, reply) => {
+      await requireOwner(request);
+      const body = credentialsBody.parse(request.body);
+      const user = await users.create(body.username, await hashPassword(body.password));
+      if (!user) throw new ApiError(409, 'That username is taken');
+      return reply.code(201).send({ user: userJson(user) });
+    });
+
+    auth.get('/auth/projects/:id/members', async (request) => {
+      const session = await requireSession(request);
+      const { id } = memberParams.parse(request.params);
+      if (!(await userPrincipal(users, session.user).canAccess(id))) throw new ApiError(404, 'Project not found');
+      return { members: (await users.membersOf(id)).map(userJson) };
+    });
+
+    auth.post('/auth/projects/:id/members', async (request, reply) => {
+      await requireOwner(request);
+      const { id } = memberParams.parse(request.params);
+      const { username } = memberBody.parse(request.body);
+      const user = await users.findByUsername(username);
+      if (!user) throw new ApiError(404, 'No such user');
+      if (!(await users.addMember(id, user.id))) throw new ApiError(404, 'Project not found');
+      return reply.code(201).send({ members: (await users.membersOf(id)).map(userJson) });
+    });
+
+    auth.delete('/auth/projects/:id/members/:userId', async (request) => {
+      await requireOwner(request);
+      const { id, userId } = memberParams.parse(request.params);
+      await users.removeMember(id, userId!);
+      return { members: (await users.membersOf(id)).map(userJson) };
+    });
+  });
+}
