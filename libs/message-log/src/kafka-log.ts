@@ -142,8 +142,9 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
     createConsumer(copts: ConsumerOptions): Consumer {
       const c: KConsumer = kafka.consumer({
         groupId: copts.groupId,
-        sessionTimeout: 30_000,
-        heartbeatInterval: 3000,
+        // A crashed member's partitions move after 10 s, not Kafka's default 45 s.
+        sessionTimeout: 10_000,
+        heartbeatInterval: 1000,
         maxWaitTimeInMs: 200,
         maxBytesPerPartition: 4 * 1024 * 1024,
         maxBytes: 32 * 1024 * 1024,
