@@ -11,6 +11,7 @@ import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
 import { registerDrainRoute, registerIngestRoutes } from './ingest-routes.ts';
 import { toHttpError } from './http-errors.ts';
+import { buildOpenApiDocument } from './openapi.ts';
 
 export interface ReceiverOptions {
   bodyLimitBytes: number;
@@ -52,6 +53,7 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
     queue,
     async register(app) {
       app.get('/health', async () => ({ status: 'ok', timestamp: new Date().toISOString() }));
+      app.get('/openapi.json', async () => buildOpenApiDocument());
       app.get('/health/ready', async (_req, reply) => {
         const r = await readiness(adapters);
         return reply.code(r.status === 'ok' ? 200 : 503).send(r);
