@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, ROOT } from '../../../test/support/processes.ts';
+
+// Issue 5: the embedded process as a user runs it (`npm start` = tsx services/embedded/src/main.ts),
+// driven only through what it prints and its HTTP front door; data survives a restart.
+
+interface Started {
+  child: ChildProcess;
+  out: () => string;
+  url: string;
+}
+
+async function startEmbedded(dataDir: string, port: number): Promise<Started> {
+  let out = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/embedded/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), DEVTRAIL_DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEVTRAIL_OPERATOR_TOKEN: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const deadline = Date.now() + 60_000;
+  while (!out.includes('devtrail is running')) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`embedded did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 100));
+  return { child, out: () => out, url: `http://127.0.0.1:${port}` };
+}
+
+async function stop(s: Started): Promise<number | null> {
+  const exited = new Promise<number | null>((r) => s.child.once('exit', (code) => r(code)));
+  s.child.kill('SIGTERM');
+  return exited;
+}
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('embedded mode, one process', () => {
+  it('prints a working key, stores every kind, and keeps it across a restart', { timeout: 180_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dt-embedded-'));
+    dirs.push(dataDir);
+    const port = await freePort();
+    const first = await startEmbedded(dataDir, port);
+    const printed = first.out();
+    const key = /API key \(shown once, store it now\): (dt_[0-9a-f]{24})/.exec(printed)?.[1];
+    const token = /operator token:\s+(\S+)/.exec(printed)?.[1];
+    const projectId = /project "default" \(([0-9a-f-]{36})\)/.exec(printed)?.[1];
+    expect(key && token && projectId, printed).toBeTruthy();
+    expect(printed).toContain(`curl -s -X POST ${first.url}/ingest/logs`);
+
+    const post = (path: string, body: unknown) =>
+      fetch(`${first.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const get = async (base: string, path: string) => (await fetch(`${base}/api/projects/${projectId}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
+
+    expect(await post('/ingest/logs', { service: 'demo', logs: [{ level: 'info', message: 'embedded hello', metadata: { a: 1 } }] })).toEqual({ status: 200, body: { ok: true, count: 1 } });
+    const err = await post('/ingest/errors', { error_message: 'embedded boom', stack_trace: 'Error: embedded boom\n    at f (/x/y.js:1:1)' });
+    expect(err.status).toBe(200);
+    expect((await post('/ingest/traces', { trace_id: 'tr-emb', span_id: 'sp-1', operation: 'GET /', start_time: new Date().toISOString(), duration_ms: 5 })).status).toBe(200);
+    expect((await post('/ingest/llm', { model: 'm', provider: 'p', operation: 'chat', input_tokens: 3, output_tokens: 4, latency_ms: 5, cost_usd: 0.5 })).status).toBe(200);
+
+    const readAll = async (base: string) => ({
+      logs: (await get(base, '/logs')).logs,
+      groups: (await get(base, '/error-groups')).groups,
+      trace: (await get(base, '/traces/tr-emb')).spans,
+      llm: (await get(base, '/llm-usage')).usage,
+    });
+    await expect.poll(async () => {
+      const r = await readAll(first.url);
+      return [r.logs?.length, r.groups?.length, r.trace?.length, r.llm?.length];
+    }, { timeout: 5000 }).toEqual([1, 1, 1, 1]);
+    const before = await readAll(first.url);
+    expect(before.logs[0]).toMatchObject({ message: 'embedded hello', service: 'demo', metadata: { a: 1 } });
+    expect(before.groups[0]).toMatchObject({ fingerprint: err.body.fingerprint, count: 1 });
+
+    // A clean stop flushes; a restart on the same data directory finds everything.
+    expect(await stop(first)).toBe(0);
+    const second = await startEmbedded(dataDir, port);
+    expect(second.out()).not.toContain('API key (shown once');
+    const after = await readAll(second.url);
+    expect(after).toEqual(before);
+    // The key and the operator token survived too.
+    expect((await fetch(`${second.url}/ingest/logs`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ logs: [{ level: 'info', message: 'again' }] }) })).status).toBe(200);
+    expect(await stop(second)).toBe(0);
+  });
+
+  it('runs two instances side by side on their own port and data directory', { timeout: 120_000 }, async () => {
+    const [d1, d2] = [mkdtempSync(join(tmpdir(), 'dt-emb-a-')), mkdtempSync(join(tmpdir(), 'dt-emb-b-'))];
+    dirs.push(d1, d2);
+    const [a, b] = await Promise.all([startEmbedded(d1, await freePort()), startEmbedded(d2, await freePort())]);
+    for (const s of [a, b]) expect((await fetch(`${s.url}/health/ready`)).status).toBe(200);
+    const keyA = /(dt_[0-9a-f]{24})/.exec(a.out())![1];
+    expect((await fetch(`${b.url}/ingest/logs`, { method: 'POST', headers: { authorization: `Bearer ${keyA}`, 'content-type': 'application/json' }, body: '{"logs":[{"level":"info","message":"x"}]}' })).status).toBe(401);
+    await Promise.all([stop(a), stop(b)]);
+  });
+});
