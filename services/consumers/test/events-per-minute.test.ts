@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createKafkaLog, createMemoryLog, type MessageLog } from '@devtrail/message-log';
+import { encodeEnvelope, logsToEvents, newEnvelope } from '@devtrail/contract';
+import { eventsPerMinute } from '../src/index.ts';
+import { STACK, stackUp } from '../../../test/support/stack.ts';
+
+// The example outside consumer, on the in-process log and on real Kafka.
+const up = await stackUp();
+const logs: Array<[string, () => MessageLog]> = [['in-process log', () => createMemoryLog()]];
+if (up) logs.push(['Kafka', () => createKafkaLog({ brokers: STACK.kafkaBrokers, clientId: 'example-test' })]);
+
+describe.each(logs)('example consumer: events per project and minute (%s)', (_name, open) => {
+  it('counts each event once per project and minute, even when a batch is redelivered', { timeout: 60_000 }, async () => {
+    const log = open();
+    const topic = `example-${randomUUID().slice(0, 8)}.logs`;
+    await log.ensureTopics([topic, `${topic}.dlq`], 2);
+    const [p1, p2] = [randomUUID(), randomUUID()];
+    const now = new Date().toISOString();
+    const mk = (project: string, minute: string, n: number) =>
+      logsToEvents({ service: 's', environment: 'e', logs: Array.from({ length: n }, () => ({ level: 'info', message: 'm', timestamp: `2026-11-21T10:${minute}:30.000Z` })) } as never, now).map((d) =>
+        encodeEnvelope(newEnvelope('log', project, now, d)),
+      );
+    const batch = [...mk(p1, '01', 3), ...mk(p1, '02', 2), ...mk(p2, '01', 4)];
+    const prod = log.createProducer();
+    await prod.send([{ topic, messages: batch }]);
+    await prod.send([{ topic, messages: batch.slice(0, 3) }]); // a redelivery of the same events
+    await prod.send([{ topic, messages: [{ key: null, value: Buffer.from('garbage'), headers: {} }] }]);
+    await prod.disconnect();
+
+    const c = eventsPerMinute(log, topic);
+    await c.start();
+    await expect.poll(() => Object.fromEntries(c.counts()), { timeout: 30_000 }).toEqual({
+      [`${p1}|2026-11-21T10:01`]: 3,
+      [`${p1}|2026-11-21T10:02`]: 2,
+      [`${p2}|2026-11-21T10:01`]: 4,
+    });
+    await expect.poll(() => c.stats().deadLettered, { timeout: 10_000 }).toBe(1);
+    await c.stop();
+    await log.close();
+  });
+});
