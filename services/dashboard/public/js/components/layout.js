@@ -1,0 +1,55 @@
+import { html } from 'htm/preact';
+import { Link, navigate } from '../lib/router.js';
+import { api } from '../lib/api.js';
+import { useSession } from '../lib/session.js';
+
+const PROJECT_TABS = [
+  ['logs', 'Logs'],
+  ['errors', 'Errors'],
+  ['traces', 'Traces'],
+  ['llm', 'LLM usage'],
+  ['ingestion', 'Ingestion'],
+  ['settings', 'Settings'],
+];
+
+function TopBar() {
+  const { user, refresh } = useSession();
+  const logout = async () => {
+    await api('/auth/logout', { method: 'POST' }).catch(() => {});
+    await refresh();
+    navigate('/login', { replace: true });
+  };
+  return html`
+    <header class="topbar">
+      <${Link} href="/projects" class="brand">devtrail</${Link}>
+      <nav class="topnav">
+        <${Link} href="/projects">Projects</${Link}>
+        ${user && user.is_owner && html`<${Link} href="/users">Users</${Link}>`}
+      </nav>
+      <div class="spacer"></div>
+      ${user &&
+      html`<span class="whoami" data-testid="whoami">${user.username}${user.is_owner ? ' (owner)' : ''}</span>
+        <button type="button" class="btn btn-small btn-ghost" onClick=${logout}>Log out</button>`}
+    </header>
+  `;
+}
+
+/** The frame of every signed-in page; project pages add the project's tabs. */
+export function Layout({ project, active, children }) {
+  return html`
+    <div class="shell">
+      <${TopBar} />
+      ${project &&
+      html`<div class="project-bar">
+        <div class="project-name" data-testid="project-name">${project.name}</div>
+        <nav class="tabs" aria-label="Project">
+          ${PROJECT_TABS.map(
+            ([id, label]) =>
+              html`<${Link} href=${`/projects/${encodeURIComponent(project.id)}/${id}`} class=${active === id ? 'tab active' : 'tab'} aria-current=${active === id ? 'page' : undefined}>${label}</${Link}>`,
+          )}
+        </nav>
+      </div>`}
+      <main class="content">${children}</main>
+    </div>
+  `;
+}

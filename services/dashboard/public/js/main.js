@@ -1,0 +1,45 @@
+import { render } from 'preact';
+import { html } from 'htm/preact';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { api, setCsrfToken, setUnauthorizedHandler } from './lib/api.js';
+import { SessionContext } from './lib/session.js';
+import { navigate, useLocation } from './lib/router.js';
+import { Routes } from './routes.js';
+import { Loading, ErrorBox } from './components/status.js';
+
+function App() {
+  const [session, setSession] = useState(null);
+  const [failure, setFailure] = useState(null);
+  const { path } = useLocation();
+
+  const refresh = useCallback(async () => {
+    try {
+      const me = await api('/auth/me');
+      setCsrfToken(me.csrf_token);
+      setSession({ user: me.user, setupNeeded: me.setup_needed, config: me.config || {} });
+      setFailure(null);
+    } catch (err) {
+      setFailure(err);
+    }
+  }, []);
+
+  useEffect(() => {
+    refresh();
+    setUnauthorizedHandler(() => refresh());
+  }, [refresh]);
+
+  // Anonymous visitors go to setup (no account yet) or login; signed-in users leave them.
+  useEffect(() => {
+    if (!session) return;
+    const open = path === '/login' || path === '/setup';
+    if (session.setupNeeded && path !== '/setup') navigate('/setup', { replace: true });
+    else if (!session.setupNeeded && !session.user && path !== '/login') navigate(`/login`, { replace: true });
+    else if (session.user && (open || path === '/')) navigate('/projects', { replace: true });
+  }, [session, path]);
+
+  if (failure) return html`<div class="centered"><${ErrorBox} error=${failure} /></div>`;
+  if (!session) return html`<${Loading} />`;
+  return html`<${SessionContext.Provider} value=${{ ...session, refresh }}><${Routes} path=${path} /></${SessionContext.Provider}>`;
+}
+
+render(html`<${App} />`, document.getElementById('app'));

@@ -1,0 +1,81 @@
+import { html } from 'htm/preact';
+import { useMemo } from 'preact/hooks';
+import { api, projectApi } from '../lib/api.js';
+import { useLocation } from '../lib/router.js';
+import { boundsOf } from '../lib/time-range.js';
+import { useData } from '../lib/use-data.js';
+import { formatCost, formatNumber } from '../lib/format.js';
+import { TimeChart } from '../components/time-chart.js';
+import { TimeRangePicker } from '../components/time-range-picker.js';
+import { ErrorBox, Empty, Loading } from '../components/status.js';
+
+/** Turns (bucket, model, value) points into uPlot columns: one series per model. */
+function columns(r, field) {
+  const models = [...new Set(r.series.map((p) => p.model))].sort();
+  const xs = Array.from({ length: r.buckets }, (_, i) => (r.from + i * r.step_ms) / 1000);
+  const ys = models.map(() => new Array(r.buckets).fill(0));
+  for (const p of r.series) if (p.bucket >= 0 && p.bucket < r.buckets) ys[models.indexOf(p.model)][p.bucket] += p[field];
+  return { data: [xs, ...ys], series: models.map((m) => ({ label: m })) };
+}
+
+export function LlmPage({ project }) {
+  const { query } = useLocation();
+  const range = query.get('range') || '';
+  const { data, error, loading } = useData(
+    () => api(projectApi(project.id, '/llm-breakdown'), { query: { ...boundsOf(range), buckets: 48 } }),
+    `${project.id}|${range}`,
+  );
+  const cost = useMemo(() => data && columns(data, 'cost_usd'), [data]);
+  const tokens = useMemo(() => data && columns(data, 'tokens'), [data]);
+  const totals = data && data.models.reduce((t, m) => ({ calls: t.calls + m.calls, cost: t.cost + m.cost_usd, tokens: t.tokens + m.input_tokens + m.output_tokens }), { calls: 0, cost: 0, tokens: 0 });
+  return html`
+    <div class="page-head">
+      <h1>LLM usage</h1>
+      <div class="head-actions"><${TimeRangePicker} value=${range} /></div>
+    </div>
+    ${error && html`<${ErrorBox} error=${error} />`}
+    ${loading && !data && html`<${Loading} />`}
+    ${data && data.models.length === 0 && html`<${Empty}>No LLM usage recorded in this time range.</${Empty}>`}
+    ${data &&
+    data.models.length > 0 &&
+    html`
+      <div class="stats">
+        <div class="stat"><span class="stat-label">Calls</span><span class="stat-value">${formatNumber(totals.calls)}</span></div>
+        <div class="stat"><span class="stat-label">Tokens</span><span class="stat-value">${formatNumber(totals.tokens)}</span></div>
+        <div class="stat"><span class="stat-label">Cost</span><span class="stat-value" data-testid="llm-total-cost">${formatCost(totals.cost)}</span></div>
+      </div>
+      <div class="grid-2">
+        <section class="card">
+          <h2>Cost by model (USD)</h2>
+          <${TimeChart} data=${cost.data} series=${cost.series} bars=${true} testId="llm-cost-chart" />
+        </section>
+        <section class="card">
+          <h2>Tokens by model</h2>
+          <${TimeChart} data=${tokens.data} series=${tokens.series} bars=${true} testId="llm-tokens-chart" />
+        </section>
+      </div>
+      <section class="card">
+        <h2>By model and provider</h2>
+        <table class="table" data-testid="llm-table">
+          <thead>
+            <tr><th>Model</th><th>Provider</th><th class="num">Calls</th><th class="num">Input tokens</th><th class="num">Output tokens</th><th class="num">Cost</th><th class="num">Latency p50</th><th class="num">Latency p95</th></tr>
+          </thead>
+          <tbody>
+            ${data.models.map(
+              (m) => html`<tr key=${`${m.model}|${m.provider}`}>
+                <td>${m.model}</td>
+                <td>${m.provider}</td>
+                <td class="num">${formatNumber(m.calls)}</td>
+                <td class="num">${formatNumber(m.input_tokens)}</td>
+                <td class="num">${formatNumber(m.output_tokens)}</td>
+                <td class="num">${formatCost(m.cost_usd)}</td>
+                <td class="num">${formatNumber(m.latency_p50_ms)} ms</td>
+                <td class="num">${formatNumber(m.latency_p95_ms)} ms</td>
+              </tr>`,
+            )}
+          </tbody>
+        </table>
+      </section>
+    `}
+  `;
+}

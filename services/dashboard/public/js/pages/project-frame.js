@@ -1,0 +1,37 @@
+import { html } from 'htm/preact';
+import { api, adminApi } from '../lib/api.js';
+import { useData } from '../lib/use-data.js';
+import { Layout } from '../components/layout.js';
+import { Loading, ErrorBox } from '../components/status.js';
+import { NotFound } from './not-found.js';
+import { LogsPage } from './logs.js';
+import { ErrorsPage } from './errors.js';
+import { ErrorGroupPage } from './error-group.js';
+import { TracesPage } from './traces.js';
+import { TracePage } from './trace.js';
+import { LlmPage } from './llm.js';
+import { IngestionPage } from './ingestion.js';
+import { SettingsPage } from './settings.js';
+
+const PAGES = {
+  logs: ['logs', LogsPage],
+  errors: ['errors', ErrorsPage],
+  'errors/:fingerprint': ['errors', ErrorGroupPage],
+  traces: ['traces', TracesPage],
+  'traces/:traceId': ['traces', TracePage],
+  llm: ['llm', LlmPage],
+  ingestion: ['ingestion', IngestionPage],
+  settings: ['settings', SettingsPage],
+};
+
+/** Loads the project once for all its pages; a project the user may not see is "not found". */
+export function ProjectFrame({ projectId, page, params }) {
+  const { data, error, reload } = useData(() => api(adminApi(projectId)), projectId);
+  if (error && (error.status === 404 || error.status === 400)) return html`<${NotFound} what="Project" />`;
+  if (error) return html`<${Layout}><${ErrorBox} error=${error} /></${Layout}>`;
+  if (!data) return html`<${Layout}><${Loading} /></${Layout}>`;
+  const [tab, Page] = PAGES[page];
+  return html`<${Layout} project=${data.project} active=${tab}>
+    <${Page} project=${data.project} params=${params} reloadProject=${reload} />
+  </${Layout}>`;
+}

@@ -1,0 +1,29 @@
+import { html } from 'htm/preact';
+import { match } from './lib/router.js';
+import { useSession } from './lib/session.js';
+import { SetupPage } from './pages/setup.js';
+import { LoginPage } from './pages/login.js';
+import { ProjectsPage } from './pages/projects.js';
+import { UsersPage } from './pages/users.js';
+import { ProjectFrame } from './pages/project-frame.js';
+import { NotFound } from './pages/not-found.js';
+
+// Path -> page. Project pages share one frame that loads the project (and answers
+// "not found" for projects the user may not see).
+const PROJECT_PAGES = ['logs', 'errors', 'errors/:fingerprint', 'traces', 'traces/:traceId', 'llm', 'ingestion', 'settings'];
+
+export function Routes({ path }) {
+  const { user } = useSession();
+  if (path === '/setup') return html`<${SetupPage} />`;
+  if (path === '/login') return html`<${LoginPage} />`;
+  if (!user) return null;
+  if (path === '/' || path === '/projects') return html`<${ProjectsPage} />`;
+  if (path === '/users') return html`<${UsersPage} />`;
+  const root = match('/projects/:id', path);
+  if (root) return html`<${ProjectFrame} projectId=${root.id} page="logs" params=${{}} />`;
+  for (const page of PROJECT_PAGES) {
+    const params = match(`/projects/:id/${page}`, path);
+    if (params) return html`<${ProjectFrame} projectId=${params.id} page=${page} params=${params} />`;
+  }
+  return html`<${NotFound} />`;
+}
