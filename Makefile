@@ -11,7 +11,7 @@ SCRIPTS := deploy/scripts
         services-up services-down services-status services-env
 
 help:
-	@echo "make install          npm ci (when node_modules is missing or stale), Kafka jars, postgresql-15"
+	@echo "make install          npm install (when node_modules is missing or stale), Kafka jars, postgresql-15"
 	@echo "make services-up      start PostgreSQL :15432, Kafka :19092, ClickHouse stand-in :18123 and wait"
 	@echo "make services-down    stop them (data is kept in .devtrail/)"
 	@echo "make services-status  exit 0 only when all three answer"
@@ -21,7 +21,7 @@ help:
 install: node-modules
 	@$(SCRIPTS)/services.sh install
 
-# npm ci only when node_modules is missing or older than package-lock.json
+# npm install only when node_modules is missing or older than package-lock.json
 # (falls back to `npm install --no-save`, with a warning, if the lock file is out of sync).
 node-modules:
 	@$(SCRIPTS)/services.sh node-modules

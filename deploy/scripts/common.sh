@@ -128,7 +128,10 @@ apt_install() {
   fi
 }
 
-# ensure_node_modules: run `npm ci` when node_modules is missing or older than package-lock.json.
+# ensure_node_modules: install npm packages when node_modules is missing or older than package-lock.json.
+# `npm install`, not `npm ci`: chdb lists optional per-platform packages (macOS builds) that
+# this machine's registry does not serve, so no lock file written here can satisfy `npm ci`'s
+# completeness check; `npm install` skips missing optional packages and keeps the lock's versions.
 node_modules_stale() {
   [ ! -f "$DT_ROOT/node_modules/.package-lock.json" ] ||
     [ "$DT_ROOT/package-lock.json" -nt "$DT_ROOT/node_modules/.package-lock.json" ]
@@ -139,14 +142,7 @@ ensure_node_modules() {
     [ "${1:-}" = verbose ] && say "node_modules up to date"
     return 0
   fi
-  say "npm ci (node_modules missing or older than package-lock.json)"
-  if ! (cd "$DT_ROOT" && npm ci --no-audit --no-fund --loglevel=error >"$DT_LOGS/npm-ci.log" 2>&1); then
-    # npm ci refuses a package-lock.json that is out of sync with the package.json files.
-    # shellcheck disable=SC2016
-    grep -m 4 -E 'npm error (code|`npm ci`|Missing|Invalid)' "$DT_LOGS/npm-ci.log" >&2 || tail -n 5 "$DT_LOGS/npm-ci.log" >&2
-    warn "npm ci failed (full output: .devtrail/logs/npm-ci.log); falling back to 'npm install --no-save'," \
-      "which leaves package-lock.json unchanged. Regenerate and commit package-lock.json to fix this."
-    (cd "$DT_ROOT" && npm install --no-save --no-audit --no-fund --loglevel=error) ||
-      die "npm install failed"
-  fi
+  say "npm install (node_modules missing or older than package-lock.json)"
+  (cd "$DT_ROOT" && npm install --no-save --no-audit --no-fund --loglevel=error >"$DT_LOGS/npm-install.log" 2>&1) ||
+    { tail -n 20 "$DT_LOGS/npm-install.log" >&2; die "npm install failed (full output: .devtrail/logs/npm-install.log)"; }
 }

@@ -7,7 +7,7 @@
 #   deploy/scripts/services.sh status   exit 0 only when every service answers
 #   deploy/scripts/services.sh env      print the connection settings as shell exports
 #   deploy/scripts/services.sh install  only install/fetch what the engines need (no start)
-#   deploy/scripts/services.sh node-modules  npm ci when node_modules is missing or older than the lock
+#   deploy/scripts/services.sh node-modules  npm install when node_modules is missing or older than the lock
 #
 # DEVTRAIL_SERVICES="postgres kafka" limits the set (default: postgres kafka clickhouse).
 DT_NAME=services

@@ -24,7 +24,7 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 describe('a clean clone with the README commands', () => {
   it('README names exactly two commands: run, then test', () => {
     const cmds = readmeCommands();
-    expect(cmds).toEqual(['npm ci && npm start', 'make test']);
+    expect(cmds).toEqual(['npm install && npm start', 'make test']);
   });
 
   it('runs the first command as written and the pipeline answers', { timeout: 600_000 }, async () => {
