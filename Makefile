@@ -22,7 +22,6 @@ install: node-modules
 	@$(SCRIPTS)/services.sh install
 
 # npm install only when node_modules is missing or older than package-lock.json
-# (falls back to `npm install --no-save`, with a warning, if the lock file is out of sync).
 node-modules:
 	@$(SCRIPTS)/services.sh node-modules
 
