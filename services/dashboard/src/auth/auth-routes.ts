@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual } from '@devtrail/contract';
-import type { User, UsersRepo } from '@devtrail/relational-store';
+import type { SessionView, User, UsersRepo } from '@devtrail/relational-store';
 import { ApiError, apiErrorAnswer } from '../api/api-errors.ts';
 import { credentialsBody, loginBody, memberBody, memberParams } from './auth-schemas.ts';
 import { CsrfError, csrfMatches, isMutating, newToken, CSRF_HEADER } from './csrf.ts';
@@ -32,19 +32,18 @@ const userJson = (u: User) => ({ id: u.id, username: u.username, is_owner: u.isO
 export function registerAuthRoutes(app: FastifyInstance, users: UsersRepo, opts: AuthRouteOptions): void {
   const limiter = loginLimiter(users);
 
-  const requireSession = async (request: FastifyRequest) => {
-    const session = await sessionOf(users, request);
-    if (!session) throw new ApiError(401, 'Not logged in');
-    if (isMutating(request.method) && !csrfMatches(session.csrfToken, request)) throw new CsrfError();
-    return session;
+  // Checked in onRequest, before a body is even parsed; the route reads the session back.
+  const sessions = new WeakMap<FastifyRequest, SessionView>();
+  const session = (request: FastifyRequest) => sessions.get(request)!;
+  const signedIn = (ownerOnly = false) => async (request: FastifyRequest) => {
+    const s = await sessionOf(users, request);
+    if (!s) throw new ApiError(401, 'Not logged in');
+    if (isMutating(request.method) && !csrfMatches(s.csrfToken, request)) throw new CsrfError();
+    if (ownerOnly && !s.user.isOwner) throw new ApiError(403, 'Only the owner may do this');
+    sessions.set(request, s);
   };
-  const requireOwner = async (request: FastifyRequest) => {
-    const session = await requireSession(request);
-    if (!session.user.isOwner) throw new ApiError(403, 'Only the owner may do this');
-    return session;
-  };
-  /** Before login: the X-CSRF-Token header must equal the pre-session cookie. */
-  const requirePreSessionCsrf = (request: FastifyRequest) => {
+  /** Before login: the X-CSRF-Token header must equal the pre-session cookie (double submit). */
+  const preSessionCsrf = async (request: FastifyRequest) => {
     const pre = readCookie(request, PRE_SESSION_COOKIE);
     const given = request.headers[CSRF_HEADER];
     if (!pre || typeof given !== 'string' || !safeEqual(given, pre)) throw new CsrfError();
@@ -80,8 +79,7 @@ export function registerAuthRoutes(app: FastifyInstance, users: UsersRepo, opts:
       return { user: session ? userJson(session.user) : null, csrf_token: csrf, setup_needed: setupNeeded, config: opts.uiConfig };
     });
 
-    auth.post('/auth/setup', async (request, reply) => {
-      requirePreSessionCsrf(request);
+    auth.post('/auth/setup', { onRequest: preSessionCsrf }, async (request, reply) => {
       const body = credentialsBody.parse(request.body);
       const owner = await users.createOwner(body.username, await hashPassword(body.password));
       if (!owner) throw new ApiError(409, 'The owner account exists already; log in instead');
@@ -89,8 +87,7 @@ export function registerAuthRoutes(app: FastifyInstance, users: UsersRepo, opts:
       return reply.code(201).send({ user: userJson(owner) });
     });
 
-    auth.post('/auth/login', async (request, reply) => {
-      requirePreSessionCsrf(request);
+    auth.post('/auth/login', { onRequest: preSessionCsrf }, async (request, reply) => {
       const body = loginBody.parse(request.body);
       const wait = await limiter.retryAfter(body.username, request.ip);
       if (wait > 0) return reply.code(429).header('retry-after', String(wait)).send({ error: 'Too many failed logins; try again later' });
@@ -105,35 +102,30 @@ export function registerAuthRoutes(app: FastifyInstance, users: UsersRepo, opts:
       return { user: userJson(user) };
     });
 
-    auth.post('/auth/logout', async (request, reply) => {
-      await requireSession(request);
+    auth.post('/auth/logout', { onRequest: signedIn() }, async (request, reply) => {
       await users.deleteSession(readCookie(request, SESSION_COOKIE)!);
       clearSessionCookie(request, reply);
       return { ok: true };
     });
 
-    auth.get('/auth/users', async (request) => {
-      await requireOwner(request);
+    auth.get('/auth/users', { onRequest: signedIn(true) }, async () => {
       return { users: (await users.list()).map(userJson) };
     });
 
-    auth.post('/auth/users', async (request, reply) => {
-      await requireOwner(request);
+    auth.post('/auth/users', { onRequest: signedIn(true) }, async (request, reply) => {
       const body = credentialsBody.parse(request.body);
       const user = await users.create(body.username, await hashPassword(body.password));
       if (!user) throw new ApiError(409, 'That username is taken');
       return reply.code(201).send({ user: userJson(user) });
     });
 
-    auth.get('/auth/projects/:id/members', async (request) => {
-      const session = await requireSession(request);
+    auth.get('/auth/projects/:id/members', { onRequest: signedIn() }, async (request) => {
       const { id } = memberParams.parse(request.params);
-      if (!(await userPrincipal(users, session.user).canAccess(id))) throw new ApiError(404, 'Project not found');
+      if (!(await userPrincipal(users, session(request).user).canAccess(id))) throw new ApiError(404, 'Project not found');
       return { members: (await users.membersOf(id)).map(userJson) };
     });
 
-    auth.post('/auth/projects/:id/members', async (request, reply) => {
-      await requireOwner(request);
+    auth.post('/auth/projects/:id/members', { onRequest: signedIn(true) }, async (request, reply) => {
       const { id } = memberParams.parse(request.params);
       const { username } = memberBody.parse(request.body);
       const user = await users.findByUsername(username);
@@ -142,8 +134,7 @@ export function registerAuthRoutes(app: FastifyInstance, users: UsersRepo, opts:
       return reply.code(201).send({ members: (await users.membersOf(id)).map(userJson) });
     });
 
-    auth.delete('/auth/projects/:id/members/:userId', async (request) => {
-      await requireOwner(request);
+    auth.delete('/auth/projects/:id/members/:userId', { onRequest: signedIn(true) }, async (request) => {
       const { id, userId } = memberParams.parse(request.params);
       await users.removeMember(id, userId!);
       return { members: (await users.membersOf(id)).map(userJson) };

@@ -10,6 +10,7 @@ import { ErrorBox, Loading } from '../components/status.js';
 // this process can see its consumers).
 
 const KINDS = ['log', 'error', 'span', 'llm'];
+const LABELS = { log: 'Logs', error: 'Errors', span: 'Spans', llm: 'LLM records' };
 const MINUTES = 60;
 
 function perMinuteColumns(rows) {
@@ -22,7 +23,7 @@ function perMinuteColumns(rows) {
     const k = KINDS.indexOf(r.kind);
     if (i !== undefined && k >= 0) ys[k][i] = r.events;
   }
-  return { data: [xs, ...ys], series: KINDS.map((k) => ({ label: `${k}s` })) };
+  return { data: [xs, ...ys], series: KINDS.map((k) => ({ label: LABELS[k] })) };
 }
 
 export function IngestionPage({ project }) {
@@ -40,7 +41,7 @@ export function IngestionPage({ project }) {
     ${data &&
     html`
       <div class="stats">
-        ${KINDS.map((k, i) => html`<div class="stat"><span class="stat-label">${k}s stored</span><span class="stat-value" data-testid=${`ingested-${k}`}>${formatNumber(totals[i])}</span></div>`)}
+        ${KINDS.map((k, i) => html`<div class="stat"><span class="stat-label">${LABELS[k]} stored</span><span class="stat-value" data-testid=${`ingested-${k}`}>${formatNumber(totals[i])}</span></div>`)}
       </div>
       <section class="card">
         <h2>Events per minute</h2>

@@ -47,11 +47,11 @@ export function LlmPage({ project }) {
       <div class="grid-2">
         <section class="card">
           <h2>Cost by model (USD)</h2>
-          <${TimeChart} data=${cost.data} series=${cost.series} bars=${true} testId="llm-cost-chart" />
+          <${TimeChart} data=${cost.data} series=${cost.series} stacked=${true} testId="llm-cost-chart" />
         </section>
         <section class="card">
           <h2>Tokens by model</h2>
-          <${TimeChart} data=${tokens.data} series=${tokens.series} bars=${true} testId="llm-tokens-chart" />
+          <${TimeChart} data=${tokens.data} series=${tokens.series} stacked=${true} testId="llm-tokens-chart" />
         </section>
       </div>
       <section class="card">

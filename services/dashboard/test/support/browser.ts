@@ -1,0 +1,75 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { STACK_REQUIRED } from '../../../../test/support/stack.ts';
+
+// Headless Debian Chromium driven by playwright-core, each run with a fresh profile.
+// CI installs the browser (deploy/scripts/browser.sh install); when it is missing the
+// browser suites skip, except under DEVTRAIL_REQUIRE_STACK=1, where they fail loudly.
+
+export const CHROMIUM = process.env.DEVTRAIL_CHROMIUM ?? '/usr/bin/chromium';
+export const NO_BROWSER_REASON = `no Chromium at ${CHROMIUM} (deploy/scripts/browser.sh install)`;
+export const SCREENSHOTS = fileURLToPath(new URL('../../../../docs/screenshots/', import.meta.url));
+
+export function browserAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (STACK_REQUIRED) throw new Error(`DEVTRAIL_REQUIRE_STACK=1 but ${NO_BROWSER_REASON}`);
+  return false;
+}
+
+export interface BrowserSession {
+  context: BrowserContext;
+  page: Page;
+  /** Errors thrown in the page or CSP violations reported on its console. */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+export async function openBrowser(baseUrl: string): Promise<BrowserSession> {
+  const profile = mkdtempSync(join(tmpdir(), 'dt-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    viewport: { width: 1360, height: 860 },
+    baseURL: baseUrl,
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) pageErrors.push(m.text());
+  });
+  return {
+    context,
+    page,
+    pageErrors,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Reloads the page until the text shows (data is stored about a second after the 200). */
+export async function reloadUntilVisible(page: Page, text: string | RegExp, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await page
+      .getByText(text)
+      .first()
+      .waitFor({ state: 'visible', timeout: 1000 })
+      .then(() => true, () => false);
+    if (found) return;
+    if (Date.now() > deadline) throw new Error(`"${String(text)}" did not appear within ${timeoutMs} ms on ${page.url()}`);
+    await page.reload();
+  }
+}
