@@ -1,7 +1,8 @@
 // Validates what the SDK sends against the receiver's own request schemas
 // (@devtrail/contract, the workspace package services/receiver validates
-// with). Not a substitute for the end-to-end test in integration.md, but it
-// catches wire-shape drift between the SDK and the receiver in-process.
+// with). Not a substitute for the end-to-end test against the real pipeline
+// (integration-real-pipeline.test.ts), but it catches wire-shape drift between
+// the SDK and the receiver in-process, without the local stack.
 import { errorReportSchema, llmUsageSchema, logBatchSchema, spanSchema } from '@devtrail/contract';
 import { describe, expect, it } from 'vitest';
 import '../src/node.js';
