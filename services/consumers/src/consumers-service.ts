@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TopicConsumer } from '@devtrail/consumer-kit';
 import type { Logger } from '@devtrail/config';
 import { readiness, type Adapters } from '@devtrail/runtime';
@@ -15,7 +15,7 @@ export async function consumerMetrics(consumers: TopicConsumer[]) {
 
 /** A small HTTP face for a consumers process: liveness, readiness (with lag) and metrics. */
 export async function consumersHttp(adapters: Adapters, consumers: TopicConsumer[], logger: Logger): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, disableRequestLogging: true });
+  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, logController: new LogController({ disableRequestLogging: true }) });
   app.get('/health', async () => ({ status: 'ok', timestamp: new Date().toISOString() }));
   app.get('/health/ready', async (_req, reply) => {
     const r = await readiness(adapters);

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import type { Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
@@ -79,7 +79,7 @@ export async function createHttpApp(logger: Logger, bodyLimitBytes: number): Pro
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: bodyLimitBytes,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: true,
     // Fastify's JSON parser already refuses __proto__ / constructor.prototype keys.
     onProtoPoisoning: 'error',
