@@ -182,7 +182,8 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     expect(table).toContain('anthropic');
     expect(table).toContain('2,000');
     expect(await page.getByTestId('llm-total-cost').textContent()).toBe('$0.03');
-    await page.getByTestId('llm-cost-chart').locator('canvas').waitFor();
+    await page.getByTestId('llm-cost-chart').locator('.u-legend').getByText('claude-3-5-sonnet').waitFor();
+    await page.getByTestId('llm-tokens-chart').locator('.u-legend').getByText('text-embedding-3-small').waitFor();
     await screenshot(page, 'llm-usage');
   }, 60_000);
 
@@ -191,7 +192,7 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     await page.goto(at('/ingestion'));
     await page.getByTestId('consumers-table').getByText('logs-sink').waitFor();
     await expect.poll(() => page.getByTestId('ingested-log').textContent()).toBe('253');
-    await page.getByTestId('ingestion-chart').locator('canvas').waitFor();
+    await page.getByTestId('ingestion-chart').locator('.u-legend').getByText('LLM records').waitFor();
     await screenshot(page, 'ingestion');
   }, 60_000);
 

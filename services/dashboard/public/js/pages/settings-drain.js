@@ -20,7 +20,7 @@ export function DrainTab({ project, reloadProject }) {
     setState({ busy: true, error: null, saved: null });
     try {
       await api(adminApi(project.id, '/drain-secret'), { method: 'PUT', body: { secret: value } });
-      setState({ busy: false, error: null, saved: value === null ? 'Secret removed; drain requests are no longer signature-checked.' : 'Secret saved.' });
+      setState({ busy: false, error: null, saved: value === null ? 'Secret removed; drain requests are no longer signature-checked.' : 'Secret saved. Enter the same value in Vercel:', secret: value });
       setSecret('');
       reloadProject();
     } catch (error) {
@@ -50,6 +50,7 @@ export function DrainTab({ project, reloadProject }) {
       ${project.has_drain_secret && html`<button type="button" class="btn btn-danger" disabled=${state.busy} onClick=${() => put(null)}>Remove secret</button>`}
     </form>
     ${state.saved && html`<p class="ok-text" role="status">${state.saved}</p>`}
+    ${state.secret && html`<div class="key-line"><code data-testid="saved-drain-secret">${state.secret}</code><${CopyButton} text=${state.secret} label="Copy secret" /></div>`}
     ${state.error && html`<${ErrorBox} error=${state.error} />`}
   `;
 }
