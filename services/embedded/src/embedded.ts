@@ -38,7 +38,7 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
   for (const s of sinks) await s.start();
 
   const app = await createHttpApp(logger, config.ingest.bodyLimitBytes);
-  await receiver.register(app);
+  await receiver.register(app, async () => ({ consumers: await consumerMetrics(sinks) }));
   const ui = await registerDashboardUi(app, adapters, logger, { operatorToken });
   await registerControlPlane(app, adapters, logger, {
     operatorToken,
@@ -46,7 +46,6 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
     authenticators: [ui.authenticator],
     lagOf: () => consumerMetrics(sinks),
   });
-  app.get('/metrics', async () => ({ consumers: await consumerMetrics(sinks), produce_queue: receiver.queue.pending }));
 
   const repo = projectsRepo(adapters.relational);
   let firstProject: Embedded['firstProject'] = null;

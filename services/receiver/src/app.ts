@@ -11,6 +11,7 @@ import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
 import { registerDrainRoute, registerIngestRoutes } from './ingest-routes.ts';
 import { toHttpError } from './http-errors.ts';
+import { IngestCounters } from './ingest-counters.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
 export interface ReceiverOptions {
@@ -20,12 +21,16 @@ export interface ReceiverOptions {
 }
 
 export interface Receiver {
-  /** Registers health and ingest routes on a Fastify instance (own or shared, as in the embedded mode). */
-  register(app: FastifyInstance): Promise<void>;
+  /**
+   * Registers health, metrics and ingest routes on a Fastify instance (own or shared, as
+   * in the embedded mode, which adds its consumers' figures to /metrics).
+   */
+  register(app: FastifyInstance, moreMetrics?: () => Promise<Record<string, unknown>>): Promise<void>;
   /** Stops intake bookkeeping: drains queued produces, stops listening for key changes. */
   stop(): Promise<void>;
   keyCache: KeyCache;
   queue: ProduceQueue;
+  counters: IngestCounters;
 }
 
 /** Wires the receiver's parts; nothing here listens on a port. */
@@ -47,22 +52,29 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
   const producer = adapters.messageLog.createProducer();
   await producer.connect().catch((err) => logger.warn({ err: err.message }, 'message log not reachable yet; will retry on first send'));
   const queue = new ProduceQueue(producer, opts.maxPendingEvents);
+  const counters = new IngestCounters();
 
   return {
     keyCache,
     queue,
-    async register(app) {
+    counters,
+    async register(app, moreMetrics) {
       app.get('/health', async () => ({ status: 'ok', timestamp: new Date().toISOString() }));
       app.get('/openapi.json', async () => buildOpenApiDocument());
       app.get('/health/ready', async (_req, reply) => {
         const r = await readiness(adapters);
         return reply.code(r.status === 'ok' ? 200 : 503).send(r);
       });
+      app.get('/metrics', async () => ({ receiver: { ...counters.snapshot(), produce_queue_pending: queue.pending }, ...(await moreMetrics?.()) }));
       await app.register(async (ingest) => {
         acceptGzip(ingest);
         ingest.addHook('onRequest', authenticate(keyCache, limiter));
-        registerIngestRoutes(ingest, { topics: adapters.topics, queue });
-        registerDrainRoute(ingest, { topics: adapters.topics, queue });
+        ingest.addHook('onResponse', async (_req, reply) => {
+          if (reply.statusCode >= 400) counters.onRefused(reply.statusCode);
+        });
+        const deps = { topics: adapters.topics, queue, onAccepted: counters.onAccepted };
+        registerIngestRoutes(ingest, deps);
+        registerDrainRoute(ingest, deps);
       });
     },
     async stop() {
