@@ -1,6 +1,6 @@
 import { loadConfig, createLogger } from '@devtrail/config';
 import { openAdapters } from '@devtrail/runtime';
-import { createSinks } from './sinks.ts';
+import { createSinks, sinkOptions } from './sinks.ts';
 import { consumersHttp } from './consumers-service.ts';
 
 // Distributed mode: a consumers process. CONSUMERS picks which sinks it runs, so each
@@ -8,15 +8,7 @@ import { consumersHttp } from './consumers-service.ts';
 const config = loadConfig(process.env);
 const logger = createLogger(config.logLevel, 'consumers');
 const adapters = await openAdapters(config, logger, { migrate: true });
-const sinks = createSinks(config.consumers.enabled, {
-  messageLog: adapters.messageLog,
-  columnStore: adapters.columnStore,
-  topics: adapters.topics,
-  groupPrefix: config.consumers.groupPrefix,
-  batchRows: config.consumers.batchRows,
-  batchMs: config.consumers.batchMs,
-  logger,
-});
+const sinks = createSinks(config.consumers.enabled, sinkOptions(config, adapters, logger));
 for (const s of sinks) await s.start();
 const http = await consumersHttp(adapters, sinks, logger);
 await http.listen({ host: config.host, port: config.consumers.metricsPort });

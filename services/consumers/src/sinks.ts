@@ -2,7 +2,8 @@ import { TABLE_OF, toRow, type ColumnStore } from '@devtrail/column-store';
 import { createTopicConsumer, envelopeDecoder, type TopicConsumer } from '@devtrail/consumer-kit';
 import { EVENT_KINDS, type Envelope, type EventKind, type Topics } from '@devtrail/contract';
 import type { MessageLog } from '@devtrail/message-log';
-import type { Logger } from '@devtrail/config';
+import type { Config, Logger } from '@devtrail/config';
+import type { Adapters } from '@devtrail/runtime';
 
 // One column-store sink per telemetry kind, each its own consumer group. The error
 // sink is also the error-grouping stage: its rows feed error_groups (a materialised
@@ -43,4 +44,17 @@ export function createSinks(names: string[], o: SinkOptions): TopicConsumer[] {
     if (!kind || !EVENT_KINDS.includes(kind)) throw new Error(`unknown consumer "${n}" (known: ${Object.keys(SINK_NAMES).join(', ')})`);
     return createSink(kind, o);
   });
+}
+
+/** Sink options from the parsed config and the process's adapters. */
+export function sinkOptions(config: Config, adapters: Adapters, logger: Logger): SinkOptions {
+  return {
+    messageLog: adapters.messageLog,
+    columnStore: adapters.columnStore,
+    topics: adapters.topics,
+    groupPrefix: config.consumers.groupPrefix,
+    batchRows: config.consumers.batchRows,
+    batchMs: config.consumers.batchMs,
+    logger,
+  };
 }

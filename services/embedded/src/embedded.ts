@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
 import { openAdapters, type Adapters } from '@devtrail/runtime';
 import { createHttpApp, createReceiver } from '@devtrail/receiver';
-import { createSinks, consumerMetrics } from '@devtrail/consumers';
+import { createSinks, consumerMetrics, sinkOptions, SINK_NAMES } from '@devtrail/consumers';
 import { registerControlPlane, registerDashboardUi } from '@devtrail/dashboard';
 import { projectsRepo } from '@devtrail/relational-store';
 import type { TopicConsumer } from '@devtrail/consumer-kit';
@@ -26,15 +26,7 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
   const adapters = await openAdapters({ ...config, mode: 'embedded' }, logger, { migrate: true });
   const operatorToken = operatorTokenFor(config.dataDir, config.operatorToken);
   const receiver = await createReceiver(adapters, logger, config.ingest);
-  const sinks = createSinks(['logs', 'errors', 'spans', 'llm'], {
-    messageLog: adapters.messageLog,
-    columnStore: adapters.columnStore,
-    topics: adapters.topics,
-    groupPrefix: config.consumers.groupPrefix,
-    batchRows: config.consumers.batchRows,
-    batchMs: config.consumers.batchMs,
-    logger,
-  });
+  const sinks = createSinks(Object.keys(SINK_NAMES), sinkOptions(config, adapters, logger));
   for (const s of sinks) await s.start();
 
   const app = await createHttpApp(logger, config.ingest.bodyLimitBytes);
