@@ -28,20 +28,20 @@ export function MembersTab({ project }) {
     ${!data && !error && html`<${Loading} />`}
     ${data &&
     html`<table class="table compact" data-testid="members-table">
-      <thead><tr><th>User</th><th>Since</th><th></th></tr></thead>
+      <thead><tr><th>User</th><th>Account created</th><th></th></tr></thead>
       <tbody>
         ${data.members.length === 0 && html`<tr><td colspan="3" class="muted">No members; only the owner sees this project.</td></tr>`}
         ${data.members.map(
           (m) => html`<tr key=${m.id}>
             <td>${m.username}${m.is_owner ? ' (owner)' : ''}</td>
             <td>${m.created_at.slice(0, 10)}</td>
-            <td class="num">${user.is_owner && html`<button type="button" class="btn btn-small" onClick=${() => act(() => api(membersPath(project.id, `/${encodeURIComponent(m.id)}`), { method: 'DELETE' }))}>Remove</button>`}</td>
+            <td class="num">${user.is_owner && !m.is_owner && html`<button type="button" class="btn btn-small" onClick=${() => act(() => api(membersPath(project.id, `/${encodeURIComponent(m.id)}`), { method: 'DELETE' }))}>Remove</button>`}</td>
           </tr>`,
         )}
       </tbody>
     </table>`}
     ${user.is_owner &&
-    html`<form class="inline-form" onSubmit=${(e) => (e.preventDefault(), act(() => api(membersPath(project.id), { method: 'POST', body: { username } })).then(() => setUsername('')))}>
+    html`<form class="inline-form spaced" onSubmit=${(e) => (e.preventDefault(), act(() => api(membersPath(project.id), { method: 'POST', body: { username } })).then(() => setUsername('')))}>
       <label>Add a user by username
         <input name="member-username" required value=${username} onInput=${(e) => setUsername(e.currentTarget.value)} />
       </label>
