@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { EVENT_KINDS, type EventKind } from './topics.ts';
 import { eventDataSchemas, type EventDataByKind } from './events.ts';
+import { fastLogEvent, isPlainObject, ISO_DATETIME } from './fast-paths.ts';
 
 // One Kafka message per event: a JSON envelope plus headers that let a consumer route
 // or filter without parsing the value. Version 1 of the message schema.
@@ -81,6 +82,8 @@ export function decodeEnvelope<K extends EventKind>(kind: K, value: Buffer | str
   } catch {
     throw new DecodeError('message value is not JSON');
   }
+  const fast = fastEnvelope(kind, raw);
+  if (fast) return fast;
   const env = envelopeShape.safeParse(raw);
   if (!env.success) throw new DecodeError(`bad envelope: ${describe(env.error)}`);
   if (env.data.schema_version > SCHEMA_VERSION) throw new DecodeError(`unsupported schema_version ${env.data.schema_version}`);
@@ -88,6 +91,21 @@ export function decodeEnvelope<K extends EventKind>(kind: K, value: Buffer | str
   const data = eventDataSchemas[kind].safeParse(env.data.data);
   if (!data.success) throw new DecodeError(`bad ${kind} data: ${describe(data.error)}`);
   return { ...env.data, kind, data: data.data } as Envelope<K>;
+}
+
+/** The regex z.string().uuid() tests (zod 3). */
+const UUID = /^[0-9a-fA-F]{8}\b-[0-9a-fA-F]{4}\b-[0-9a-fA-F]{4}\b-[0-9a-fA-F]{4}\b-[0-9a-fA-F]{12}$/i;
+
+/** The zod path's result for a well-formed log envelope without running zod (fast-paths.ts); undefined otherwise. */
+function fastEnvelope<K extends EventKind>(kind: K, raw: unknown): Envelope<K> | undefined {
+  if (kind !== 'log' || !isPlainObject(raw)) return undefined;
+  const { schema_version, event_id, project_id, received_at } = raw;
+  if (typeof schema_version !== 'number' || !Number.isInteger(schema_version) || schema_version > SCHEMA_VERSION) return undefined;
+  if (raw.kind !== kind || typeof event_id !== 'string' || !UUID.test(event_id)) return undefined;
+  if (typeof project_id !== 'string' || project_id.length < 1 || typeof received_at !== 'string' || !ISO_DATETIME.test(received_at)) return undefined;
+  const data = fastLogEvent(raw.data);
+  if (!data) return undefined;
+  return { schema_version, event_id, kind, project_id, received_at, data: data as EventDataByKind[K] };
 }
 
 function describe(e: z.ZodError): string {

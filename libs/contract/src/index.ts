@@ -9,3 +9,4 @@ export { fingerprint, fingerprintParts, normaliseMessage, normaliseFrames, norma
 export { API_KEY_PATTERN, generateApiKey, hashApiKey, keyDisplayPrefix, safeEqual } from './api-key.ts';
 export { jsonDepth } from './json-depth.ts';
 export { originAllowed, isValidOriginEntry } from './origins.ts';
+export { fastLogsToEvents, fastLogEvent } from './fast-paths.ts';

@@ -6,7 +6,7 @@ import { errorTypeOf, fingerprint } from './fingerprint.ts';
 // `now` is the receive time, used for the spec's "timestamp: current time" default.
 // Client timestamps are normalised to UTC ISO 8601 with milliseconds (same instant).
 
-const utc = (iso: string) => new Date(iso).toISOString();
+export const utc = (iso: string) => new Date(iso).toISOString();
 
 export function logsToEvents(batch: LogBatch, now: string): LogEvent[] {
   return batch.logs.map((l) => ({
