@@ -5,7 +5,11 @@ import type { Envelope, EventKind } from '@devtrail/contract';
 
 export const TABLE_OF: Record<EventKind, string> = { log: 'logs', error: 'errors', span: 'spans', llm: 'llm_usage' };
 
+// What the receiver writes (toISOString): converted by slicing, without a Date round trip.
+const CANONICAL_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
 export function toChTime(iso: string): string {
+  if (iso.length === 24 && CANONICAL_ISO.test(iso)) return `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;
   return new Date(iso).toISOString().slice(0, 23).replace('T', ' ');
 }
 
@@ -20,9 +24,14 @@ const common = (e: Envelope) => ({ project_id: e.project_id, event_id: e.event_i
 export function toRow(e: Envelope): Row {
   switch (e.kind) {
     case 'log': {
+      // The hot path: common columns spelled out rather than spread.
       const d = (e as Envelope<'log'>).data;
       return {
-        ...common(e),
+        project_id: e.project_id,
+        event_id: e.event_id,
+        service: d.service,
+        environment: d.environment,
+        release: d.release,
         timestamp: toChTime(d.timestamp),
         received_at: toChTime(e.received_at),
         level: d.level,
