@@ -10,6 +10,7 @@ const base = dt.url.replace('0.0.0.0', '127.0.0.1');
 const lines = [
   '',
   `devtrail is running (embedded mode) at ${base}`,
+  `  dashboard:       ${base}/   (the first visit creates the owner account)`,
   `  data directory:  ${config.dataDir}`,
   `  operator token:  ${dt.operatorToken}   (admin and read APIs, CLI: DEVTRAIL_OPERATOR_TOKEN)`,
 ];

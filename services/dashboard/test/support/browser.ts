@@ -11,7 +11,11 @@ import { STACK_REQUIRED } from '../../../../test/support/stack.ts';
 
 export const CHROMIUM = process.env.DEVTRAIL_CHROMIUM ?? '/usr/bin/chromium';
 export const NO_BROWSER_REASON = `no Chromium at ${CHROMIUM} (deploy/scripts/browser.sh install)`;
-export const SCREENSHOTS = fileURLToPath(new URL('../../../../docs/screenshots/', import.meta.url));
+// Every run saves its screenshots under .devtrail/ (ignored); DEVTRAIL_UPDATE_SCREENSHOTS=1
+// writes them to docs/screenshots/ instead, to refresh the committed ones.
+export const SCREENSHOTS = fileURLToPath(
+  new URL(process.env.DEVTRAIL_UPDATE_SCREENSHOTS === '1' ? '../../../../docs/screenshots/' : '../../../../.devtrail/test-results/screenshots/', import.meta.url),
+);
 
 export function browserAvailable(): boolean {
   if (existsSync(CHROMIUM)) return true;
