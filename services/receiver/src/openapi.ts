@@ -199,7 +199,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   // --- ingest endpoints -----------------------------------------------------------
   const ingestErrors = (example400: unknown, drain = false): Record<string, ResponseConfig> => ({
     400: {
-      description: 'Validation failed, or the body is malformed JSON / invalid gzip.',
+      description: `Validation failed, or the body is empty, malformed JSON or invalid gzip${drain ? '' : ', or sent as text/plain (read as a string, not an object)'}.`,
       headers: rateHeaders,
       content: { 'application/json': { schema: validationError, example: example400 } },
     },
@@ -217,7 +217,11 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
     },
     413: errorResponse('Body larger than 5 MB (counted after gzip decompression).', 'Request body too large (limit 5 MB after decompression)', rateHeaders),
-    415: errorResponse('Content-Type other than JSON (or missing), or a Content-Encoding other than gzip.', 'Unsupported Content-Type: send application/json', rateHeaders),
+    415: errorResponse(
+      `A Content-Type other than ${drain ? 'JSON, text/plain or NDJSON' : 'application/json'} (or none, with a body), or a Content-Encoding other than gzip, x-gzip or identity.`,
+      'Unsupported Content-Type: send application/json',
+      rateHeaders,
+    ),
     429: errorResponse('Rate limit exceeded for this key in the current one-minute window.', 'Rate limit exceeded', { ...rateHeaders, 'Retry-After': retryAfter }),
     503: errorResponse(
       `The event log (Kafka) cannot take the event; nothing was stored. Retry after ${RETRY_AFTER_SECONDS} s.`,
