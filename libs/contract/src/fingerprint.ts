@@ -35,13 +35,22 @@ export function normaliseMessage(message: string): string {
   return out.replace(/\s+/g, ' ');
 }
 
-const TYPE_LINE = /^\s*((?:[A-Za-z_$][\w$]*[.:]{0,2})*[A-Za-z_$][\w$]*)(?::\s|:$)/;
+// "TypeError", "errors.NotFound", "Foo::Bar": each qualifier ends with its separator, so
+// the pattern cannot backtrack exponentially; and it only ever sees a short prefix.
+const TYPE_LINE = /^\s*((?:[A-Za-z_$][\w$]*(?:\.|::?))*[A-Za-z_$][\w$]*)(?::\s|:$)/;
+const TYPE_SCAN_CHARS = 200;
 
-/** The error type from the stack's first line ("TypeError: ..."), else "Error". */
+const typeIn = (line: string) => TYPE_LINE.exec(line.slice(0, TYPE_SCAN_CHARS))?.[1];
+
+/**
+ * The error type: the stack's first line ("TypeError: ..."), or its last line for Python
+ * tracebacks (which print the exception last), or the message; else "Error".
+ */
 export function errorTypeOf(stack: string, message: string): string {
-  const first = stack.split('\n', 1)[0] ?? '';
-  const m = TYPE_LINE.exec(first) ?? TYPE_LINE.exec(message);
-  return m ? m[1] : 'Error';
+  const lines = stack.split('\n').filter((l) => l.trim() !== '');
+  const first = lines[0] ?? '';
+  const fromStack = /^Traceback \(most recent call last\)/.test(first) ? typeIn(lines[lines.length - 1] ?? '') : typeIn(first);
+  return fromStack ?? typeIn(message) ?? 'Error';
 }
 
 /** Strips everything that varies between installs: absolute prefixes, hosts, query strings, line:col. */
@@ -55,14 +64,22 @@ export function normalisePath(path: string): string {
 }
 
 const V8_FRAME = /^\s*at\s+(?:(.*?)\s+\()?(.*?)(?::\d+)?(?::\d+)?\)?\s*$/;
-const GECKO_FRAME = /^\s*(.*?)@(.*?)(?::\d+)?(?::\d+)?\s*$/;
+// Gecko/WebKit frames always end in :line:col, and their function part has no spaces, so
+// an "@" in a message line ("User jane@example.com not found") is not a frame.
+const GECKO_FRAME = /^\s*([^\s@]*)@(\S+?):\d+(?::\d+)?\s*$/;
 const PY_FRAME = /^\s*File "(.*?)", line \d+, in (.*)$/;
 
-/** Normalised top frames, "function@file", from V8, Gecko/WebKit or Python stacks. */
+/**
+ * Normalised top frames, "function@file", from V8, Gecko/WebKit or Python stacks.
+ * Python prints the innermost frame last, so its frames are read from the end.
+ */
 export function normaliseFrames(stack: string, limit = FINGERPRINT_FRAMES): string[] {
   const frames: string[] = [];
-  for (const line of stack.split('\n')) {
+  const lines = stack.split('\n').slice(0, 500);
+  if (/^\s*Traceback \(most recent call last\)/.test(lines[0] ?? '')) lines.reverse();
+  for (const full of lines) {
     if (frames.length >= limit) break;
+    const line = full.slice(0, 1000); // frames are short; bounding keeps every regex cheap
     let fn: string | undefined;
     let file: string | undefined;
     let m: RegExpExecArray | null;

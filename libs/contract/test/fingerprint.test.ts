@@ -51,3 +51,31 @@ describe('error fingerprint', () => {
     expect(py.frames[0]).toBe('index@app/views.py');
   });
 });
+
+describe('error fingerprint on hostile and unusual input', () => {
+  it('reads the type of a long identifier-like message in linear time (no ReDoS)', () => {
+    const t0 = performance.now();
+    for (const n of [30, 1000, 100_000]) fingerprint({ error_message: 'a'.repeat(n), stack_trace: '9'.repeat(n) });
+    fingerprint({ error_message: 'aB1'.repeat(50_000) + '!', stack_trace: 'x.'.repeat(50_000) });
+    // Exponential backtracking took seconds at 27 characters; this is a correctness guard, not a benchmark.
+    expect(performance.now() - t0).toBeLessThan(2000);
+  });
+
+  it('does not read an email in a message line as a browser frame', () => {
+    const parts = fingerprintParts({ error_message: 'User jane@example.com not found', stack_trace: 'Error: User jane@example.com not found\n    at find (/srv/app/users.js:3:9)' });
+    expect(parts.frames).toEqual(['find@app/users.js']);
+    expect(parts.message).toBe('User <email> not found');
+    expect(fingerprint({ error_message: 'User bob@example.org not found', stack_trace: 'Error: User bob@example.org not found\n    at find (/srv/app/users.js:3:9)' })).toBe(
+      fingerprint({ error_message: 'User jane@example.com not found', stack_trace: 'Error: User jane@example.com not found\n    at find (/srv/app/users.js:3:9)' }),
+    );
+  });
+
+  it('reads Python tracebacks innermost frame first, with the type from the last line', () => {
+    const tb = (view: string) =>
+      `Traceback (most recent call last):\n  File "/usr/lib/python3/site-packages/flask/app.py", line 1, in wsgi_app\n  File "/srv/app/views.py", line 12, in ${view}\n  File "/srv/app/db.py", line 40, in load\nKeyError: 'id'`;
+    const parts = fingerprintParts({ error_message: "'id'", stack_trace: tb('index') });
+    expect(parts.errorType).toBe('KeyError');
+    expect(parts.frames[0]).toBe('load@app/db.py');
+    expect(fingerprint({ error_message: "'id'", stack_trace: tb('other') })).not.toBe(fingerprint({ error_message: "'id'", stack_trace: tb('index') }));
+  });
+});

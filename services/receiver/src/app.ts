@@ -68,6 +68,8 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
       app.get('/metrics', async () => ({ receiver: { ...counters.snapshot(), produce_queue_pending: queue.pending }, ...(await moreMetrics?.()) }));
       await app.register(async (ingest) => {
         acceptGzip(ingest);
+        // JSON only (415 otherwise); Fastify would otherwise parse text/plain as a string.
+        ingest.removeContentTypeParser('text/plain');
         ingest.addHook('onRequest', authenticate(keyCache, limiter));
         ingest.addHook('onResponse', async (_req, reply) => {
           if (reply.statusCode >= 400) counters.onRefused(reply.statusCode);
@@ -106,7 +108,7 @@ export async function createHttpApp(logger: Logger, bodyLimitBytes: number): Pro
     maxAge: 86400,
   });
   app.setErrorHandler((err, request, reply) => {
-    const h = toHttpError(err);
+    const h = toHttpError(err, bodyLimitBytes);
     if (h.status >= 500 && h.status !== 503) request.log.error({ err }, 'unhandled error');
     else if (h.status === 503) request.log.warn({ err: (err as Error).message }, 'answering 503');
     return reply.code(h.status).headers(h.headers).send(h.body);

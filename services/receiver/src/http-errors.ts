@@ -32,7 +32,7 @@ function custom400(message: string, expected: string, received: string) {
 }
 
 const FASTIFY_CODES: Record<string, (err: Error & { code?: string }) => HttpError> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: () => new HttpError(413, { error: 'Request body too large (limit 5 MB after decompression)' }),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new HttpError(413, { error: 'Request body too large' }),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new HttpError(415, { error: 'Unsupported Content-Type: send application/json' }),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => custom400('Request body is empty', 'JSON body', 'empty body'),
   FST_ERR_CTP_INVALID_JSON_BODY: (e) => custom400(`Malformed JSON body: ${e.message}`, 'valid JSON', 'malformed JSON'),
@@ -43,7 +43,10 @@ const FASTIFY_CODES: Record<string, (err: Error & { code?: string }) => HttpErro
 };
 
 /** Classifies any thrown value into the answer the client gets. */
-export function toHttpError(err: unknown): HttpError {
+export function toHttpError(err: unknown, bodyLimitBytes?: number): HttpError {
+  if ((err as { code?: string })?.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && bodyLimitBytes) {
+    return new HttpError(413, { error: `Request body too large (limit ${bodyLimitBytes} bytes, counted after decompression)` });
+  }
   if (err instanceof HttpError) return err;
   if (err instanceof ZodError) return new HttpError(400, validationErrorBody(err) as unknown as Record<string, unknown>);
   if (err instanceof MessageLogError) return unavailable();

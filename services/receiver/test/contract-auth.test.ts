@@ -123,3 +123,14 @@ describe('outcome counters', () => {
     expect(after.refused_requests['401']).toBe((before.refused_requests['401'] ?? 0) + 1);
   });
 });
+
+describe('rate limit changes', () => {
+  it('applies a raised limit within the current window', async () => {
+    const p = await h.newProject('raise-me', 100);
+    await projectsRepo(h.adapters.relational).setRateLimit(p.id, 1);
+    const auth = { authorization: `Bearer ${p.key}` };
+    expect([(await post(auth)).statusCode, (await post(auth)).statusCode]).toEqual([200, 429]);
+    await projectsRepo(h.adapters.relational).setRateLimit(p.id, 100);
+    await expect.poll(async () => (await post(auth)).statusCode, { timeout: 2000 }).toBe(200);
+  });
+});

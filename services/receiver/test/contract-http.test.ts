@@ -98,3 +98,15 @@ describe('HTTP edges', () => {
     }
   });
 });
+
+describe('content types', () => {
+  it('answers 415 to text/plain on JSON endpoints', async () => {
+    const res = await inject('{"logs":[]}', { 'content-type': 'text/plain' });
+    expect(res.statusCode).toBe(415);
+  });
+
+  it('names the configured body limit in the 413 answer', async () => {
+    const res = await inject(JSON.stringify({ logs: [{ level: 'info', message: 'x'.repeat(6 * 1024 * 1024) }] }));
+    expect(res.json().error).toBe(`Request body too large (limit ${5 * 1024 * 1024} bytes, counted after decompression)`);
+  });
+});

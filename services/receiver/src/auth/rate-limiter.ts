@@ -17,6 +17,7 @@ export interface RateDecision {
 
 interface KeyWindow {
   start: number;
+  limit: number;
   tokens: number;
   globalUsed: number;
   exhausted: boolean;
@@ -43,8 +44,12 @@ export class RateLimiter {
     let w = this.windows.get(keyId);
     if (!w || w.start !== start) {
       if (this.windows.size > 50_000) this.windows.clear();
-      w = { start, tokens: 0, globalUsed: 0, exhausted: false };
+      w = { start, limit, tokens: 0, globalUsed: 0, exhausted: false };
       this.windows.set(keyId, w);
+    } else if (w.limit !== limit) {
+      // The operator changed the limit mid-window: ask the shared window again.
+      w.limit = limit;
+      w.exhausted = false;
     }
     const block = this.blockSize(limit);
     while (w.tokens === 0 && !w.exhausted) await this.refill(keyId, w, limit, block);
