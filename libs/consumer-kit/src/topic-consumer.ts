@@ -5,9 +5,9 @@ import { deadLetter } from './dead-letter.ts';
 // A consumer-group member that turns a topic into micro-batches:
 //   decode each message (a failure is dead-lettered at once, with its reason)
 //   -> buffer until `batchRows` or `batchMs`, whichever first
-//   -> write(batch): retryable failures wait with backoff (consumption pauses, nothing
-//      is lost); a permanent failure is split until the bad message is found and
-//      dead-lettered, the rest written
+//   -> write(batch) while the next batch is read (one write ahead at most): retryable
+//      failures wait with backoff (consumption pauses, nothing is lost); a permanent
+//      failure is split until the bad message is found and dead-lettered, the rest written
 //   -> commit offsets only after the write succeeded.
 // Every message ends in exactly one counted outcome: written or dead-lettered.
 // Delivery is at-least-once; writers de-duplicate by event id.
@@ -77,10 +77,12 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
   let positions = new Map<number, string>();
   let chain: Promise<void> = Promise.resolve();
   let flushesPending = 0;
+  let lastFullFlush: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let stopDeadline = Infinity;
   let epoch = 0; // bumps on rebalance: work taken before it must not be committed
+  let failedSinceRebalance = false; // a batch was not written: commit nothing past it until the group re-reads
   const stats: ConsumerStats = {
     name: opts.name,
     group: opts.groupId,
@@ -159,13 +161,14 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
       if (items.length > 0) await writeIsolating(items, ctx);
       stats.batches++;
       stats.lastWriteAt = new Date().toISOString();
-      if (myEpoch !== epoch) return; // partitions moved: the new owner re-reads from the last commit
+      if (myEpoch !== epoch || failedSinceRebalance) return; // the new owner (or a restart) re-reads from the last commit
       const commit: TopicPosition[] = [...upTo].map(([partition, offset]) => ({ topic: opts.topic, partition, offset }));
       await consumer.commit(commit).catch((err) => log.warn({ consumer: opts.name, err: (err as Error).message }, 'commit failed; messages will be redelivered'));
     });
     chain = run
       .catch(() => {
         epoch++; // never commit past a batch that was not written
+        failedSinceRebalance = true;
       })
       .finally(() => {
         flushesPending--;
@@ -175,6 +178,7 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
 
   consumer.onRebalance(() => {
     epoch++;
+    failedSinceRebalance = false;
     buffer = [];
     dead = [];
     positions = new Map();
@@ -188,18 +192,29 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
         // At most one timed flush waits at a time, so an outage cannot pile up batches.
         if (flushesPending === 0 && (buffer.length > 0 || dead.length > 0 || positions.size > 0)) flush().catch((err) => log.error({ consumer: opts.name, err: (err as Error).message }, 'flush failed'));
       }, batchMs);
+      const nextOffset = (m: ConsumedMessage) => String(BigInt(m.offset) + 1n);
       await consumer.run(async (messages, ctx) => {
+        let last: ConsumedMessage | undefined;
         for (const m of messages) {
           try {
             buffer.push({ message: m, value: opts.decode(m) });
           } catch (err) {
             dead.push({ message: m, reason: `undecodable: ${(err as Error).message}` });
           }
-          positions.set(m.partition, String(BigInt(m.offset) + 1n));
+          if (last && last.partition !== m.partition) positions.set(last.partition, nextOffset(last));
+          last = m;
         }
+        if (last) positions.set(last.partition, nextOffset(last));
         stats.buffered = buffer.length;
-        // Backpressure: a full buffer waits for its write before more is fetched.
-        if (buffer.length >= batchRows) await flush(ctx);
+        // Backpressure with one write ahead: a full buffer starts its write and the next
+        // batch is read meanwhile (decoding overlaps the store's work); a second full
+        // buffer waits until the write before it is done. Memory: about 2 x batchRows.
+        if (buffer.length >= batchRows) {
+          const before = lastFullFlush;
+          lastFullFlush = flush(ctx);
+          lastFullFlush.catch(() => {}); // its failure is thrown by the next full batch's `await before`
+          await before; // a failed write throws here, and the group re-reads from the last commit
+        }
       });
     },
 
