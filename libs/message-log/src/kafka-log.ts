@@ -1,4 +1,4 @@
-import { Kafka, logLevel, CompressionTypes, type Consumer as KConsumer, type Admin, type LogEntry } from 'kafkajs';
+import { Kafka, logLevel, CompressionTypes, type Consumer as KConsumer, type Admin, type IHeaders, type LogEntry } from 'kafkajs';
 import {
   MessageLogError,
   type BatchContext,
@@ -28,6 +28,17 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
       t = setTimeout(() => reject(new MessageLogError(`${what} timed out after ${ms} ms`, true)), ms);
     }),
   ]);
+}
+
+/** Header values as strings (a loop: this runs for every consumed message). */
+function headerStrings(raw: IHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (raw) for (const k in raw) {
+    if (!Object.hasOwn(raw, k)) continue;
+    const v = raw[k];
+    out[k] = Buffer.isBuffer(v) ? v.toString('utf8') : String(v ?? '');
+  }
+  return out;
 }
 
 /** Apache Kafka through kafkajs (broker 3.9.x: kafkajs predates KIP-896). */
@@ -164,15 +175,24 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
             partitionsConsumedConcurrently: 1,
             eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
               if (batch.messages.length === 0 || isStale()) return;
-              const messages: ConsumedMessage[] = batch.messages.map((m) => ({
-                topic: batch.topic,
-                partition: batch.partition,
-                offset: m.offset,
-                key: m.key ? m.key.toString('utf8') : null,
-                value: m.value,
-                headers: Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, Buffer.isBuffer(v) ? v.toString('utf8') : String(v ?? '')])),
-                timestamp: Number(m.timestamp),
-              }));
+              const messages: ConsumedMessage[] = batch.messages.map((m) => {
+                // Key and headers are decoded when first read: sinks read only the value.
+                let key: string | null | undefined;
+                let headers: Record<string, string> | undefined;
+                return {
+                  topic: batch.topic,
+                  partition: batch.partition,
+                  offset: m.offset,
+                  get key() {
+                    return key === undefined ? (key = m.key ? m.key.toString('utf8') : null) : key;
+                  },
+                  value: m.value,
+                  get headers() {
+                    return (headers ??= headerStrings(m.headers));
+                  },
+                  timestamp: Number(m.timestamp),
+                };
+              });
               const ctx: BatchContext = { heartbeat, isRunning: () => running && isRunning() && !isStale() };
               await handler(messages, ctx);
               // Marks the fetch position only; the commit happens when the caller says so.
