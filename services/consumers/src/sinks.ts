@@ -23,14 +23,17 @@ export interface SinkOptions {
 
 export function createSink(kind: EventKind, o: SinkOptions): TopicConsumer {
   const name = Object.keys(SINK_NAMES).find((n) => SINK_NAMES[n] === kind)!;
-  return createTopicConsumer<Envelope>({
+  const decode = envelopeDecoder(kind);
+  return createTopicConsumer<Record<string, unknown>>({
     name: `${name}-sink`,
     messageLog: o.messageLog,
     groupId: `${o.groupPrefix}${name}-sink`,
     topic: o.topics.of(kind),
     deadLetterTopic: o.topics.deadLetterOf(kind),
-    decode: envelopeDecoder(kind),
-    write: (events) => o.columnStore.insert(TABLE_OF[kind], events.map(toRow)),
+    // Mapped to its row at once: a batch waiting for its write holds flat rows, not
+    // envelope object graphs (less for the garbage collector to trace).
+    decode: (m) => toRow(decode(m) as Envelope),
+    write: (rows) => o.columnStore.insert(TABLE_OF[kind], rows),
     batchRows: o.batchRows,
     batchMs: o.batchMs,
     logger: o.logger,
