@@ -1,0 +1,73 @@
+import { createRequire } from 'node:module';
+import { decodeEnvelope, encodeEnvelope, fastLogsToEvents, logBatchSchema, logsToEvents, newEnvelope, type Envelope } from '@devtrail/contract';
+import { toRow } from '@devtrail/column-store';
+import { logBatch } from './payloads.ts';
+
+// `npx tsx bench/hot-path.ts [--batch 100]`: CPU microseconds per log event for each
+// stage an event passes through, measured in this process with process.cpuUsage (so a
+// busy machine slows it less than wall-clock figures). kafkajs's record encoding and
+// decoding are reached through its internal modules, for measurement only.
+
+const require = createRequire(import.meta.url);
+const Encoder = require('kafkajs/src/protocol/encoder');
+const Decoder = require('kafkajs/src/protocol/decoder');
+const { RecordBatch } = require('kafkajs/src/protocol/recordBatch/v0');
+const Record = require('kafkajs/src/protocol/recordBatch/record/v0');
+const decodeRecordBatch = require('kafkajs/src/protocol/recordBatch/v0/decoder');
+const secureJson = require('secure-json-parse');
+
+const batchArg = process.argv.indexOf('--batch');
+const BATCH = batchArg > 0 ? Number(process.argv[batchArg + 1]) : 100;
+const BODIES = 40;
+
+async function stage<T>(name: string, inputs: T[], fn: (x: T) => unknown | Promise<unknown>, eventsPerInput: number): Promise<number> {
+  for (let r = 0; r < 3; r++) for (const x of inputs) await fn(x); // warm-up
+  let rounds = 0;
+  const t0 = process.cpuUsage();
+  const w0 = performance.now();
+  while (performance.now() - w0 < 1500) {
+    for (const x of inputs) await fn(x);
+    rounds++;
+  }
+  const cpu = process.cpuUsage(t0);
+  const us = (cpu.user + cpu.system) / (rounds * inputs.length * eventsPerInput);
+  console.log(`  ${name.padEnd(44)} ${us.toFixed(2).padStart(7)} µs/event`);
+  return us;
+}
+
+const bodies = Array.from({ length: BODIES }, () => logBatch(BATCH));
+const parsed = bodies.map((b) => JSON.parse(b));
+const valid = parsed.map((p) => logBatchSchema.parse(p));
+const now = new Date().toISOString();
+const events = valid.map((v) => logsToEvents(v, now));
+const encoded = events.map((es) => es.map((d) => encodeEnvelope(newEnvelope('log', '3f1c9a52-7f0e-4d4e-9a59-4f0f6b1e2c11', now, d))));
+const recordsOf = (msgs: ReturnType<typeof encodeEnvelope>[]) => msgs.map((m, i) => Record({ key: m.key, value: m.value, headers: m.headers, offsetDelta: i, timestampDelta: 0 }));
+const batches: Buffer[] = [];
+for (const msgs of encoded) batches.push((await RecordBatch({ records: recordsOf(msgs), lastOffsetDelta: msgs.length - 1 })).buffer);
+const decoded = encoded.map((msgs) => msgs.map((m) => decodeEnvelope('log', m.value)));
+const rows = decoded.map((d) => d.map(toRow));
+
+console.log(`receiver, ${BATCH} logs a request (${Math.round(bodies[0].length / BATCH)} bytes a log in the body)`);
+const r = [
+  await stage('JSON parse (secure-json-parse, as Fastify)', bodies, (b) => secureJson.parse(b, { protoAction: 'error', constructorAction: 'error' }), BATCH),
+  await stage('validate + normalise (fastLogsToEvents)', parsed, (p) => fastLogsToEvents(p, now), BATCH),
+  await stage('envelope + encode (newEnvelope, encodeEnvelope)', events, (es) => es.map((d) => encodeEnvelope(newEnvelope('log', 'p', now, d))), BATCH),
+  await stage('kafkajs record batch encode (+crc32c)', encoded, async (msgs) => (await RecordBatch({ records: recordsOf(msgs), lastOffsetDelta: msgs.length - 1 })).buffer, BATCH),
+];
+console.log(`  ${'receiver total'.padEnd(44)} ${r.reduce((a, b) => a + b, 0).toFixed(2).padStart(7)} µs/event\n`);
+
+console.log('consumer');
+const c = [
+  await stage('kafkajs record batch decode', batches, (b) => decodeRecordBatch(new Decoder(b)), BATCH),
+  await stage('decodeEnvelope (JSON + validation)', encoded, (msgs) => msgs.map((m) => decodeEnvelope('log', m.value)), BATCH),
+  await stage('toRow', decoded, (d: Envelope[]) => d.map(toRow), BATCH),
+  await stage('JSONEachRow body (JSON.stringify per row)', rows, (rs) => rs.map((x) => JSON.stringify(x)).join('\n'), BATCH),
+];
+console.log(`  ${'consumer total (before the insert itself)'.padEnd(44)} ${c.reduce((a, b) => a + b, 0).toFixed(2).padStart(7)} µs/event`);
+if (process.argv.includes('--detail')) {
+  console.log('\ndetail');
+  await stage('zod logBatchSchema.safeParse (the fallback)', parsed, (p) => logBatchSchema.safeParse(p), BATCH);
+  await stage('logsToEvents after zod', valid, (v) => logsToEvents(v, now), BATCH);
+  await stage('kafkajs encode, no headers', encoded, async (msgs) => (await RecordBatch({ records: msgs.map((m, i) => Record({ key: m.key, value: m.value, offsetDelta: i, timestampDelta: 0 })), lastOffsetDelta: msgs.length - 1 })).buffer, BATCH);
+  await stage('kafkajs Record() objects only', encoded, (msgs) => recordsOf(msgs), BATCH);
+}
