@@ -13,6 +13,9 @@ import { utc } from './to-events.ts';
 /** The regex z.string().datetime({ offset: true }) tests (zod builds it anew on every call). */
 export const ISO_DATETIME = datetimeRegex({ precision: null, offset: true, local: false });
 const LEVELS = new Set<string>(logLevels);
+/** toISOString's own form: such a (valid) timestamp is already what utc() would return. */
+const CANONICAL_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const normalised = (ts: string) => (ts.length === 24 && CANONICAL_UTC.test(ts) ? ts : utc(ts));
 
 /** What zod treats as an object, restricted to what JSON.parse makes. */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -45,7 +48,7 @@ export function fastLogsToEvents(body: unknown, now: string): LogEvent[] | undef
       service,
       environment,
       release: (own as string | undefined) ?? (release as string | undefined) ?? '',
-      timestamp: timestamp ? utc(timestamp as string) : now,
+      timestamp: timestamp ? normalised(timestamp as string) : now,
       level: level as LogEvent['level'],
       message,
       metadata: (metadata as Record<string, unknown> | undefined) ?? {},
