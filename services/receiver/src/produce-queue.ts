@@ -52,7 +52,11 @@ export class ProduceQueue {
         bytes += p.bytes;
       }
       const byTopic = new Map<string, OutgoingMessage[]>();
-      for (const p of take) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), ...p.messages]);
+      for (const p of take) {
+        const list = byTopic.get(p.topic);
+        if (list) for (const m of p.messages) list.push(m);
+        else byTopic.set(p.topic, p.messages.slice());
+      }
       try {
         await this.producer.send([...byTopic].map(([topic, messages]) => ({ topic, messages })));
         take.forEach((p) => p.resolve());
