@@ -29,7 +29,7 @@ export async function runConsumerOnly(args: BenchArgs, log: (m: string) => void)
   const topics = topicNames(p.env.KAFKA_TOPIC_PREFIX);
   const stopOnSignal = () => {
     log('interrupted: cleaning up');
-    void p.close().then(() => deleteTopics(p.env.KAFKA_TOPIC_PREFIX)).finally(() => process.exit(130));
+    void p.close().then(() => deleteTopics(p.env.KAFKA_TOPIC_PREFIX, p.env.CONSUMER_GROUP_PREFIX)).finally(() => process.exit(130));
   };
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);
@@ -88,7 +88,7 @@ export async function runConsumerOnly(args: BenchArgs, log: (m: string) => void)
     process.off('SIGTERM', stopOnSignal);
     log('stopping the consumer, dropping the namespace');
     await p.close();
-    await deleteTopics(p.env.KAFKA_TOPIC_PREFIX).catch((err) => log(`could not delete topics: ${(err as Error).message}`));
+    await deleteTopics(p.env.KAFKA_TOPIC_PREFIX, p.env.CONSUMER_GROUP_PREFIX).catch((err) => log(`could not delete topics: ${(err as Error).message}`));
   }
 }
 

@@ -71,3 +71,12 @@ if (process.argv.includes('--detail')) {
   await stage('kafkajs encode, no headers', encoded, async (msgs) => (await RecordBatch({ records: msgs.map((m, i) => Record({ key: m.key, value: m.value, offsetDelta: i, timestampDelta: 0 })), lastOffsetDelta: msgs.length - 1 })).buffer, BATCH);
   await stage('kafkajs Record() objects only', encoded, (msgs) => recordsOf(msgs), BATCH);
 }
+if (process.argv.includes('--detail')) {
+  const { Partitioners } = await import('kafkajs');
+  const { javaCompatiblePartitioner } = await import('../libs/message-log/src/kafka-partitioner.ts');
+  const partitionMetadata = [0, 1, 2].map((partitionId) => ({ partitionId, leader: 1, replicas: [1], isr: [1], partitionErrorCode: 0, offlineReplicas: [] }));
+  for (const [name, make] of [['kafkajs DefaultPartitioner', Partitioners.DefaultPartitioner], ['javaCompatiblePartitioner', javaCompatiblePartitioner]] as const) {
+    const p = make();
+    await stage(`partition by event id: ${name}`, encoded, (msgs) => msgs.map((m) => p({ topic: 't', partitionMetadata, message: m })), BATCH);
+  }
+}

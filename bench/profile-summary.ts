@@ -58,3 +58,24 @@ console.log('self time by package / file');
 for (const [k, v] of [...byPkg].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(v)}  ${k}`);
 console.log('\nself time by function');
 for (const [k, v] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(v)}  ${k}`);
+
+// --callers NAME: whose code the self time of functions named NAME is spent for
+// (nearest caller outside node: internals).
+const ci = process.argv.indexOf('--callers');
+if (ci > 0) {
+  const name = process.argv[ci + 1];
+  const parent = new Map<number, number>();
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const byCaller = new Map<string, number>();
+  let total = 0;
+  for (const [id, us] of self) {
+    if (byId.get(id)!.callFrame.functionName !== name) continue;
+    total += us;
+    let p = parent.get(id);
+    while (p !== undefined && (byId.get(p)!.callFrame.url.startsWith('node:') || byId.get(p)!.callFrame.url === '')) p = parent.get(p);
+    const f = p === undefined ? undefined : byId.get(p)!.callFrame;
+    add(byCaller, f ? `${f.functionName || '(anonymous)'}  ${inPackage(f.url)}:${f.lineNumber + 1}` : '(root)', us);
+  }
+  console.log(`\n${name}: ${pct(total)} of samples, by caller`);
+  for (const [k, v] of [...byCaller].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`  ${pct(v)}  ${k}`);
+}

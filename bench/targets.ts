@@ -52,12 +52,16 @@ export function cpuProfEnv(dir: string | null, name: string): Record<string, str
   };
 }
 
-/** Deletes every topic whose name starts with the namespace's prefix (the harness leaves them). */
-export async function deleteTopics(prefix: string): Promise<void> {
+/** Deletes the namespace's topics and consumer groups (the harness leaves them in Kafka). */
+export async function deleteTopics(topicPrefix: string, groupPrefix?: string): Promise<void> {
   const admin = new Kafka({ clientId: 'bench-cleanup', brokers: STACK.kafkaBrokers, logLevel: logLevel.NOTHING }).admin();
   try {
     await admin.connect();
-    const mine = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
+    if (groupPrefix) {
+      const groups = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => g.startsWith(groupPrefix));
+      if (groups.length) await admin.deleteGroups(groups).catch(() => {});
+    }
+    const mine = (await admin.listTopics()).filter((t) => t.startsWith(topicPrefix));
     if (mine.length) await admin.deleteTopics({ topics: mine, timeout: 10_000 });
   } finally {
     await admin.disconnect().catch(() => {});
@@ -83,7 +87,7 @@ export async function startDistributed(o: TargetOptions): Promise<Target & { pip
   const closeAll = async () => {
     await p.close();
     await ch.close().catch(() => {});
-    await deleteTopics(p.env.KAFKA_TOPIC_PREFIX).catch((err) => o.log(`could not delete topics: ${(err as Error).message}`));
+    await deleteTopics(p.env.KAFKA_TOPIC_PREFIX, p.env.CONSUMER_GROUP_PREFIX).catch((err) => o.log(`could not delete topics: ${(err as Error).message}`));
   };
   try {
     o.log(`namespace ${p.ns}: starting receiver, ${o.consumers} consumers process(es), dashboard`);
