@@ -118,7 +118,10 @@ describe.skipIf(!up)(`SDK through the real pipeline: Express -> Fastify${up ? ''
 
   beforeAll(async () => {
     ensureBuilt();
-    [sdk, sdkExpress, sdkFastify] = await Promise.all([import('@devtrail/sdk'), import('@devtrail/sdk/express'), import('@devtrail/sdk/fastify')]);
+    // Specifiers in variables: vite must not resolve them before ensureBuilt() made dist/
+    // (a clean clone has none).
+    const entries = ['@devtrail/sdk', '@devtrail/sdk/express', '@devtrail/sdk/fastify'];
+    [sdk, sdkExpress, sdkFastify] = (await Promise.all(entries.map((e) => import(/* @vite-ignore */ e)))) as [Sdk, SdkExpress, SdkFastify];
     p = await pipeline();
     receiver = await p.start('receiver');
     await p.start('consumers');
