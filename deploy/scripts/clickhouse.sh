@@ -65,43 +65,18 @@ cmd_start() {
   say "ready on http://$CH_HOST:$CH_PORT (pid $pid) in $(elapsed "$t0")"
 }
 
-cmd_stop() {
-  local pid t0
-  t0=$(now_ms)
-  if ! pid="$(find_pid "$PIDFILE" "$SIG")"; then say "not running"; rm -f "$PIDFILE"; return 0; fi
-  say "stopping pid $pid"
-  stop_pid "$pid" "$STOP_TIMEOUT" || die "pid $pid did not exit"
-  rm -f "$PIDFILE"
-  say "stopped in $(elapsed "$t0")"
-}
 
-cmd_kill() {
-  local pid
-  if ! pid="$(find_pid "$PIDFILE" "$SIG")"; then say "not running"; rm -f "$PIDFILE"; return 0; fi
-  say "killing pid $pid (SIGKILL)"
-  stop_pid "$pid" 0 >/dev/null 2>&1 || true
-  rm -f "$PIDFILE"
-  pid_alive "$pid" && die "pid $pid survived SIGKILL"
-  say "killed"
-}
 
-cmd_status() {
-  local pid
-  if ! pid="$(find_pid "$PIDFILE" "$SIG")"; then say "stopped"; return 1; fi
-  if ping_ok 3; then say "running (pid $pid), answering on http://$CH_HOST:$CH_PORT"; return 0; fi
-  say "running (pid $pid) but NOT answering on http://$CH_HOST:$CH_PORT"
-  return 1
-}
 
 case "${1:-}" in
   start|stop|kill|restart|reset) lock_service 180 ;;
 esac
 case "${1:-}" in
   start) cmd_start ;;
-  stop) cmd_stop ;;
-  kill) cmd_kill ;;
-  restart) cmd_stop; cmd_start ;;
-  status) cmd_status ;;
-  reset) cmd_stop; say "deleting ${DATA#"$DT_ROOT/"}"; rm -rf "$DATA" ;;
+  stop) service_stop ;;
+  kill) service_kill ;;
+  restart) service_stop; cmd_start ;;
+  status) service_status ping_ok 3 "http://$CH_HOST:$CH_PORT" ;;
+  reset) service_stop; say "deleting ${DATA#"$DT_ROOT/"}"; rm -rf "$DATA" ;;
   *) echo "usage: $0 start|stop|kill|restart|status|reset" >&2; exit 2 ;;
 esac

@@ -146,3 +146,37 @@ ensure_node_modules() {
   (cd "$DT_ROOT" && npm install --no-save --no-audit --no-fund --loglevel=error >"$DT_LOGS/npm-install.log" 2>&1) ||
     { tail -n 20 "$DT_LOGS/npm-install.log" >&2; die "npm install failed (full output: .devtrail/logs/npm-install.log)"; }
 }
+
+# The lifecycle verbs every service script shares. They read the caller's PIDFILE, SIG
+# (what the process's command line must contain) and STOP_TIMEOUT.
+
+# service_stop: SIGTERM, wait up to STOP_TIMEOUT, then SIGKILL; idempotent.
+service_stop() {
+  local pid t0
+  t0=$(now_ms)
+  if ! pid="$(find_pid "$PIDFILE" "$SIG")"; then say "not running"; rm -f "$PIDFILE"; return 0; fi
+  say "stopping pid $pid"
+  stop_pid "$pid" "$STOP_TIMEOUT" || die "pid $pid did not exit"
+  rm -f "$PIDFILE"
+  say "stopped in $(elapsed "$t0")"
+}
+
+# service_kill [KILLER]: simulate a crash (SIGKILL, via KILLER pid when given, e.g. kill_tree).
+service_kill() {
+  local pid killer="${1:-}"
+  if ! pid="$(find_pid "$PIDFILE" "$SIG")"; then say "not running"; rm -f "$PIDFILE"; return 0; fi
+  say "killing pid $pid (SIGKILL)"
+  if [ -n "$killer" ]; then "$killer" "$pid"; else stop_pid "$pid" 0 >/dev/null 2>&1 || true; fi
+  rm -f "$PIDFILE"
+  pid_alive "$pid" && die "pid $pid survived SIGKILL"
+  say "killed"
+}
+
+# service_status PROBE... ADDRESS: exit 0 only when the process runs and PROBE succeeds.
+service_status() {
+  local pid address="${*: -1}" probe=("${@:1:$#-1}")
+  if ! pid="$(find_pid "$PIDFILE" "$SIG")"; then say "stopped"; return 1; fi
+  if "${probe[@]}" 2>/dev/null; then say "running (pid $pid), answering on $address"; return 0; fi
+  say "running (pid $pid) but NOT answering on $address"
+  return 1
+}

@@ -189,36 +189,16 @@ cmd_start() {
   say "ready on $KAFKA_HOST:$KAFKA_PORT (pid $pid) in $(elapsed "$t0")"
 }
 
-cmd_stop() {
-  local pid t0
-  t0=$(now_ms)
-  if ! pid="$(find_pid "$PIDFILE" "$SIG")"; then say "not running"; rm -f "$PIDFILE"; return 0; fi
-  say "stopping pid $pid"
-  stop_pid "$pid" "$STOP_TIMEOUT" || die "pid $pid did not exit"
-  rm -f "$PIDFILE"
-  say "stopped in $(elapsed "$t0")"
-}
 
-cmd_kill() {
-  local pid
-  if ! pid="$(find_pid "$PIDFILE" "$SIG")"; then say "not running"; rm -f "$PIDFILE"; return 0; fi
-  say "killing pid $pid (SIGKILL)"
-  stop_pid "$pid" 0 >/dev/null 2>&1 || true
-  rm -f "$PIDFILE"
-  pid_alive "$pid" && die "pid $pid survived SIGKILL"
-  say "killed"
-}
 
 cmd_status() {
   local pid
-  if ! pid="$(find_pid "$PIDFILE" "$SIG")"; then say "stopped"; return 1; fi
-  if probe 3000 "$pid" 2>/dev/null; then say "running (pid $pid), answering on $KAFKA_HOST:$KAFKA_PORT"; return 0; fi
-  say "running (pid $pid) but NOT answering on $KAFKA_HOST:$KAFKA_PORT"
-  return 1
+  pid="$(find_pid "$PIDFILE" "$SIG")" || pid=0
+  service_status probe 3000 "$pid" "$KAFKA_HOST:$KAFKA_PORT"
 }
 
 cmd_reset() {
-  cmd_stop
+  service_stop
   say "deleting ${DATA#"$DT_ROOT/"}"
   rm -rf "$DATA"
 }
@@ -228,9 +208,9 @@ case "${1:-}" in
 esac
 case "${1:-}" in
   start) cmd_start ;;
-  stop) cmd_stop ;;
-  kill) cmd_kill ;;
-  restart) cmd_stop; cmd_start ;;
+  stop) service_stop ;;
+  kill) service_kill ;;
+  restart) service_stop; cmd_start ;;
   status) cmd_status ;;
   install) cmd_install ;;
   reset) cmd_reset ;;

@@ -198,23 +198,7 @@ cmd_stop() {
   say "stopped in $(elapsed "$t0")"
 }
 
-cmd_kill() {
-  local pid
-  if ! pid="$(find_pid "$PIDFILE" "$SIG")"; then say "not running"; rm -f "$PIDFILE"; return 0; fi
-  say "killing pid $pid and its backends (SIGKILL)"
-  kill_tree "$pid"
-  rm -f "$PIDFILE"
-  pid_alive "$pid" && die "pid $pid survived SIGKILL"
-  say "killed"
-}
 
-cmd_status() {
-  local pid
-  if ! pid="$(find_pid "$PIDFILE" "$SIG")"; then say "stopped"; return 1; fi
-  if pg_ready 3; then say "running (pid $pid), answering on $PG_HOST:$PG_PORT"; return 0; fi
-  say "running (pid $pid) but NOT answering on $PG_HOST:$PG_PORT"
-  return 1
-}
 
 case "${1:-}" in
   start|stop|kill|restart|reset) lock_service 180 ;;
@@ -222,9 +206,9 @@ esac
 case "${1:-}" in
   start) cmd_start ;;
   stop) cmd_stop ;;
-  kill) cmd_kill ;;
+  kill) service_kill kill_tree ;;
   restart) cmd_stop; cmd_start ;;
-  status) cmd_status ;;
+  status) service_status pg_ready 3 "$PG_HOST:$PG_PORT" ;;
   install) ensure_package; say "postgresql-15 present in $PG_BIN" ;;
   psql) shift; exec "$PG_BIN/psql" "postgresql://$PG_USER:$PG_PASSWORD@$PG_HOST:$PG_PORT/$PG_DB" "$@" ;;
   reset) cmd_stop; say "deleting ${PGROOT#"$DT_ROOT/"}"; rm -rf "$PGROOT" ;;

@@ -16,14 +16,17 @@ if ! "$DT_SCRIPTS/services.sh" status >/dev/null 2>&1; then
   "$DT_SCRIPTS/services.sh" up || exit 1
   started_here=1
 fi
-cleanup() { [ "$started_here" = 1 ] && "$DT_SCRIPTS/services.sh" down; }
+# An if, not `[ ] && …`: the trap's last status would otherwise become the script's.
+cleanup() {
+  if [ "$started_here" = 1 ]; then "$DT_SCRIPTS/services.sh" down || true; fi
+}
 trap cleanup EXIT
 
 mkdir -p "$DT_ROOT/.devtrail/test-results"
 report="$DT_ROOT/.devtrail/test-results/vitest.json"
 rm -f "$report"
-DEVTRAIL_REQUIRE_STACK=1 npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@"
-rc=$?
+rc=0
+DEVTRAIL_REQUIRE_STACK=1 npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@" || rc=$?
 
 if [ -f "$report" ]; then
   node -e '
