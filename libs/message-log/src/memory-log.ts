@@ -145,7 +145,13 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): MessageLog {
                 });
                 continue;
               }
-              await handler(batch, { heartbeat: async () => {}, isRunning: () => running && !closed });
+              try {
+                await handler(batch, { heartbeat: async () => {}, isRunning: () => running && !closed });
+              } catch {
+                // As a Kafka consumer restarts after a failed batch: re-read from the last commit.
+                for (const t of copts.topics) partitionsOf(t).forEach((p, i) => positions.set(`${t}/${i}`, start(t, i, p)));
+                await new Promise((r) => setTimeout(r, 500));
+              }
             }
           })();
         },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryLog, MessageLogError } from '../src/index.ts';
-import { messageLogContract } from './message-log.contract.ts';
+import { messageLogContract, redeliveryAfterHandlerFailure } from './message-log.contract.ts';
 
 messageLogContract('in-process log', async () => createMemoryLog());
 
@@ -29,3 +29,5 @@ describe('in-process log retention', () => {
     await expect(p.send([{ topic: 't', messages: [{ key: null, value: Buffer.from('y'), headers: {} }] }])).resolves.toBeUndefined();
   });
 });
+
+redeliveryAfterHandlerFailure('in-process log', async () => createMemoryLog());

@@ -78,3 +78,32 @@ export function messageLogContract(name: string, open: () => Promise<MessageLog>
     });
   });
 }
+
+/** A handler that throws gets the uncommitted messages again (Kafka restarts the member; the in-process log rewinds). */
+export function redeliveryAfterHandlerFailure(name: string, open: () => Promise<MessageLog>) {
+  describe(`message log contract: ${name}, failed handler`, () => {
+    it('redelivers what was not committed after the handler threw', { timeout: 60_000 }, async () => {
+      const log = await open();
+      const topic = `rethrow-${randomBytes(4).toString('hex')}`;
+      await log.ensureTopics([topic], 1);
+      const p = log.createProducer();
+      await p.send([{ topic, messages: [msg(1, 'k'), msg(2, 'k')] }]);
+      await p.disconnect();
+      const seen: string[] = [];
+      let threw = false;
+      const c = log.createConsumer({ groupId: `rethrow-${topic}`, topics: [topic] });
+      await c.run(async (batch) => {
+        seen.push(...batch.map((m) => m.offset));
+        if (!threw) {
+          threw = true;
+          throw new Error('handler failed');
+        }
+        const last = batch[batch.length - 1];
+        await c.commit([{ topic, partition: last.partition, offset: String(BigInt(last.offset) + 1n) }]);
+      });
+      await expect.poll(() => seen.filter((o) => o === '0').length, { timeout: 30_000 }).toBe(2);
+      await c.stop();
+      await log.close();
+    });
+  });
+}
