@@ -10,3 +10,4 @@ export { API_KEY_PATTERN, generateApiKey, hashApiKey, keyDisplayPrefix, safeEqua
 export { jsonDepth } from './json-depth.ts';
 export { originAllowed, isValidOriginEntry } from './origins.ts';
 export { fastLogsToEvents, fastLogEvent } from './fast-paths.ts';
+export * from './api-schemas.ts';

@@ -1,4 +1,6 @@
-import { generateApiKey, hashApiKey, keyDisplayPrefix } from '@devtrail/contract';
+import { generateApiKey, hashApiKey, isUuid, keyDisplayPrefix } from '@devtrail/contract';
+
+export { isUuid };
 import type { RelationalStore, SqlExecutor } from './relational-store.ts';
 
 // Projects, their one active key, allowed origins and ingest settings. Every change
@@ -159,6 +161,3 @@ export function projectsRepo(store: RelationalStore) {
 
 export type ProjectsRepo = ReturnType<typeof projectsRepo>;
 
-export function isUuid(s: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
-}

@@ -17,8 +17,6 @@ import {
 } from '@devtrail/contract';
 import type { ErrorGroup, ErrorRecord, IngestionRate, LlmUsageSummary, LogRecord, SpanRecord } from '@devtrail/column-store';
 import type { CheckResult, Readiness } from '@devtrail/runtime';
-// The admin and read APIs' own request schemas live with the dashboard; they are read
-// from there (not copied) so the document cannot drift from what those routes parse.
 import {
   createProjectBody,
   drainSecretBody,
@@ -29,8 +27,8 @@ import {
   rangeQuery,
   rateLimitBody,
   tracesQuery,
-} from '../../dashboard/src/api/params.ts';
-import type { projectJson } from '../../dashboard/src/api/project-json.ts';
+  type ProjectJson,
+} from '@devtrail/contract';
 import { RETRY_AFTER_SECONDS } from './http-errors.ts';
 
 // The published contract (docs/openapi.json, GET /openapi.json), generated from the
@@ -342,7 +340,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       created_at: z.string().datetime(),
     }),
   );
-  sameKeys<z.infer<typeof project>, ReturnType<typeof projectJson>>(true);
+  sameKeys<z.infer<typeof project>, ProjectJson>(true);
   const projectWithKey = r.register(
     'ProjectWithKey',
     z.object({ project, api_key: z.string().regex(/^dt_[0-9a-f]{24}$/).openapi({ description: 'The raw key, shown only in this answer.' }) }),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isValidOriginEntry } from '@devtrail/contract';
 import type { ProjectsRepo } from '@devtrail/relational-store';
-import { createProjectBody, drainSecretBody, originsBody, projectIdParam, rateLimitBody } from './params.ts';
+import { createProjectBody, drainSecretBody, originsBody, projectIdParam, rateLimitBody } from '@devtrail/contract';
 import { projectJson } from './project-json.ts';
 import { ApiError } from './api-errors.ts';
 

@@ -1,7 +1,7 @@
+import type { ProjectJson } from '@devtrail/contract';
 import type { Project } from '@devtrail/relational-store';
 
-/** The project as the API shows it: snake_case, never a key or a secret. */
-export function projectJson(p: Project) {
+export function projectJson(p: Project): ProjectJson {
   return {
     id: p.id,
     name: p.name,

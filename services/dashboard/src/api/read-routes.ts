@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates, type ColumnStore } from '@devtrail/column-store';
 import { z } from 'zod';
-import { errorsQuery, logsQuery, projectIdParam, range, rangeQuery, tracesQuery } from './params.ts';
+import { errorsQuery, logsQuery, projectIdParam, apiTimeRange, rangeQuery, tracesQuery } from '@devtrail/contract';
 import { ApiError } from './api-errors.ts';
 
 // /api/projects/:id/...: what the dashboard reads. Every query is bounded by project and
@@ -19,7 +19,7 @@ export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lag
     const q = logsQuery.parse(request.query);
     const r = await readLogs(store, {
       projectId,
-      range: range(q),
+      range: apiTimeRange(q),
       levels: q.level,
       service: q.service,
       environment: q.environment,
@@ -35,14 +35,14 @@ export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lag
   app.get('/api/projects/:id/errors', async (request) => {
     const projectId = await projectOf(request);
     const q = errorsQuery.parse(request.query);
-    const r = await readErrors(store, { projectId, fingerprint: q.fingerprint, range: range(q), cursor: q.cursor, limit: q.limit });
+    const r = await readErrors(store, { projectId, fingerprint: q.fingerprint, range: apiTimeRange(q), cursor: q.cursor, limit: q.limit });
     return { errors: r.errors, next_cursor: r.nextCursor };
   });
 
   app.get('/api/projects/:id/error-groups', async (request) => {
     const projectId = await projectOf(request);
     const q = rangeQuery.parse(request.query);
-    return { groups: await readErrorGroups(store, { projectId, range: range(q), limit: q.limit }) };
+    return { groups: await readErrorGroups(store, { projectId, range: apiTimeRange(q), limit: q.limit }) };
   });
 
   app.get('/api/projects/:id/error-groups/:fingerprint', async (request) => {
@@ -57,7 +57,7 @@ export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lag
   app.get('/api/projects/:id/traces', async (request) => {
     const projectId = await projectOf(request);
     const q = tracesQuery.parse(request.query);
-    return { traces: await readSpans(store, { projectId, range: range(q), operation: q.operation, rootsOnly: true, limit: q.limit }) };
+    return { traces: await readSpans(store, { projectId, range: apiTimeRange(q), operation: q.operation, rootsOnly: true, limit: q.limit }) };
   });
 
   app.get('/api/projects/:id/traces/:traceId', async (request) => {
@@ -71,13 +71,13 @@ export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lag
   app.get('/api/projects/:id/spans', async (request) => {
     const projectId = await projectOf(request);
     const q = tracesQuery.parse(request.query);
-    return { spans: await readSpans(store, { projectId, range: range(q), operation: q.operation, limit: q.limit }) };
+    return { spans: await readSpans(store, { projectId, range: apiTimeRange(q), operation: q.operation, limit: q.limit }) };
   });
 
   app.get('/api/projects/:id/llm-usage', async (request) => {
     const projectId = await projectOf(request);
     const q = rangeQuery.parse(request.query);
-    return { usage: await readLlmUsage(store, { projectId, range: range(q) }) };
+    return { usage: await readLlmUsage(store, { projectId, range: apiTimeRange(q) }) };
   });
 
   app.get('/api/projects/:id/ingestion', async (request) => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ColumnStore } from '@devtrail/column-store';
 import { requirePrincipal, type Authenticator } from '../api/access.ts';
 import { ApiError, apiErrorAnswer } from '../api/api-errors.ts';
-import { projectIdParam, rangeQuery } from '../api/params.ts';
+import { projectIdParam, rangeQuery } from '@devtrail/contract';
 import { bucketsOf } from './reads/buckets.ts';
 import { readErrorActivity } from './reads/error-activity.ts';
 import { readLlmModels, readLlmSeries } from './reads/llm-breakdown.ts';

@@ -1,7 +1,12 @@
 import { z } from 'zod';
-import { isUuid } from '@devtrail/relational-store';
 
-// Query-string and body schemas of the APIs. Times are ISO 8601 or epoch milliseconds.
+// Request schemas of the admin and read APIs (/api/...), beside the ingest schemas:
+// the dashboard's routes parse with them and the OpenAPI document is generated from
+// them. Times are ISO 8601 or epoch milliseconds.
+
+export function isUuid(s: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+}
 
 const time = z
   .union([z.string().regex(/^\d{10,14}$/).transform(Number), z.string().datetime({ offset: true }).transform((s) => Date.parse(s))])
@@ -35,4 +40,16 @@ export const originsBody = z.object({ origins: z.array(z.string().trim().min(1).
 export const rateLimitBody = z.object({ rate_limit_per_minute: z.number().int().min(1).max(10_000_000) });
 export const drainSecretBody = z.object({ secret: z.string().min(8).max(200).nullable() });
 
-export const range = (q: { from?: number; to?: number }) => ({ fromMs: q.from, toMs: q.to });
+export const apiTimeRange = (q: { from?: number; to?: number }) => ({ fromMs: q.from, toMs: q.to });
+
+/** A project as the admin API shows it: snake_case, never a key or a secret. */
+export interface ProjectJson {
+  id: string;
+  name: string;
+  key_prefix: string | null;
+  key_created_at: string | null;
+  allowed_origins: string[];
+  rate_limit_per_minute: number;
+  has_drain_secret: boolean;
+  created_at: string;
+}
