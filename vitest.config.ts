@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { FinalChecksLast } from './test/support/final-checks-last.ts';
 
 // One run covers unit and integration suites. Files run one at a time: several
 // integration suites stop and start shared engines (Kafka, ClickHouse), which
-// must never overlap with another suite's traffic.
+// must never overlap with another suite's traffic. test/final/* runs last: it checks what
+// the whole run did (dead letters), from a baseline the global setup takes.
 export default defineConfig({
   test: {
     include: ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'test/**/*.test.ts'],
@@ -11,5 +13,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    globalSetup: ['test/support/global-setup.ts'],
+    sequence: { sequencer: FinalChecksLast },
   },
 });
