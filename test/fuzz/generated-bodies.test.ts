@@ -108,7 +108,7 @@ describe.skipIf(!up).each(modes)(`generated bodies, one invariant (%s; seed ${FU
     console.log(`${mode}: ${sent.length} bodies, ${accepted} answered 200, ${sent.filter((s) => s.answer && s.answer.status >= 400 && s.answer.status < 500).length} answered 4xx`);
     // The generator must exercise storage and refusal both, or the invariant says little.
     if (FUZZ.only === undefined) {
-      expect(accepted).toBeGreaterThan(sent.length * 0.3);
+      expect(accepted).toBeGreaterThan(sent.length * 0.2);
       expect(accepted).toBeLessThan(sent.length);
     }
     expect(report('answer:'), 'bodies whose answer was not 200 or a 4xx JSON body').toBe('');

@@ -15,12 +15,12 @@ export const whole = (n: number) => Math.round(n);
 
 /**
  * Free-form JSON (metadata, context, breadcrumbs, proxy): strings and keys as `text`; -0 reads
- * back as 0 (JSON text has no negative zero). A non-finite number has no JSON form, so it
- * stays as it is here: a 200 for it can only pass if it reads back as sent, which it cannot.
+ * back as 0 (JSON text has no negative zero); a number past Float64 (`1e309`, read as
+ * Infinity) reads back as null (docs/api.md: "Numbers inside metadata / context").
  */
 export function json(v: unknown): unknown {
   if (typeof v === 'string') return text(v);
-  if (typeof v === 'number') return Object.is(v, -0) ? 0 : v;
+  if (typeof v === 'number') return !Number.isFinite(v) ? null : Object.is(v, -0) ? 0 : v;
   if (Array.isArray(v)) return v.map(json);
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), json(x)]));
   return v;

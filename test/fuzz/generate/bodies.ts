@@ -40,7 +40,7 @@ const logEntry = withUnknown(
   }),
 );
 
-const logBody = withUnknown(fc.record({ ...shared, logs: fc.oneof({ weight: 30, arbitrary: fc.array(logEntry, { minLength: 1, maxLength: 8 }) }, { weight: 1, arbitrary: fc.constant([]) }) }));
+const logBody = withUnknown(fc.record({ ...shared, logs: fc.oneof({ weight: 30, arbitrary: fc.array(logEntry, { minLength: 1, maxLength: 4 }) }, { weight: 1, arbitrary: fc.constant([]) }) }));
 
 const stackTrace = fc.oneof(edgeOrLongString, edgeString.map((s) => `TypeError: ${s}\n    at f (/srv/app/${s}.js:1:2)\n    at g (node:internal/x:3:4)`));
 
