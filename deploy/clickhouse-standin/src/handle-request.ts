@@ -18,14 +18,15 @@ const HANDLED = new Set(['query', 'query_id', 'database']);
 
 export function createRequestHandler(engine: ChdbEngine) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://standin');
-    if (url.pathname === '/ping') {
-      req.resume();
-      res.writeHead(200, { 'Content-Type': 'text/plain; charset=UTF-8' }).end('Ok.\n');
-      return;
-    }
-    const queryId = url.searchParams.get('query_id') || randomUUID();
+    let queryId = randomUUID();
     try {
+      const url = new URL(req.url ?? '/', 'http://standin');
+      if (url.pathname === '/ping') {
+        req.resume();
+        res.writeHead(200, { 'Content-Type': 'text/plain; charset=UTF-8' }).end('Ok.\n');
+        return;
+      }
+      queryId = url.searchParams.get('query_id') || queryId;
       const request = await parseRequest(req, url);
       const body = await engine.run(request.sql, request.database, request.params);
       res.writeHead(200, { 'X-ClickHouse-Query-Id': queryId, 'Content-Length': body.length }).end(body);
