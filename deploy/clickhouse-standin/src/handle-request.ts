@@ -18,7 +18,7 @@ const HANDLED = new Set(['query', 'query_id', 'database']);
 
 export function createRequestHandler(engine: ChdbEngine) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    let queryId = randomUUID();
+    let queryId: string = randomUUID();
     try {
       const url = new URL(req.url ?? '/', 'http://standin');
       if (url.pathname === '/ping') {
