@@ -9,16 +9,15 @@ import {
   readLlmUsage,
   readLogs,
   readTrace,
-  TABLE_OF,
   toRow,
   type ColumnStore,
 } from '../src/index.ts';
 import { sampleEnvelopes } from './fixtures.ts';
-import { COLUMN, llmToEvent, llmUsageSchema, logBatchSchema, logsToEvents, newEnvelope, parseJsonBody, spanSchema, spanToEvent } from '@devtrail/contract';
+import { COLUMN, KINDS, llmToEvent, llmUsageSchema, logBatchSchema, logsToEvents, newEnvelope, parseJsonBody, spanSchema, spanToEvent } from '@devtrail/contract';
 
 async function insertAll(store: ColumnStore, envs: ReturnType<typeof sampleEnvelopes>) {
   for (const kind of ['log', 'error', 'span', 'llm'] as const) {
-    await store.insert(TABLE_OF[kind], envs.filter((e) => e.kind === kind).map(toRow));
+    await store.insert(KINDS[kind].table, envs.filter((e) => e.kind === kind).map(toRow));
   }
 }
 
@@ -49,9 +48,9 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
       const batch = logBatchSchema.parse({ logs: times.map((timestamp) => ({ level: 'info', message: edgeText, timestamp, metadata: { [edgeText.slice(0, 20)]: 1e308 } })) });
       const span = spanSchema.parse({ trace_id: 'edge', span_id: 's', operation: 'o', start_time: times[1], duration_ms: COLUMN.count.max });
       const llm = llmUsageSchema.parse({ model: edgeText.slice(0, 30), provider: 'p', operation: 'o', input_tokens: COLUMN.count.max, output_tokens: 0, latency_ms: COLUMN.count.max, cost_usd: -1e308 });
-      await store.insert(TABLE_OF.log, logsToEvents(batch, now).map((d) => toRow(newEnvelope('log', p, now, d))));
-      await store.insert(TABLE_OF.span, [toRow(newEnvelope('span', p, now, spanToEvent(span)))]);
-      await store.insert(TABLE_OF.llm, [toRow(newEnvelope('llm', p, now, llmToEvent(llm, now)))]);
+      await store.insert(KINDS.log.table, logsToEvents(batch, now).map((d) => toRow(newEnvelope('log', p, now, d))));
+      await store.insert(KINDS.span.table, [toRow(newEnvelope('span', p, now, spanToEvent(span)))]);
+      await store.insert(KINDS.llm.table, [toRow(newEnvelope('llm', p, now, llmToEvent(llm, now)))]);
 
       const { logs } = await readLogs(store, { projectId: p, range: { fromMs: COLUMN.time.minMs, toMs: COLUMN.time.maxMs } });
       expect(logs.map((l) => l.timestamp).sort()).toEqual([...times].sort());
