@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { bucketsOf, readErrorActivity, readLlmUsage, type Buckets, type ColumnStore } from '@devtrail/column-store';
-import { requirePrincipal, type Authenticator } from '../api/access.ts';
-import { apiTimeRange, httpError, projectIdParam, rangeQuery } from '@devtrail/contract';
+import { projectOf, requirePrincipal, type Authenticator } from '../api/access.ts';
+import { apiTimeRange, rangeQuery } from '@devtrail/contract';
 
 // Reads only the web UI needs (chart series), beside the read API and under the same
 // authentication and per-project authorisation. Bounded by time range and bucket count.
@@ -21,21 +21,15 @@ const axisOf = (b: Buckets) => ({ from: b.fromMs, step_ms: b.stepMs, buckets: b.
 export function registerUiApiRoutes(app: FastifyInstance, store: ColumnStore, authenticators: Authenticator[]): void {
   app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal(authenticators));
-    const projectOf = async (params: unknown, can: (id: string) => Promise<boolean>) => {
-      const { id } = projectIdParam.parse(params);
-      if (!(await can(id))) throw httpError(404, 'Project not found');
-      return id;
-    };
-
     api.get('/api/projects/:id/error-activity', async (request) => {
-      const id = await projectOf(request.params, request.principal!.canAccess);
+      const id = await projectOf(request);
       const q = activityQuery.parse(request.query);
       const buckets = bucketsOf(apiTimeRange(q), q.buckets);
       return { ...axisOf(buckets), series: await readErrorActivity(store, { projectId: id, fingerprints: q.fingerprints, buckets }) };
     });
 
     api.get('/api/projects/:id/llm-breakdown', async (request) => {
-      const id = await projectOf(request.params, request.principal!.canAccess);
+      const id = await projectOf(request);
       const q = seriesQuery.parse(request.query);
       const buckets = bucketsOf(apiTimeRange(q), q.buckets);
       const [series, models] = await Promise.all([
