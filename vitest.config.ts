@@ -7,7 +7,7 @@ import { FinalChecksLast } from './test/support/final-checks-last.ts';
 // the whole run did (dead letters), from a baseline the global setup takes.
 export default defineConfig({
   test: {
-    include: ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'deploy/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     fileParallelism: false,
     testTimeout: 30_000,
