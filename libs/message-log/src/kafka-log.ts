@@ -10,6 +10,7 @@ import {
   type Producer,
 } from './message-log.ts';
 import { javaCompatiblePartitioner } from './kafka-partitioner.ts';
+import { KAFKA_MAX_MESSAGE_BYTES } from './kafka-limits.ts';
 
 export interface KafkaLogOptions {
   brokers: string[];
@@ -42,7 +43,7 @@ function headerStrings(raw: IHeaders | undefined): Record<string, string> {
   return out;
 }
 
-/** Apache Kafka through kafkajs (broker 3.9.x: kafkajs predates KIP-896). */
+/** Apache Kafka (4.x; 3.x works too) through kafkajs. */
 export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
   const sendTimeoutMs = opts.sendTimeoutMs ?? 5000;
   const logCreator = () => (entry: LogEntry) => {
@@ -98,8 +99,7 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
               topic,
               numPartitions: partitions,
               replicationFactor,
-              // A 5 MB request can become one large record batch per partition.
-              configEntries: [{ name: 'max.message.bytes', value: String(16 * 1024 * 1024) }],
+              configEntries: [{ name: 'max.message.bytes', value: String(KAFKA_MAX_MESSAGE_BYTES) }],
             })),
             })
             .catch(async (err) => {
@@ -163,8 +163,10 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
         sessionTimeout: 10_000,
         heartbeatInterval: 1000,
         maxWaitTimeInMs: 200,
-        maxBytesPerPartition: 4 * 1024 * 1024,
-        maxBytes: 32 * 1024 * 1024,
+        // At least the largest batch: the broker returns an oversized batch only for the
+        // first partition of a fetch, so a smaller limit can stall a partition behind busy ones.
+        maxBytesPerPartition: KAFKA_MAX_MESSAGE_BYTES,
+        maxBytes: 2 * KAFKA_MAX_MESSAGE_BYTES,
         retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 300, maxRetryTime: 5000 },
       });
       const rebalanceCbs: Array<() => void> = [];
