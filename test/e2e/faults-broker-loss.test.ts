@@ -3,7 +3,7 @@ import { createClient } from '@clickhouse/client';
 import { topicNames } from '@devtrail/contract';
 import { pipeline, type Pipeline, type ServiceProcess } from '../support/processes.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../support/stack.ts';
-import { busiestLeader, clusterEnv, clusterScript, mustCluster, partitionLayout } from '../support/kafka-cluster.ts';
+import { busiestLeader, clusterEnv, clusterScript, mustCluster, partitionLayout, topicConfigValue } from '../support/kafka-cluster.ts';
 
 // Issue 12: a production-shaped Kafka (three brokers, replication factor 3,
 // min.insync.replicas 2) loses the broker that leads the most partitions to a SIGKILL
@@ -55,9 +55,10 @@ describe.skipIf(!up)(`Kafka broker loss on a three-node cluster${up ? '' : ` (sk
   it('keeps answering and stores every acknowledged event exactly once when the busiest leader is SIGKILLed', { timeout: 240_000 }, async () => {
     const topics = topicNames(p.env.KAFKA_TOPIC_PREFIX).all();
     const before = await partitionLayout(brokers, topics);
-    // The topics devtrail created are replicated three ways.
+    // The topics devtrail created are replicated three ways, and a write needs two of them.
     expect(before.length).toBe(topics.length * 3);
     for (const part of before) expect(part.replicas).toHaveLength(3);
+    for (const topic of topics) expect(await topicConfigValue(brokers, topic, 'min.insync.replicas')).toBe('2');
 
     const acked: string[] = [];
     const outcomes: Outcome[] = [];

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { Kafka, logLevel } from 'kafkajs';
+import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
 import { ROOT } from './processes.ts';
 
 // The local three-node Kafka cluster (deploy/scripts/kafka-cluster.sh) for fault tests
@@ -65,4 +65,16 @@ export function busiestLeader(layout: PartitionLayout[]): { node: number; leads:
   for (const p of layout) counts.set(p.leader, (counts.get(p.leader) ?? 0) + 1);
   const [node, leads] = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0];
   return { node, leads };
+}
+
+/** A topic's effective config value (the topic's own, or the broker default it falls back to). */
+export async function topicConfigValue(brokers: string[], topic: string, name: string): Promise<string | undefined> {
+  const admin = new Kafka({ clientId: 'e2e-cluster-config', brokers, logLevel: logLevel.NOTHING, retry: { retries: 8, initialRetryTime: 100 } }).admin();
+  await admin.connect();
+  try {
+    const r = await admin.describeConfigs({ resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: [name] }], includeSynonyms: false });
+    return r.resources[0]?.configEntries.find((e) => e.configName === name)?.configValue;
+  } finally {
+    await admin.disconnect();
+  }
 }

@@ -10,7 +10,7 @@ import {
   type Producer,
 } from './message-log.ts';
 import { javaCompatiblePartitioner } from './kafka-partitioner.ts';
-import { KAFKA_MAX_MESSAGE_BYTES } from './kafka-limits.ts';
+import { KAFKA_MAX_MESSAGE_BYTES, kafkaTopicConfig } from './kafka-topic-config.ts';
 
 export interface KafkaLogOptions {
   brokers: string[];
@@ -99,7 +99,7 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
               topic,
               numPartitions: partitions,
               replicationFactor,
-              configEntries: [{ name: 'max.message.bytes', value: String(KAFKA_MAX_MESSAGE_BYTES) }],
+              configEntries: kafkaTopicConfig(replicationFactor),
             })),
             })
             .catch(async (err) => {
