@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKafkaLog } from '@devtrail/message-log';
-import { decodeEnvelope, topicNames, type EventKind } from '@devtrail/contract';
+import { decodeMessage, topicNames, type EventKind } from '@devtrail/contract';
 import { apiGet, ingest, pipeline, type Pipeline, type ServiceProcess } from '../support/processes.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../support/stack.ts';
 
@@ -64,7 +64,7 @@ describe.skipIf(!up)(`every telemetry kind end to end${up ? '' : ` (skipped: ${N
     await c.run(async (batch) => {
       for (const m of batch) {
         const kind = m.headers['dt-kind'] as EventKind;
-        (seen[kind] ??= []).push({ env: decodeEnvelope(kind, m.value), headers: m.headers, topic: m.topic });
+        for (const env of decodeMessage(kind, m.value).events) (seen[kind] ??= []).push({ env, headers: m.headers, topic: m.topic });
       }
     });
     await expect.poll(() => Object.values(seen).flat().length, { timeout: 15_000 }).toBeGreaterThanOrEqual(6);
@@ -73,7 +73,8 @@ describe.skipIf(!up)(`every telemetry kind end to end${up ? '' : ` (skipped: ${N
     expect(seen.error).toHaveLength(2);
     expect(seen.error[0].topic).toBe(topics.of('error'));
     expect(seen.error[0].env.data).toMatchObject({ ...error, severity: 'high', error_type: 'NotFoundError' });
-    expect(seen.error[0].headers).toMatchObject({ 'dt-schema-version': '1', 'dt-kind': 'error', 'dt-project-id': project.id, 'dt-event-id': seen.error[0].env.event_id });
+    // One message per request (schema version 2): an error report is a batch of one.
+    expect(seen.error[0].headers).toMatchObject({ 'dt-schema-version': '2', 'dt-kind': 'error', 'dt-project-id': project.id, 'dt-event-count': '1', 'content-type': 'application/json' });
     expect(seen.span.map((s) => s.env.data)).toContainEqual({ ...span, environment: 'production', release: '', parent_span_id: '', duration_ms: 42 });
     expect(seen.llm[0].env.data).toMatchObject({ ...llm, latency_ms: 950, environment: 'production' });
     expect(seen.log[0].env.data).toMatchObject({ message: 'with trace', trace_id: traceId });

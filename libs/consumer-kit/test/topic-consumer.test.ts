@@ -26,7 +26,7 @@ async function setup(write: (items: number[]) => Promise<void>, opts: { batchRow
     decode: (m) => {
       const v = JSON.parse(m.value!.toString());
       if (typeof v.n !== 'number') throw new Error('no n');
-      return v.n;
+      return { items: [v.n] };
     },
     write,
     ...opts,
