@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
 import type { ChdbEngine } from './chdb-engine.ts';
-import { ClickHouseException, clickhouseException, fromEngineError } from './clickhouse-exception.ts';
+import { type ClickHouseException, clickhouseException, fromEngineError } from './clickhouse-exception.ts';
 import type { ConnectionState } from './connection-state.ts';
 import type { EngineInfo } from './engine-info.ts';
 import { httpStatusForException } from './exception-status.ts';
