@@ -16,6 +16,8 @@ help:
 	@echo "make services-down    stop them (data is kept in .devtrail/)"
 	@echo "make services-status  exit 0 only when all three answer"
 	@echo "make services-env     print KAFKA_BROKERS, CLICKHOUSE_URL, DATABASE_URL for the local stack"
+	@echo "make check            formatting, lint rules and types (Biome, tsc)"
+	@echo "make test             make check, then every suite against the local stack"
 
 # Sequential on purpose: two apt-get installs must not race for the dpkg lock (make -j).
 install: node-modules
@@ -45,11 +47,15 @@ services-env:
 
 # --- targets below owned by the app team ---
 
-.PHONY: test start bench openapi
+.PHONY: test check start bench openapi
 
-# Runs every suite against the real stack (starts it if it is not running).
+# Static checks, then every suite against the real stack (starts it if it is not running).
 test:
 	@$(SCRIPTS)/test.sh
+
+# Formatting, lint rules and types only (Biome, tsc); no stack needed.
+check:
+	@$(SCRIPTS)/check.sh
 
 # The embedded one-process mode (no servers needed).
 start: node-modules
