@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-const ALL = ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'test/**/*.test.ts'];
+const ALL = ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'deploy/*/test/**/*.test.ts', 'test/**/*.test.ts'];
 
 // Unit suites run in this process alone: no database engine (not even chdb or PGlite), no child
 // process, no browser, so `npm run test:unit` needs no local stack. Every other suite is in
@@ -12,7 +12,8 @@ const UNIT = [
   'libs/message-log/test/memory-log.test.ts',
   'libs/message-log/test/kafka-partitioner.test.ts',
   'libs/sdk/test/!(build-smoke|integration-real-pipeline).test.ts',
-  'services/clickhouse-standin/test/sql-statement.test.ts',
+  'deploy/clickhouse-standin/test/bound-params.test.ts',
+  'deploy/clickhouse-standin/test/clickhouse-exception.test.ts',
 ];
 const EXCLUDE = ['**/node_modules/**', '**/dist/**'];
 
