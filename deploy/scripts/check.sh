@@ -23,7 +23,10 @@ run_check() {
   fi
 }
 
-run_check lint 'formatting: run `npm run format`; lint rules: fix what is listed above (rules and reasons in biome.jsonc)' npm run --silent lint
+# Plain text in logs (CI): Biome colours its output even when it is not a terminal.
+biome_args=()
+[ -t 1 ] || biome_args=(--colors=off)
+run_check lint 'formatting: run `npm run format`; lint rules: fix what is listed above (rules and reasons in biome.jsonc)' npm run --silent lint -- "${biome_args[@]}"
 run_check typecheck 'fix the tsc errors listed above (npm run typecheck)' npm run --silent typecheck
 
 [ ${#failed[@]} = 0 ] || die "static checks failed: ${failed[*]}"
