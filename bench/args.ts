@@ -90,7 +90,7 @@ export function parseArgs(argv: string[]): BenchArgs {
       case '--help':
       case '-h':
         console.log(USAGE);
-        process.exit(0);
+        return process.exit(0);
       default:
         throw new Error(`unknown flag ${flag}\n${USAGE}`);
     }

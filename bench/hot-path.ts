@@ -9,7 +9,6 @@ import { logBatch } from './payloads.ts';
 // decoding are reached through its internal modules, for measurement only.
 
 const require = createRequire(import.meta.url);
-const Encoder = require('kafkajs/src/protocol/encoder');
 const Decoder = require('kafkajs/src/protocol/decoder');
 const { RecordBatch } = require('kafkajs/src/protocol/recordBatch/v0');
 const Record = require('kafkajs/src/protocol/recordBatch/record/v0');

@@ -166,7 +166,7 @@ async function waitCaughtUp(samplers: MetricsSampler[], timeoutMs: number): Prom
     for (const s of samplers) {
       if (done.has(s.label)) continue;
       const m = await s.sample();
-      if (m && m.sinks.every((x) => x.lag === 0)) done.set(s.label, m.at);
+      if (m?.sinks.every((x) => x.lag === 0)) done.set(s.label, m.at);
     }
     if (done.size < samplers.length) await new Promise((r) => setTimeout(r, 250));
   }

@@ -16,6 +16,7 @@ const time = z
   .optional();
 
 /** PostgreSQL text cannot hold U+0000: refused here rather than by the database. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is exactly what this refuses.
 export const pgText = () => z.string().regex(/^[^\u0000]*$/, 'must not contain NUL (U+0000) characters');
 
 export const rangeQuery = z.object({ from: time, to: time, limit: z.coerce.number().int().min(1).max(1000).optional(), cursor: z.string().max(500).optional() });

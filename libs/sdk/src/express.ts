@@ -51,7 +51,10 @@ export function devtrailExpress(client: DevtrailClient, options: RequestTracingO
       path: pathOf(req.originalUrl ?? req.url),
       headers: req.headers,
     }, options);
-    if (!trace) return next();
+    if (!trace) {
+      next();
+      return;
+    }
     const r = req as Decorated;
     r.devtrail = r[TELEMETRY] = trace.telemetry;
     r[TRACE] = trace;

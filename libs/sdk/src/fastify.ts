@@ -48,7 +48,10 @@ export function getRequestTelemetry(request: object): RequestTelemetry | undefin
 
 function devtrailFastifyPlugin(fastify: FastifyLikeInstance, options: DevtrailFastifyOptions, done: Done): void {
   const { client, ...tracing } = options;
-  if (!client) return done(new Error('@devtrail/sdk/fastify: pass { client } when registering the plugin'));
+  if (!client) {
+    done(new Error('@devtrail/sdk/fastify: pass { client } when registering the plugin'));
+    return;
+  }
   // Declared up front so Fastify keeps one request object shape.
   if (!fastify.hasRequestDecorator('devtrail')) fastify.decorateRequest('devtrail', null);
 

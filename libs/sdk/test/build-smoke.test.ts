@@ -18,6 +18,11 @@ const EXPECTED_EXPORTS: Record<string, string[]> = {
   '@devtrail/sdk/fastify': ['devtrailFastify', 'getRequestTelemetry'],
   '@devtrail/sdk/next': ['register', 'onRequestError', 'withRouteHandler', 'withServerAction', 'createSpanExporter', 'DevtrailErrorBoundary'],
 };
+/** Internals users must not pin: reachable only from the SDK's own source files. */
+const INTERNALS = [
+  'WIRE_FIELD_NAMES', 'toWireKeys', 'buildLogEntry', 'buildErrorReport', 'buildSpanRecord', 'buildLlmRecord',
+  'backoffDelay', 'parseRetryAfter', 'getContextManager', 'setContextManager', 'installAsyncContext',
+];
 
 function newestMtime(dir: string): number {
   return Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) =>
@@ -50,15 +55,20 @@ describe('package build', () => {
   });
 
   it('loads every entry with require() from the CJS build', () => {
+    // The Node entry's AsyncLocalStorage context shows as the active span surviving an await.
     const script = `
       const out = {};
       for (const e of ${JSON.stringify(ENTRIES)}) out[e] = { file: require.resolve(e), keys: Object.keys(require(e)) };
-      out.async = require('@devtrail/sdk').getContextManager().async;
-      console.log(JSON.stringify(out));`;
+      const client = require('@devtrail/sdk').createClient({ enabled: false });
+      client.startSpan('outer', async () => {
+        await new Promise((r) => setTimeout(r, 1));
+        out.async = client.activeSpan()?.operation === 'outer';
+      }).then(() => console.log(JSON.stringify(out)));`;
     const out = JSON.parse(node(['-e', script]));
     for (const entry of ENTRIES) {
       expect(out[entry].file).toContain('/dist/cjs/');
       expect(out[entry].keys).toEqual(expect.arrayContaining(EXPECTED_EXPORTS[entry]));
+      expect(out[entry].keys.filter((k: string) => INTERNALS.includes(k))).toEqual([]);
     }
     expect(out.async).toBe(true);
   });
@@ -72,6 +82,7 @@ describe('package build', () => {
     for (const entry of ENTRIES) {
       expect(out[entry].file).toContain('/dist/esm/');
       expect(out[entry].keys).toEqual(expect.arrayContaining(EXPECTED_EXPORTS[entry]));
+      expect(out[entry].keys.filter((k: string) => INTERNALS.includes(k))).toEqual([]);
     }
   });
 

@@ -24,7 +24,7 @@ function TopBar() {
       <${Link} href="/projects" class="brand">devtrail</${Link}>
       <nav class="topnav">
         <${Link} href="/projects">Projects</${Link}>
-        ${user && user.is_owner && html`<${Link} href="/users">Users</${Link}>`}
+        ${user?.is_owner && html`<${Link} href="/users">Users</${Link}>`}
       </nav>
       <div class="spacer"></div>
       ${user &&

@@ -27,7 +27,7 @@ export function LlmPage({ project }) {
   );
   const cost = useMemo(() => data && columns(data, 'cost_usd'), [data]);
   const tokens = useMemo(() => data && columns(data, 'tokens'), [data]);
-  const totals = data && data.models.reduce((t, m) => ({ calls: t.calls + m.calls, cost: t.cost + m.cost_usd, tokens: t.tokens + m.input_tokens + m.output_tokens }), { calls: 0, cost: 0, tokens: 0 });
+  const totals = data?.models.reduce((t, m) => ({ calls: t.calls + m.calls, cost: t.cost + m.cost_usd, tokens: t.tokens + m.input_tokens + m.output_tokens }), { calls: 0, cost: 0, tokens: 0 });
   return html`
     <div class="page-head">
       <h1>LLM usage</h1>

@@ -90,13 +90,13 @@ export function LogsPage({ project }) {
     level: query.get('level') || undefined,
     ...Object.fromEntries(TEXT_FILTERS.map(([k]) => [k, query.get(k) || undefined])),
   };
-  const [rows, setRows] = useState([]);
-  const [cursor, setCursor] = useState(null);
+  const [rows, setRows] = useState(/** @type {any[]} */ ([]));
+  const [cursor, setCursor] = useState(/** @type {string | null} */ (null));
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
+  const [error, setError] = useState(/** @type {unknown} */ (null));
   const [tail, setTail] = useState(false);
-  const [openId, setOpenId] = useState(null);
-  const sentinel = useRef(null);
+  const [openId, setOpenId] = useState(/** @type {string | null} */ (null));
+  const sentinel = useRef(/** @type {HTMLDivElement | null} */ (null));
   const gen = useRef(0);
   const bounds = useRef(boundsOf(range));
 
@@ -123,7 +123,7 @@ export function LogsPage({ project }) {
     setRows([]);
     setCursor(null);
     setOpenId(null);
-    loadPage(undefined);
+    void loadPage(undefined);
   }, [filterKey]);
 
   // Infinite scroll: fetch the next page when the end of the list becomes visible.
@@ -131,7 +131,7 @@ export function LogsPage({ project }) {
     const el = sentinel.current;
     if (!el || !cursor) return undefined;
     const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !busy) loadPage(cursor);
+      if (entries.some((e) => e.isIntersecting) && !busy) void loadPage(cursor);
     });
     io.observe(el);
     return () => io.disconnect();

@@ -11,7 +11,7 @@ import { ErrorBox, Loading, Empty } from '../components/status.js';
 function CreateProject({ onCreated }) {
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
+  const [error, setError] = useState(/** @type {unknown} */ (null));
   const submit = async (e) => {
     e.preventDefault();
     setBusy(true);
@@ -39,7 +39,7 @@ function CreateProject({ onCreated }) {
 
 export function ProjectsPage() {
   const { data, error, loading, reload } = useData(() => api('/api/admin/projects'), 'projects');
-  const [created, setCreated] = useState(null);
+  const [created, setCreated] = useState(/** @type {{ project: { id: string, name: string }, api_key: string } | null} */ (null));
   const onCreated = (r) => {
     setCreated(r);
     reload();

@@ -15,7 +15,7 @@ export function DrainTab({ project, reloadProject }) {
   const { config } = useSession();
   const endpoint = `${ingestBase(config)}/ingest/drain`;
   const [secret, setSecret] = useState('');
-  const [state, setState] = useState({ busy: false, error: null, saved: null });
+  const [state, setState] = useState(/** @type {{ busy: boolean, error: unknown, saved: string | null, secret?: string | null }} */ ({ busy: false, error: null, saved: null }));
   const put = async (value) => {
     setState({ busy: true, error: null, saved: null });
     try {

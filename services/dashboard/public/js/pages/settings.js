@@ -5,6 +5,7 @@ import { OriginsTab, RateLimitTab } from './settings-ingest.js';
 import { DrainTab } from './settings-drain.js';
 import { MembersTab } from './settings-members.js';
 
+/** @type {Array<[string, string, import('preact').FunctionComponent<any>]>} */
 const TABS = [
   ['keys', 'API Keys', ApiKeysTab],
   ['origins', 'Allowed origins', OriginsTab],

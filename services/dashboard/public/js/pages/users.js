@@ -12,8 +12,8 @@ export function UsersPage() {
   const { user } = useSession();
   const { data, error, reload } = useData(() => api('/auth/users'), 'users');
   const [form, setForm] = useState({ username: '', password: '' });
-  const [state, setState] = useState({ error: null, created: null });
-  if (!user.is_owner) return html`<${Layout}><${ErrorBox} error=${new Error('Only the owner manages users.')} /></${Layout}>`;
+  const [state, setState] = useState(/** @type {{ error: unknown, created: string | null }} */ ({ error: null, created: null }));
+  if (!user?.is_owner) return html`<${Layout}><${ErrorBox} error=${new Error('Only the owner manages users.')} /></${Layout}>`;
   const submit = async (e) => {
     e.preventDefault();
     try {
