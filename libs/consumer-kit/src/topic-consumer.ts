@@ -211,7 +211,8 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
       running = true;
       timer = setInterval(() => {
         // At most one timed flush waits at a time, so an outage cannot pile up batches.
-        if (flushesPending === 0 && (buffer.length > 0 || dead.length > 0 || positions.size > 0)) flush().catch((err) => log.error({ consumer: opts.name, err: (err as Error).message }, 'flush failed'));
+        if (flushesPending === 0 && (buffer.length > 0 || dead.length > 0 || positions.size > 0))
+          flush().catch((err) => log.error({ consumer: opts.name, err: (err as Error).message }, 'flush failed'));
       }, batchMs);
       const nextOffset = (m: ConsumedMessage) => String(BigInt(m.offset) + 1n);
       await consumer.run(async (messages, ctx) => {

@@ -114,7 +114,8 @@ export function decodeMessage<K extends EventKind>(kind: K, value: Buffer | stri
     const env = decodeV1(kind, raw);
     return { events: [env], rejected: [], alone: () => Buffer.from(typeof value === 'string' ? value : value!) };
   }
-  if (version !== SCHEMA_VERSION) throw new DecodeError(typeof version === 'number' && version > SCHEMA_VERSION ? `unsupported schema_version ${version}` : 'bad envelope: schema_version');
+  if (version !== SCHEMA_VERSION)
+    throw new DecodeError(typeof version === 'number' && version > SCHEMA_VERSION ? `unsupported schema_version ${version}` : 'bad envelope: schema_version');
   const batch = batchShape.safeParse(raw);
   if (!batch.success) throw new DecodeError(`bad envelope: ${describe(batch.error)}`);
   const { project_id, received_at } = batch.data;

@@ -81,7 +81,12 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): MessageLog {
   return {
     kind: 'memory',
     async ensureTopics(names, partitions) {
-      for (const t of names) if (!topics.has(t)) topics.set(t, Array.from({ length: partitions }, () => new Partition()));
+      for (const t of names)
+        if (!topics.has(t))
+          topics.set(
+            t,
+            Array.from({ length: partitions }, () => new Partition()),
+          );
     },
 
     createProducer(): Producer {

@@ -5,9 +5,7 @@
 import type { DevtrailClient } from './client.js';
 import { runWithContext } from './context/context-manager.js';
 import { pathOf } from './http/headers.js';
-import {
-  startRequestTrace, type RequestTelemetry, type RequestTrace, type RequestTracingOptions,
-} from './http/request-tracing.js';
+import { startRequestTrace, type RequestTelemetry, type RequestTrace, type RequestTracingOptions } from './http/request-tracing.js';
 import { installNodeAsyncContext } from './node/install-async-context.js';
 
 installNodeAsyncContext();

@@ -10,14 +10,28 @@ export { Logger, type LoggerBindings } from './logger.js';
 export { Span, type SpanEndOptions } from './span.js';
 export { Scope } from './scope.js';
 export {
-  parseTraceparent, formatTraceparent, extractTraceContext, createTraceHeaders,
-  type SpanContext, type IncomingTraceContext,
+  parseTraceparent,
+  formatTraceparent,
+  extractTraceContext,
+  createTraceHeaders,
+  type SpanContext,
+  type IncomingTraceContext,
 } from './trace-context.js';
 export { newTraceId, newSpanId, isValidTraceId, isValidSpanId } from './ids.js';
 export type { WireLogEntry, WireErrorReport, WireSpan, WireLlmRecord, WireBreadcrumb } from './wire.js';
 export type { TransportStats } from './transport/transport.js';
 export { installGlobalErrorHandlers } from './browser-errors.js';
 export type {
-  LogLevel, Severity, SpanStatus, Metadata, TagValue, TimeInput, Breadcrumb, CaptureErrorOptions,
-  LlmUsageInput, SpanRecordInput, ErrorReportInput, LogEntryInput,
+  LogLevel,
+  Severity,
+  SpanStatus,
+  Metadata,
+  TagValue,
+  TimeInput,
+  Breadcrumb,
+  CaptureErrorOptions,
+  LlmUsageInput,
+  SpanRecordInput,
+  ErrorReportInput,
+  LogEntryInput,
 } from './types.js';

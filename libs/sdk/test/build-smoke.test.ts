@@ -20,13 +20,21 @@ const EXPECTED_EXPORTS: Record<string, string[]> = {
 };
 /** Internals users must not pin: reachable only from the SDK's own source files. */
 const INTERNALS = [
-  'WIRE_FIELD_NAMES', 'toWireKeys', 'buildLogEntry', 'buildErrorReport', 'buildSpanRecord', 'buildLlmRecord',
-  'backoffDelay', 'parseRetryAfter', 'getContextManager', 'setContextManager', 'installAsyncContext',
+  'WIRE_FIELD_NAMES',
+  'toWireKeys',
+  'buildLogEntry',
+  'buildErrorReport',
+  'buildSpanRecord',
+  'buildLlmRecord',
+  'backoffDelay',
+  'parseRetryAfter',
+  'getContextManager',
+  'setContextManager',
+  'installAsyncContext',
 ];
 
 function newestMtime(dir: string): number {
-  return Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) =>
-    e.isDirectory() ? newestMtime(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs));
+  return Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestMtime(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
 }
 
 function node(args: string[], env: Record<string, string> = {}): string {
@@ -35,8 +43,7 @@ function node(args: string[], env: Record<string, string> = {}): string {
 
 beforeAll(() => {
   const marker = join(pkgDir, 'dist/cjs/package.json');
-  const stale = !existsSync(join(pkgDir, 'dist/esm/index.js')) || !existsSync(marker)
-    || newestMtime(join(pkgDir, 'src')) > statSync(marker).mtimeMs;
+  const stale = !existsSync(join(pkgDir, 'dist/esm/index.js')) || !existsSync(marker) || newestMtime(join(pkgDir, 'src')) > statSync(marker).mtimeMs;
   if (stale) execFileSync('npm', ['run', 'build', '-w', '@devtrail/sdk'], { cwd: repoRoot, stdio: 'pipe' });
 }, 120_000);
 
@@ -95,9 +102,17 @@ describe('package build', () => {
         client.startSpan('smoke-span', () => client.logger.info('from cjs'));
         client.close().then((ok) => console.log(ok));`;
       const { execFile } = await import('node:child_process');
-      const stdout = await new Promise<string>((res, rej) => execFile(process.execPath, ['-e', script], {
-        cwd: repoRoot, env: { ...process.env, URL: capture.url },
-      }, (err, out) => (err ? rej(err) : res(out))));
+      const stdout = await new Promise<string>((res, rej) =>
+        execFile(
+          process.execPath,
+          ['-e', script],
+          {
+            cwd: repoRoot,
+            env: { ...process.env, URL: capture.url },
+          },
+          (err, out) => (err ? rej(err) : res(out)),
+        ),
+      );
       expect(stdout.trim()).toBe('true');
       expect(capture.bodies('/ingest/traces')[0]).toMatchObject({ service: 'smoke', operation: 'smoke-span' });
       expect(capture.logs()[0]).toMatchObject({ message: 'from cjs', trace_id: capture.bodies('/ingest/traces')[0].trace_id });
@@ -113,9 +128,17 @@ describe('package build', () => {
         const { createClient } = require('@devtrail/sdk');
         createClient({ apiKey: 'dt_0123456789abcdef01234567', baseUrl: process.env.URL }).logger.info('last words');`;
       const { execFile } = await import('node:child_process');
-      await new Promise<void>((res, rej) => execFile(process.execPath, ['-e', script], {
-        cwd: repoRoot, env: { ...process.env, URL: capture.url },
-      }, (err) => (err ? rej(err) : res())));
+      await new Promise<void>((res, rej) =>
+        execFile(
+          process.execPath,
+          ['-e', script],
+          {
+            cwd: repoRoot,
+            env: { ...process.env, URL: capture.url },
+          },
+          (err) => (err ? rej(err) : res()),
+        ),
+      );
       expect(capture.logs().map((l) => l.message)).toEqual(['last words']);
     } finally {
       await capture.close();

@@ -19,7 +19,14 @@ describe.each(logs)('example consumer: events per project and minute (%s)', (_na
     const [p1, p2] = [randomUUID(), randomUUID()];
     const now = new Date().toISOString();
     const events = (minute: string, n: number) =>
-      logsToEvents({ service: 's', environment: 'e', logs: Array.from({ length: n }, () => ({ level: 'info', message: 'm', timestamp: `2026-11-21T10:${minute}:30.000Z` })) } as never, now);
+      logsToEvents(
+        {
+          service: 's',
+          environment: 'e',
+          logs: Array.from({ length: n }, () => ({ level: 'info', message: 'm', timestamp: `2026-11-21T10:${minute}:30.000Z` })),
+        } as never,
+        now,
+      );
     // One message per request (schema version 2), and p2's events one per message as older receivers wrote them (version 1).
     const request = (project: string, minute: string, n: number) => encodeBatch('log', project, now, newEvents(events(minute, n)));
     const batch = [request(p1, '01', 3), request(p1, '02', 2), ...events('01', 4).map((d) => encodeEnvelope(newEnvelope('log', p2, now, d)))];
@@ -31,11 +38,13 @@ describe.each(logs)('example consumer: events per project and minute (%s)', (_na
 
     const c = eventsPerMinute(log, topics);
     await c.start();
-    await expect.poll(() => Object.fromEntries(c.counts()), { timeout: 30_000 }).toEqual({
-      [`${p1}|2026-11-21T10:01`]: 3,
-      [`${p1}|2026-11-21T10:02`]: 2,
-      [`${p2}|2026-11-21T10:01`]: 4,
-    });
+    await expect
+      .poll(() => Object.fromEntries(c.counts()), { timeout: 30_000 })
+      .toEqual({
+        [`${p1}|2026-11-21T10:01`]: 3,
+        [`${p1}|2026-11-21T10:02`]: 2,
+        [`${p2}|2026-11-21T10:01`]: 4,
+      });
     await expect.poll(() => c.stats().deadLettered, { timeout: 10_000 }).toBe(1);
     await c.stop();
     await log.close();

@@ -65,7 +65,7 @@ export class DevtrailErrorBoundary extends React.Component<DevtrailErrorBoundary
     const { error } = this.state;
     if (!error) return this.props.children ?? null;
     const { fallback } = this.props;
-    return typeof fallback === 'function' ? fallback({ error, reset: this.reset }) : fallback ?? null;
+    return typeof fallback === 'function' ? fallback({ error, reset: this.reset }) : (fallback ?? null);
   }
 }
 

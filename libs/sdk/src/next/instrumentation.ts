@@ -55,11 +55,7 @@ export interface NextRequestErrorContext {
   renderType?: string;
 }
 
-export async function onRequestError(
-  error: unknown,
-  request: NextRequestErrorRequest,
-  context: NextRequestErrorContext = {},
-): Promise<void> {
+export async function onRequestError(error: unknown, request: NextRequestErrorRequest, context: NextRequestErrorContext = {}): Promise<void> {
   try {
     const client = getNextClient();
     if (!client.enabled || isNextControlFlow(error)) return;

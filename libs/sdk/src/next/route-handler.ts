@@ -32,12 +32,16 @@ export function withRouteHandler<C = unknown>(
   return async (request, context) => {
     installNextAsyncContext();
     const client = options.client ?? getNextClient();
-    const trace = startRequestTrace(client, {
-      method: request.method,
-      path: new URL(request.url, 'http://localhost').pathname,
-      headers: request.headers,
-      fallbackParent: activeOtelSpanContext(),
-    }, options);
+    const trace = startRequestTrace(
+      client,
+      {
+        method: request.method,
+        path: new URL(request.url, 'http://localhost').pathname,
+        headers: request.headers,
+        fallbackParent: activeOtelSpanContext(),
+      },
+      options,
+    );
     if (!trace) return handler(request, context);
     try {
       const response = await runWithContext(trace.context, () => handler(request, context));

@@ -41,7 +41,8 @@ function Filters({ query }) {
       <fieldset class="levels">
         <legend class="sr-only">Levels</legend>
         ${LEVELS.map(
-          (l) => html`<label class="level-toggle"><input type="checkbox" name=${`level-${l}`} checked=${levels.includes(l)} onChange=${() => toggleLevel(l)} /> ${l}</label>`,
+          (l) =>
+            html`<label class="level-toggle"><input type="checkbox" name=${`level-${l}`} checked=${levels.includes(l)} onChange=${() => toggleLevel(l)} /> ${l}</label>`,
         )}
       </fieldset>
       ${TEXT_FILTERS.map(
@@ -62,8 +63,9 @@ function LogRow({ log, projectId, open, onToggle }) {
       <td class="nowrap">${log.service}</td>
       <td class="message">${log.message}</td>
     </tr>
-    ${open &&
-    html`<tr class="log-detail">
+    ${
+      open &&
+      html`<tr class="log-detail">
       <td colspan="4">
         <dl class="fields">
           <dt>Environment</dt><dd>${log.environment}</dd>
@@ -78,7 +80,8 @@ function LogRow({ log, projectId, open, onToggle }) {
         <h4>Metadata</h4>
         <${JsonView} value=${log.metadata} />
       </td>
-    </tr>`}
+    </tr>`
+    }
   `;
 }
 
@@ -168,16 +171,19 @@ export function LogsPage({ project }) {
     </div>
     <${Filters} query=${query} />
     ${error && html`<${ErrorBox} error=${error} />`}
-    ${rows.length === 0 && !busy && !error
-      ? html`<${Empty}>No logs match in this time range. Data appears a few seconds after it is sent.</${Empty}>`
-      : html`<table class="table logs-table" data-testid="logs-table">
+    ${
+      rows.length === 0 && !busy && !error
+        ? html`<${Empty}>No logs match in this time range. Data appears a few seconds after it is sent.</${Empty}>`
+        : html`<table class="table logs-table" data-testid="logs-table">
           <thead><tr><th>Time</th><th>Level</th><th>Service</th><th>Message</th></tr></thead>
           <tbody>
             ${rows.map(
-              (l) => html`<${LogRow} key=${l.event_id} log=${l} projectId=${project.id} open=${openId === l.event_id} onToggle=${() => setOpenId(openId === l.event_id ? null : l.event_id)} />`,
+              (l) =>
+                html`<${LogRow} key=${l.event_id} log=${l} projectId=${project.id} open=${openId === l.event_id} onToggle=${() => setOpenId(openId === l.event_id ? null : l.event_id)} />`,
             )}
           </tbody>
-        </table>`}
+        </table>`
+    }
     <div ref=${sentinel} class="sentinel" data-testid="logs-end">
       ${busy ? 'Loading…' : cursor ? 'Scroll for more' : rows.length > 0 ? `${rows.length} logs, end of range` : ''}
     </div>

@@ -28,7 +28,10 @@ export function OriginsTab({ project, reloadProject }) {
   const [state, save] = useSave(reloadProject);
   const submit = (e) => {
     e.preventDefault();
-    const origins = text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+    const origins = text
+      .split(/[\s,]+/)
+      .map((s) => s.trim())
+      .filter(Boolean);
     void save(() => api(adminApi(project.id, '/allowed-origins'), { method: 'PUT', body: { origins } }));
   };
   return html`

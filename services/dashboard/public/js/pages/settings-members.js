@@ -26,8 +26,9 @@ export function MembersTab({ project }) {
     <p class="muted">Members see this project's data and manage its settings. The owner sees every project.</p>
     ${error && html`<${ErrorBox} error=${error} />`}
     ${!data && !error && html`<${Loading} />`}
-    ${data &&
-    html`<table class="table compact" data-testid="members-table">
+    ${
+      data &&
+      html`<table class="table compact" data-testid="members-table">
       <thead><tr><th>User</th><th>Account created</th><th></th></tr></thead>
       <tbody>
         ${data.members.length === 0 && html`<tr><td colspan="3" class="muted">No members; only the owner sees this project.</td></tr>`}
@@ -39,14 +40,17 @@ export function MembersTab({ project }) {
           </tr>`,
         )}
       </tbody>
-    </table>`}
-    ${user?.is_owner &&
-    html`<form class="inline-form spaced" onSubmit=${(e) => (e.preventDefault(), act(() => api(membersPath(project.id), { method: 'POST', body: { username } })).then(() => setUsername('')))}>
+    </table>`
+    }
+    ${
+      user?.is_owner &&
+      html`<form class="inline-form spaced" onSubmit=${(e) => (e.preventDefault(), act(() => api(membersPath(project.id), { method: 'POST', body: { username } })).then(() => setUsername('')))}>
       <label>Add a user by username
         <input name="member-username" required value=${username} onInput=${(e) => setUsername(e.currentTarget.value)} />
       </label>
       <button class="btn btn-primary" type="submit">Add member</button>
-    </form>`}
+    </form>`
+    }
     ${actionError && html`<${ErrorBox} error=${actionError} />`}
   `;
 }

@@ -22,7 +22,8 @@ export function SettingsPage({ project, reloadProject }) {
     <div class="page-head"><h1>Settings</h1></div>
     <nav class="tabs small settings-tabs" role="tablist">
       ${TABS.map(
-        ([id, label]) => html`<button type="button" role="tab" aria-selected=${id === current[0]} class=${id === current[0] ? 'tab active' : 'tab'} onClick=${() => setQuery({ tab: id })}>${label}</button>`,
+        ([id, label]) =>
+          html`<button type="button" role="tab" aria-selected=${id === current[0]} class=${id === current[0] ? 'tab active' : 'tab'} onClick=${() => setQuery({ tab: id })}>${label}</button>`,
       )}
     </nav>
     <section class="card"><${Tab} project=${project} reloadProject=${reloadProject} /></section>

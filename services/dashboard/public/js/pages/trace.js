@@ -67,9 +67,10 @@ export function TracePage({ project, params }) {
     <section class="card">
       <h2>Logs in this trace</h2>
       ${data.logsError && html`<${ErrorBox} error=${data.logsError} />`}
-      ${data.logs.length === 0
-        ? html`<span class="muted">No logs carry this trace id.</span>`
-        : html`<table class="table compact" data-testid="trace-logs">
+      ${
+        data.logs.length === 0
+          ? html`<span class="muted">No logs carry this trace id.</span>`
+          : html`<table class="table compact" data-testid="trace-logs">
             <thead><tr><th>Time</th><th>Level</th><th>Service</th><th>Span</th><th>Message</th></tr></thead>
             <tbody>
               ${data.logs.map(
@@ -82,7 +83,8 @@ export function TracePage({ project, params }) {
                 </tr>`,
               )}
             </tbody>
-          </table>`}
+          </table>`
+      }
     </section>
   `;
 }

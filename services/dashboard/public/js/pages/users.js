@@ -39,10 +39,12 @@ export function UsersPage() {
     </section>
     ${error && html`<${ErrorBox} error=${error} />`}
     ${!data && !error && html`<${Loading} />`}
-    ${data &&
-    html`<table class="table" data-testid="users-table">
+    ${
+      data &&
+      html`<table class="table" data-testid="users-table">
       <thead><tr><th>Username</th><th>Role</th><th>Created</th></tr></thead>
       <tbody>${data.users.map((u) => html`<tr key=${u.id}><td>${u.username}</td><td>${u.is_owner ? 'owner' : 'member'}</td><td>${formatTime(u.created_at, { seconds: false })}</td></tr>`)}</tbody>
-    </table>`}
+    </table>`
+    }
   </${Layout}>`;
 }
