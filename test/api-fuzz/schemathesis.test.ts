@@ -37,19 +37,40 @@ describe('schemathesis against the OpenAPI document (embedded instance)', () => 
   beforeAll(async () => {
     if (!existsSync(ST)) throw new Error(`schemathesis is not installed: run deploy/scripts/schemathesis.sh install (make install does)`);
     e = await startEmbeddedProcess({ RATE_LIMIT_PER_MINUTE: '10000000' });
-    const r = await fetch(`${e.url}/api/admin/projects`, { method: 'POST', headers: { authorization: `Bearer ${e.operatorToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'schemathesis-admin' }) });
+    const r = await fetch(`${e.url}/api/admin/projects`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${e.operatorToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'schemathesis-admin' }),
+    });
     adminProject = ((await r.json()) as { project: { id: string } }).project.id;
   }, 120_000);
   afterAll(async () => e?.close());
 
   it('finds no server error and no answer the document does not allow', { timeout: (MAX_TIME_S + 150) * 1000 }, async () => {
     mkdirSync(REPORTS, { recursive: true });
-    const { code, out } = await run(ST, ['--config-file', CONFIG, 'run', `${e.url}/openapi.json`, '--max-time', String(MAX_TIME_S), '--seed', String(SEED), '--report', 'junit,ndjson', '--report-dir', REPORTS], {
-      DT_API_KEY: e.project.key,
-      DT_OPERATOR_TOKEN: e.operatorToken,
-      DT_READ_PROJECT: e.project.id,
-      DT_ADMIN_PROJECT: adminProject,
-    });
+    const { code, out } = await run(
+      ST,
+      [
+        '--config-file',
+        CONFIG,
+        'run',
+        `${e.url}/openapi.json`,
+        '--max-time',
+        String(MAX_TIME_S),
+        '--seed',
+        String(SEED),
+        '--report',
+        'junit,ndjson',
+        '--report-dir',
+        REPORTS,
+      ],
+      {
+        DT_API_KEY: e.project.key,
+        DT_OPERATOR_TOKEN: e.operatorToken,
+        DT_READ_PROJECT: e.project.id,
+        DT_ADMIN_PROJECT: adminProject,
+      },
+    );
     writeFileSync(join(REPORTS, 'output.txt'), out);
     if (code !== 0) console.log(out);
     expect(e.alive(), `the embedded process died during the run: ${e.output().slice(-3000)}`).toBe(true);

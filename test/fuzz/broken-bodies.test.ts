@@ -35,7 +35,10 @@ describe.skipIf(!up).each(modes)(`broken bodies on every ingest route (%s)${up ?
   });
 
   it.each(INGEST_ROUTE_SAMPLES)('each sample body is valid: $path answers 200', async (route) => {
-    const r = await rawRequest(`${t.ingestUrl()}${route.path}`, { headers: { authorization: `Bearer ${t.project.key}`, 'content-type': 'application/json' }, body: route.valid });
+    const r = await rawRequest(`${t.ingestUrl()}${route.path}`, {
+      headers: { authorization: `Bearer ${t.project.key}`, 'content-type': 'application/json' },
+      body: route.valid,
+    });
     expect(r.status, r.text).toBe(200);
   });
 
@@ -54,7 +57,8 @@ describe.skipIf(!up).each(modes)(`broken bodies on every ingest route (%s)${up ?
     const health = await rawRequest(`${t.ingestUrl()}/health`, { method: 'GET', timeoutMs: 5000 }).catch((err: Error) => err);
 
     expect(t.ingestAlive(), `the ${mode} ingest process died after this request: ${t.describeIngestDeath()}`).toBe(true);
-    const said = answer instanceof Error ? `no answer: ${answer.message}` : `answered ${answer.status} (${String(answer.headers['content-type'])}): ${answer.text.slice(0, 300)}`;
+    const said =
+      answer instanceof Error ? `no answer: ${answer.message}` : `answered ${answer.status} (${String(answer.headers['content-type'])}): ${answer.text.slice(0, 300)}`;
     expect(!(answer instanceof Error) && isJson4xx(answer), said).toBe(true);
     expect(health instanceof Error ? `/health: ${health.message}` : health.status).toBe(200);
   });

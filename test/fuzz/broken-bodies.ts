@@ -20,7 +20,10 @@ export const BROKEN_BODIES: BrokenBody[] = [
   { name: 'invalid UTF-8 bytes', make: () => ({ headers: { ...JSON_TYPE }, body: Buffer.from([0xff, 0xfe, 0x7b, 0xc3]) }) },
   { name: 'truncated gzip', make: (v) => ({ headers: { ...JSON_TYPE, 'content-encoding': 'gzip' }, body: gz(v).subarray(0, 12) }) },
   { name: 'garbage gzip', make: () => ({ headers: { ...JSON_TYPE, 'content-encoding': 'gzip' }, body: Buffer.from('this is not gzip at all') }) },
-  { name: 'gzip with trailing bytes', make: (v) => ({ headers: { ...JSON_TYPE, 'content-encoding': 'gzip' }, body: Buffer.concat([gz(v), Buffer.from('trailing garbage')]) }) },
+  {
+    name: 'gzip with trailing bytes',
+    make: (v) => ({ headers: { ...JSON_TYPE, 'content-encoding': 'gzip' }, body: Buffer.concat([gz(v), Buffer.from('trailing garbage')]) }),
+  },
   { name: 'gzip of an empty body', make: () => ({ headers: { ...JSON_TYPE, 'content-encoding': 'gzip' }, body: gz('') }) },
   { name: 'gzip, empty body', make: () => ({ headers: { ...JSON_TYPE, 'content-encoding': 'gzip' }, body: Buffer.alloc(0) }) },
   { name: 'gzip, empty body, no Content-Type', make: () => ({ headers: { 'content-encoding': 'gzip' }, body: Buffer.alloc(0) }) },

@@ -58,7 +58,14 @@ describe.skipIf(!up).each(modes)(`generated bodies, one invariant (%s; seed ${FU
   const sent: Sent[] = [];
   const findings: Finding[] = [];
   const finding = (s: Sent, problem: string) =>
-    findings.push({ index: s.index, kind: s.body.kind, classes: features(s.parsed), problem: `${problem} [replay: ${replay(s.index)}]`, contentType: s.body.contentType, body: s.text.length > 4096 ? `${s.text.slice(0, 4096)}… (${s.text.length} chars)` : s.text });
+    findings.push({
+      index: s.index,
+      kind: s.body.kind,
+      classes: features(s.parsed),
+      problem: `${problem} [replay: ${replay(s.index)}]`,
+      contentType: s.body.contentType,
+      body: s.text.length > 4096 ? `${s.text.slice(0, 4096)}… (${s.text.length} chars)` : s.text,
+    });
   const report = (problemStart: string) => {
     const mine = findings.filter((f) => f.problem.startsWith(problemStart));
     return mine.map((f) => `#${f.index} ${f.kind}: ${f.problem}\n    ${f.contentType} ${f.body.slice(0, 400)}`).join('\n');
@@ -70,9 +77,14 @@ describe.skipIf(!up).each(modes)(`generated bodies, one invariant (%s; seed ${FU
   afterAll(async () => {
     if (findings.length > 0) {
       const byClass: Record<string, number[]> = {};
-      for (const f of findings) for (const c of f.classes.length ? f.classes : ['(none of the listed classes)']) (byClass[c] ??= []).includes(f.index) || byClass[c].push(f.index);
+      for (const f of findings)
+        for (const c of f.classes.length ? f.classes : ['(none of the listed classes)']) (byClass[c] ??= []).includes(f.index) || byClass[c].push(f.index);
       const file = writeFindings(`fuzz-${mode}`, { seed: FUZZ.seed, byClass, findings });
-      console.log(`${findings.length} findings (${mode}) in ${file}; bodies by class:\n${Object.entries(byClass).map(([c, ix]) => `  ${c}: #${ix.join(' #')}`).join('\n')}`);
+      console.log(
+        `${findings.length} findings (${mode}) in ${file}; bodies by class:\n${Object.entries(byClass)
+          .map(([c, ix]) => `  ${c}: #${ix.join(' #')}`)
+          .join('\n')}`,
+      );
     }
     await t?.close();
   });
@@ -82,11 +94,21 @@ describe.skipIf(!up).each(modes)(`generated bodies, one invariant (%s; seed ${FU
       if (FUZZ.only !== undefined && index !== FUZZ.only) continue;
       const marker = `fz-${index}-${mode}`;
       const text = markAndSerialise(body, marker);
-      const parsed = body.contentType === 'application/x-ndjson' ? text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l)) : JSON.parse(text);
+      const parsed =
+        body.contentType === 'application/x-ndjson'
+          ? text
+              .split('\n')
+              .filter((l) => l.trim() !== '')
+              .map((l) => JSON.parse(l))
+          : JSON.parse(text);
       const s: Sent = { index, marker, body, text, parsed, expectations: [] };
       sent.push(s);
       try {
-        s.answer = await rawRequest(`${t.ingestUrl()}${body.path}`, { headers: { authorization: `Bearer ${t.project.key}`, 'content-type': body.contentType }, body: s.text, timeoutMs: 30_000 });
+        s.answer = await rawRequest(`${t.ingestUrl()}${body.path}`, {
+          headers: { authorization: `Bearer ${t.project.key}`, 'content-type': body.contentType },
+          body: s.text,
+          timeoutMs: 30_000,
+        });
       } catch (err) {
         s.error = (err as Error).message;
       }
@@ -105,7 +127,9 @@ describe.skipIf(!up).each(modes)(`generated bodies, one invariant (%s; seed ${FU
       } else if (!isJson4xx(a)) finding(s, `answer: ${a.status} ${String(a.headers['content-type'])} ${a.text.slice(0, 300)}`);
     }
     const accepted = sent.filter((s) => s.answer?.status === 200).length;
-    console.log(`${mode}: ${sent.length} bodies, ${accepted} answered 200, ${sent.filter((s) => s.answer && s.answer.status >= 400 && s.answer.status < 500).length} answered 4xx`);
+    console.log(
+      `${mode}: ${sent.length} bodies, ${accepted} answered 200, ${sent.filter((s) => s.answer && s.answer.status >= 400 && s.answer.status < 500).length} answered 4xx`,
+    );
     // The generator must exercise storage and refusal both, or the invariant says little.
     if (FUZZ.only === undefined) {
       expect(accepted).toBeGreaterThan(sent.length * 0.2);
@@ -152,7 +176,8 @@ describe.skipIf(!up).each(modes)(`generated bodies, one invariant (%s; seed ${FU
     for (const s of sent.filter((x) => x.body.kind === 'span' && x.expectations.length > 0)) {
       const traceId = s.expectations[0].expected.trace_id as string;
       const r = await traceSpans(t, traceId);
-      if (!('spans' in r)) finding(s, `read-back: GET /traces/:traceId answered ${r.status} ${JSON.stringify(r.body).slice(0, 200)} (trace id of ${traceId.length} chars)`);
+      if (!('spans' in r))
+        finding(s, `read-back: GET /traces/:traceId answered ${r.status} ${JSON.stringify(r.body).slice(0, 200)} (trace id of ${traceId.length} chars)`);
       else if (!r.spans.some((sp) => s.expectations[0].matches(sp))) finding(s, 'read-back: span missing from GET /traces/:traceId');
     }
     expect(report('read-back:'), 'bodies answered 200 that do not read back as sent').toBe('');
@@ -161,6 +186,8 @@ describe.skipIf(!up).each(modes)(`generated bodies, one invariant (%s; seed ${FU
   it('dead-letters nothing', { timeout: 60_000 }, async () => {
     const dead = await t.deadLettered();
     expect(Object.keys(dead).length).toBeGreaterThan(0);
-    expect(dead, 'a consumer dead-lettered an acknowledged event (an accepted value the store cannot hold)').toEqual(Object.fromEntries(Object.keys(dead).map((k) => [k, 0])));
+    expect(dead, 'a consumer dead-lettered an acknowledged event (an accepted value the store cannot hold)').toEqual(
+      Object.fromEntries(Object.keys(dead).map((k) => [k, 0])),
+    );
   });
 });

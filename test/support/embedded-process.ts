@@ -37,7 +37,15 @@ export async function startEmbeddedProcess(extraEnv: Record<string, string> = {}
     out = '';
     child = spawn(process.execPath, ['--import', 'tsx', 'services/embedded/src/main.ts'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), DEVTRAIL_DATA_DIR: dataDir, DEVTRAIL_OPERATOR_TOKEN: operatorToken, LOG_LEVEL: 'warn', CONSUMER_BATCH_MS: '300', ...extraEnv },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DEVTRAIL_DATA_DIR: dataDir,
+        DEVTRAIL_OPERATOR_TOKEN: operatorToken,
+        LOG_LEVEL: 'warn',
+        CONSUMER_BATCH_MS: '300',
+        ...extraEnv,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (d) => (out = (out + d).slice(-50_000)));

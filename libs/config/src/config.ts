@@ -16,27 +16,38 @@ const envSchema = z.object({
 
   KAFKA_BROKERS: z.string().default('127.0.0.1:19092'),
   KAFKA_CLIENT_ID: z.string().default('devtrail'),
-  KAFKA_TOPIC_PREFIX: z.string().regex(/^[a-zA-Z0-9._-]*$/).default('devtrail.'),
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[a-zA-Z0-9._-]*$/)
+    .default('devtrail.'),
   KAFKA_PARTITIONS: int(3),
   KAFKA_REPLICATION_FACTOR: int(1),
 
   CLICKHOUSE_URL: z.string().url().default('http://127.0.0.1:18123'),
-  CLICKHOUSE_DATABASE: z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/).default('devtrail'),
+  CLICKHOUSE_DATABASE: z
+    .string()
+    .regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/)
+    .default('devtrail'),
   CLICKHOUSE_USER: z.string().default('default'),
   CLICKHOUSE_PASSWORD: z.string().default(''),
   RETENTION_DAYS: int(30),
 
   DATABASE_URL: z.string().default('postgresql://devtrail:devtrail@127.0.0.1:15432/devtrail'),
+  POSTGRES_CONNECT_TIMEOUT_MS: int(2000),
+  POSTGRES_QUERY_TIMEOUT_MS: int(2000),
 
   INGEST_BODY_LIMIT_BYTES: int(5 * 1024 * 1024),
   INGEST_MAX_PENDING_EVENTS: int(200_000),
+  INGEST_ACK_TIMEOUT_MS: int(5000),
   KEY_CACHE_TTL_MS: int(60_000),
+  KEY_CACHE_MAX_STALE_MS: int(600_000),
   RATE_LIMIT_PER_MINUTE: int(5000),
 
   CONSUMERS: z.string().default(EVENT_KINDS.map((k) => KINDS[k].name).join(',')),
   CONSUMER_GROUP_PREFIX: z.string().default('devtrail-'),
   CONSUMER_BATCH_ROWS: int(20_000),
   CONSUMER_BATCH_MS: int(1000),
+  CONSUMER_RETRY_MAX_MS: int(1000),
   CONSUMER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
 });
 
@@ -52,9 +63,16 @@ export interface Config {
   dataDir: string;
   kafka: { brokers: string[]; clientId: string; topicPrefix: string; partitions: number; replicationFactor: number };
   clickhouse: { url: string; database: string; user: string; password: string; retentionDays: number };
-  postgres: { url: string };
-  ingest: { bodyLimitBytes: number; maxPendingEvents: number; keyCacheTtlMs: number; defaultRateLimitPerMinute: number };
-  consumers: { enabled: string[]; groupPrefix: string; batchRows: number; batchMs: number; metricsPort: number };
+  postgres: { url: string; connectTimeoutMs: number; queryTimeoutMs: number };
+  ingest: {
+    bodyLimitBytes: number;
+    maxPendingEvents: number;
+    ackTimeoutMs: number;
+    keyCacheTtlMs: number;
+    keyCacheMaxStaleMs: number;
+    defaultRateLimitPerMinute: number;
+  };
+  consumers: { enabled: string[]; groupPrefix: string; batchRows: number; batchMs: number; retryMaxMs: number; metricsPort: number };
 }
 
 export class ConfigError extends Error {}
@@ -77,7 +95,9 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
     operatorToken: e.DEVTRAIL_OPERATOR_TOKEN,
     dataDir: e.DEVTRAIL_DATA_DIR,
     kafka: {
-      brokers: e.KAFKA_BROKERS.split(',').map((s) => s.trim()).filter(Boolean),
+      brokers: e.KAFKA_BROKERS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       clientId: e.KAFKA_CLIENT_ID,
       topicPrefix: e.KAFKA_TOPIC_PREFIX,
       partitions: e.KAFKA_PARTITIONS,
@@ -90,18 +110,23 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       password: e.CLICKHOUSE_PASSWORD,
       retentionDays: e.RETENTION_DAYS,
     },
-    postgres: { url: e.DATABASE_URL },
+    postgres: { url: e.DATABASE_URL, connectTimeoutMs: e.POSTGRES_CONNECT_TIMEOUT_MS, queryTimeoutMs: e.POSTGRES_QUERY_TIMEOUT_MS },
     ingest: {
       bodyLimitBytes: e.INGEST_BODY_LIMIT_BYTES,
       maxPendingEvents: e.INGEST_MAX_PENDING_EVENTS,
+      ackTimeoutMs: e.INGEST_ACK_TIMEOUT_MS,
       keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
+      keyCacheMaxStaleMs: e.KEY_CACHE_MAX_STALE_MS,
       defaultRateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     },
     consumers: {
-      enabled: e.CONSUMERS.split(',').map((s) => s.trim()).filter(Boolean),
+      enabled: e.CONSUMERS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       groupPrefix: e.CONSUMER_GROUP_PREFIX,
       batchRows: e.CONSUMER_BATCH_ROWS,
       batchMs: e.CONSUMER_BATCH_MS,
+      retryMaxMs: e.CONSUMER_RETRY_MAX_MS,
       metricsPort: e.CONSUMER_METRICS_PORT,
     },
   };

@@ -39,7 +39,13 @@ describe.skipIf(!up)(`PostgreSQL unreachable (real PostgreSQL behind a cut proxy
     await messageLog.ensureTopics(topics.all(), 1);
     const adapters = { messageLog, relational, topics, columnStore: undefined, close: async () => {} } as unknown as Adapters;
     const logger = createLogger('silent', 'pg-outage-test');
-    receiver = await createReceiver(adapters, logger, { bodyLimitBytes: 1024 * 1024, maxPendingEvents: 10_000, keyCacheTtlMs: 60_000 });
+    receiver = await createReceiver(adapters, logger, {
+      bodyLimitBytes: 1024 * 1024,
+      maxPendingEvents: 10_000,
+      ackTimeoutMs: 5000,
+      keyCacheTtlMs: 60_000,
+      keyCacheMaxStaleMs: 600_000,
+    });
     app = await createHttpApp(logger, 1024 * 1024);
     await receiver.register(app);
     await app.ready();
@@ -53,7 +59,12 @@ describe.skipIf(!up)(`PostgreSQL unreachable (real PostgreSQL behind a cut proxy
   });
 
   const post = (key: string) =>
-    app.inject({ method: 'POST', url: '/ingest/logs', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: { logs: [{ level: 'info', message: 'm' }] } });
+    app.inject({
+      method: 'POST',
+      url: '/ingest/logs',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      payload: { logs: [{ level: 'info', message: 'm' }] },
+    });
 
   it('answers 503 with Retry-After for an uncached key, keeps cached keys working, recovers', async () => {
     expect((await post(cachedKey)).statusCode).toBe(200); // now cached

@@ -158,7 +158,9 @@ export function storedView(e: Expectation, row: any): Record<string, unknown> {
   for (const k of Object.keys(e.expected)) view[k] = row[k];
   if (e.expected.timestamp === RECEIVED_AT) view.timestamp = row.timestamp === row.received_at ? RECEIVED_AT : row.timestamp;
   if (Array.isArray(row.breadcrumbs)) {
-    view.breadcrumbs = row.breadcrumbs.map((b: any) => (b && typeof b.timestamp === 'string' && !Number.isNaN(Date.parse(b.timestamp)) ? { ...b, timestamp: instant(b.timestamp) } : b));
+    view.breadcrumbs = row.breadcrumbs.map((b: any) =>
+      b && typeof b.timestamp === 'string' && !Number.isNaN(Date.parse(b.timestamp)) ? { ...b, timestamp: instant(b.timestamp) } : b,
+    );
   }
   return view;
 }

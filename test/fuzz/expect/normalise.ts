@@ -35,7 +35,8 @@ export function difference(expected: unknown, stored: unknown, path = '$'): stri
   if (expected === stored) return null;
   if (typeof expected === 'object' && expected !== null && typeof stored === 'object' && stored !== null && Array.isArray(expected) === Array.isArray(stored)) {
     const keys = new Set([...Object.keys(expected), ...Object.keys(stored)]);
-    if (Array.isArray(expected) && expected.length !== (stored as unknown[]).length) return `${path}: expected ${expected.length} items, stored ${(stored as unknown[]).length}`;
+    if (Array.isArray(expected) && expected.length !== (stored as unknown[]).length)
+      return `${path}: expected ${expected.length} items, stored ${(stored as unknown[]).length}`;
     for (const k of keys) {
       const d = difference((expected as Record<string, unknown>)[k], (stored as Record<string, unknown>)[k], `${path}.${k}`);
       if (d) return d;

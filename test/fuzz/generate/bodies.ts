@@ -23,7 +23,10 @@ export const PATHS: Record<FuzzKind, string> = { log: '/ingest/logs', error: '/i
 const compact = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 const withUnknown = <T extends Record<string, unknown>>(arb: fc.Arbitrary<T>) => fc.tuple(arb, unknownFields).map(([o, extra]) => ({ ...extra, ...compact(o) }));
 
-const release = fc.oneof({ weight: 8, arbitrary: edgeString.map((s) => s.slice(0, MAX_RELEASE_LENGTH)) }, { weight: 1, arbitrary: fc.integer({ min: MAX_RELEASE_LENGTH + 1, max: 300 }).map((n) => 'r'.repeat(n)) });
+const release = fc.oneof(
+  { weight: 8, arbitrary: edgeString.map((s) => s.slice(0, MAX_RELEASE_LENGTH)) },
+  { weight: 1, arbitrary: fc.integer({ min: MAX_RELEASE_LENGTH + 1, max: 300 }).map((n) => 'r'.repeat(n)) },
+);
 const shared = { environment: maybe(orWrongType(edgeString)), release: maybe(release) };
 
 const logEntry = withUnknown(
@@ -40,9 +43,14 @@ const logEntry = withUnknown(
   }),
 );
 
-const logBody = withUnknown(fc.record({ ...shared, logs: fc.oneof({ weight: 30, arbitrary: fc.array(logEntry, { minLength: 1, maxLength: 4 }) }, { weight: 1, arbitrary: fc.constant([]) }) }));
+const logBody = withUnknown(
+  fc.record({ ...shared, logs: fc.oneof({ weight: 30, arbitrary: fc.array(logEntry, { minLength: 1, maxLength: 4 }) }, { weight: 1, arbitrary: fc.constant([]) }) }),
+);
 
-const stackTrace = fc.oneof(edgeOrLongString, edgeString.map((s) => `TypeError: ${s}\n    at f (/srv/app/${s}.js:1:2)\n    at g (node:internal/x:3:4)`));
+const stackTrace = fc.oneof(
+  edgeOrLongString,
+  edgeString.map((s) => `TypeError: ${s}\n    at f (/srv/app/${s}.js:1:2)\n    at g (node:internal/x:3:4)`),
+);
 
 const breadcrumb = withUnknown(fc.record({ type: edgeString, message: edgeString, timestamp: isoTimestamp }));
 
@@ -93,7 +101,23 @@ const drainTimestamp = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: 1_500_000_000_000, max: 2_000_000_000_000 }) },
   {
     weight: 2,
-    arbitrary: fc.constantFrom<number | RawJson>(0, -1, 1.5, 1_700_000_000_000.75, -2_208_988_800_001, -2_208_988_800_000, 10_413_791_999_999, 10_413_792_000_000, 253_402_300_799_999, 8.64e15, 8.64e15 + 1, 1e20, 1e308, rawNumber('-0'), rawNumber('1e309')),
+    arbitrary: fc.constantFrom<number | RawJson>(
+      0,
+      -1,
+      1.5,
+      1_700_000_000_000.75,
+      -2_208_988_800_001,
+      -2_208_988_800_000,
+      10_413_791_999_999,
+      10_413_792_000_000,
+      253_402_300_799_999,
+      8.64e15,
+      8.64e15 + 1,
+      1e20,
+      1e308,
+      rawNumber('-0'),
+      rawNumber('1e309'),
+    ),
   },
 );
 
@@ -127,7 +151,12 @@ export const fuzzBody: fc.Arbitrary<FuzzBody> = fc.oneof(
   errorBody.map((value) => ({ kind: 'error' as const, path: PATHS.error, contentType: 'application/json', value })),
   spanBody.map((value) => ({ kind: 'span' as const, path: PATHS.span, contentType: 'application/json', value })),
   llmBody.map((value) => ({ kind: 'llm' as const, path: PATHS.llm, contentType: 'application/json', value })),
-  drainBody.map(({ entries, ndjson }) => ({ kind: 'drain' as const, path: PATHS.drain, contentType: ndjson ? 'application/x-ndjson' : 'application/json', value: entries })),
+  drainBody.map(({ entries, ndjson }) => ({
+    kind: 'drain' as const,
+    path: PATHS.drain,
+    contentType: ndjson ? 'application/x-ndjson' : 'application/json',
+    value: entries,
+  })),
 );
 
 /** The body's JSON (or NDJSON) text with the marker where the read API finds it back; `b` is left as it is. */

@@ -6,12 +6,36 @@ import { deepArrays, rawNumber, type RawJson } from './raw-json.ts';
 // or a hostile one sends. Weighted towards edges; plain values keep most bodies valid.
 
 /** Pieces real clients produce: a cut emoji (lone surrogates), NUL, bidi controls, BOM, line separators, quotes. */
-const EDGE_PIECES = ['\uD83D', '\uDE00', '\uDBFF', '\uDC00', '😀'.slice(0, 1), '\u0000', '\u202E', '\u200F', '\u2066', '\uFEFF', '\u2028', '\u0007', '\t\n\r', '"\\\'', '%s%n', 'e\u0301', '👩‍👩‍👧', 'שלום', 'مرحبا', '\uFFFD', '\uFFFF'];
+const EDGE_PIECES = [
+  '\uD83D',
+  '\uDE00',
+  '\uDBFF',
+  '\uDC00',
+  '😀'.slice(0, 1),
+  '\u0000',
+  '\u202E',
+  '\u200F',
+  '\u2066',
+  '\uFEFF',
+  '\u2028',
+  '\u0007',
+  '\t\n\r',
+  '"\\\'',
+  '%s%n',
+  'e\u0301',
+  '👩‍👩‍👧',
+  'שלום',
+  'مرحبا',
+  '\uFFFD',
+  '\uFFFF',
+];
 
 const unit = fc.oneof({ weight: 6, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) }, { weight: 1, arbitrary: fc.constantFrom(...EDGE_PIECES) });
 
 /** ~1 MB, with an edge piece in it (a truncated emoji at the very end, as a cutting SDK leaves it). */
-const longString = fc.tuple(fc.integer({ min: 200_000, max: 1_000_000 }), fc.constantFrom(...EDGE_PIECES)).map(([n, piece]) => `${'long '.repeat(Math.floor(n / 5))}${piece}`);
+const longString = fc
+  .tuple(fc.integer({ min: 200_000, max: 1_000_000 }), fc.constantFrom(...EDGE_PIECES))
+  .map(([n, piece]) => `${'long '.repeat(Math.floor(n / 5))}${piece}`);
 
 // Mostly clean text, so that a finding can be told apart by class; an edge piece in about one string of twelve.
 export const edgeString = fc.oneof(
@@ -70,9 +94,34 @@ export const edgeNumber: fc.Arbitrary<number | RawJson> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.constantFrom<number | RawJson>(
-      0, 0.4, 0.5, 1.5, 2 ** 31, 2 ** 32, 2 ** 53 - 1, 2 ** 53, 2 ** 53 + 2, 2 ** 63, 2 ** 64, 1e19, 1e20, 1e21, 1e30, 1e308, Number.MAX_VALUE, Number.MIN_VALUE,
-      -1, -0.4, -1e308,
-      rawNumber('-0'), rawNumber('1e309'), rawNumber('-1e309'), rawNumber('1E+400'), rawNumber('1e-400'), rawNumber('18446744073709551616'), rawNumber('18446744073709551615'),
+      0,
+      0.4,
+      0.5,
+      1.5,
+      2 ** 31,
+      2 ** 32,
+      2 ** 53 - 1,
+      2 ** 53,
+      2 ** 53 + 2,
+      2 ** 63,
+      2 ** 64,
+      1e19,
+      1e20,
+      1e21,
+      1e30,
+      1e308,
+      Number.MAX_VALUE,
+      Number.MIN_VALUE,
+      -1,
+      -0.4,
+      -1e308,
+      rawNumber('-0'),
+      rawNumber('1e309'),
+      rawNumber('-1e309'),
+      rawNumber('1E+400'),
+      rawNumber('1e-400'),
+      rawNumber('18446744073709551616'),
+      rawNumber('18446744073709551615'),
     ),
   },
   { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
@@ -90,14 +139,28 @@ export function nested(depth: number, leaf: unknown = 'bottom'): Record<string, 
 
 /** Free-form metadata: small random trees with edge keys and values, or nested at and past the limit. */
 export const jsonObject = fc.oneof(
-  { weight: 6, arbitrary: fc.dictionary(edgeString, fc.oneof({ depthSize: 'small' }, scalar, fc.array(scalar, { maxLength: 4 }), fc.dictionary(edgeString, scalar, { maxKeys: 3 })), { maxKeys: 5 }) },
+  {
+    weight: 6,
+    arbitrary: fc.dictionary(
+      edgeString,
+      fc.oneof({ depthSize: 'small' }, scalar, fc.array(scalar, { maxLength: 4 }), fc.dictionary(edgeString, scalar, { maxKeys: 3 })),
+      { maxKeys: 5 },
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom(MAX_JSON_DEPTH - 1, MAX_JSON_DEPTH, MAX_JSON_DEPTH + 1, MAX_JSON_DEPTH + 20).map((d) => nested(d)) },
 );
 
 /** Fields no schema declares (the receiver ignores them or keeps them; it must not fall over). */
 export const unknownFields = fc.oneof(
   { weight: 6, arbitrary: fc.constant({}) },
-  { weight: 3, arbitrary: fc.dictionary(fc.string({ maxLength: 12 }).map((k) => `x_${k}`), scalar, { maxKeys: 3 }) },
+  {
+    weight: 3,
+    arbitrary: fc.dictionary(
+      fc.string({ maxLength: 12 }).map((k) => `x_${k}`),
+      scalar,
+      { maxKeys: 3 },
+    ),
+  },
   // Far deeper than the limit, in a field nobody reads.
   { weight: 1, arbitrary: fc.constant({ x_deep: deepArrays(5000) }) },
 );
@@ -106,4 +169,5 @@ export const unknownFields = fc.oneof(
 export const maybe = <T>(arb: fc.Arbitrary<T>, absentWeight = 1) => fc.oneof({ weight: absentWeight, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: arb });
 
 /** Rarely the wrong JSON type for a field: the receiver must answer 400, not store or fail. */
-export const orWrongType = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 40, arbitrary: arb }, { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 42, 'str', [], {}, true) });
+export const orWrongType = <T>(arb: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 40, arbitrary: arb }, { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 42, 'str', [], {}, true) });
