@@ -17,6 +17,18 @@ export const poisonPrefix = (name: string, id: string) => `${name}-${POISON_MARK
 
 /** Messages ever written to each dead-letter topic (sum of partition high watermarks). */
 export async function deadLetterWatermarks(): Promise<Record<string, number>> {
+  // A broker that just started may not have elected every partition's leader yet: retry what Kafka calls retriable.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await readWatermarks();
+    } catch (err) {
+      if (!(err as { retriable?: boolean }).retriable || attempt >= 15) throw err;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+async function readWatermarks(): Promise<Record<string, number>> {
   const admin = new Kafka({ brokers: STACK.kafkaBrokers, clientId: 'dlq-check', logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
   try {
@@ -25,7 +37,9 @@ export async function deadLetterWatermarks(): Promise<Record<string, number>> {
     for (let i = 0; i < topics.length; i += 20) {
       const chunk = topics.slice(i, i + 20);
       const offsets = await Promise.all(chunk.map((t) => admin.fetchTopicOffsets(t)));
-      chunk.forEach((t, j) => (out[t] = offsets[j].reduce((n, p) => n + Number(p.high), 0)));
+      chunk.forEach((t, j) => {
+        out[t] = offsets[j].reduce((n, p) => n + Number(p.high), 0);
+      });
     }
     return out;
   } finally {
