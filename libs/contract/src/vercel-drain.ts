@@ -22,7 +22,7 @@ export const drainEntrySchema = z
     source: z.string().optional(),
     host: z.string().optional(),
     path: z.string().optional(),
-    statusCode: z.number().optional(),
+    statusCode: z.number().finite().optional(),
     requestId: z.string().max(MAX_ID_LENGTH).optional(),
     deploymentId: z.string().optional(),
     projectId: z.string().optional(),

@@ -84,9 +84,11 @@ export async function createHttpApp(logger: Logger, bodyLimitBytes: number): Pro
     bodyLimit: bodyLimitBytes,
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: true,
-    // Fastify's JSON parser already refuses __proto__ / constructor.prototype keys.
-    onProtoPoisoning: 'error',
-    onConstructorPoisoning: 'error',
+    // The admin and read APIs' JSON bodies: a __proto__ or constructor.prototype key is
+    // dropped (their schemas allow unknown keys). Ingest bodies have their own parser,
+    // which refuses them (contract json-body.ts, docs/api.md).
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
     return503OnClosing: true,
     // Path parameters (trace ids, fingerprints, uuids) are bounded by the routes' own
     // schemas (400); the router's limit only stops absurd URLs.

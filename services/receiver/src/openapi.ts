@@ -29,7 +29,7 @@ import {
   tracesQuery,
   type ProjectJson,
 } from '@devtrail/contract';
-import { badRequestBody, COLUMN, ERRORS, MAX_ID_LENGTH, RETRY_AFTER_SECONDS, UNAVAILABLE } from '@devtrail/contract';
+import { badRequestBody, COLUMN, ERRORS, MAX_ID_LENGTH, MAX_IDEMPOTENCY_KEY_LENGTH, RETRY_AFTER_SECONDS, traceIdParam, UNAVAILABLE } from '@devtrail/contract';
 
 // The published contract (docs/openapi.json, GET /openapi.json), generated from the
 // same zod schemas the receiver validates with. Request schemas are only annotated
@@ -200,8 +200,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   const ingestErrors = (example400: unknown, drain = false): Record<string, ResponseConfig> => ({
     400: {
       description:
-        'Validation failed (including a value the store cannot hold: timestamps outside ' +
-        `${new Date(COLUMN.time.minMs).toISOString()} .. ${new Date(COLUMN.time.maxMs).toISOString()}, integers above ${COLUMN.count.max}, ` +
+        `Validation failed (including a value the store cannot hold: timestamps not written in the years 1901 to 2298, integers above ${COLUMN.count.max}, ` +
         `non-finite numbers, ids longer than ${MAX_ID_LENGTH} characters), or the body is empty, malformed JSON (including \`__proto__\` keys) or invalid gzip/deflate.`,
       headers: rateHeaders,
       content: { 'application/json': { schema: validationError, example: example400 } },
@@ -231,11 +230,19 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       'Retry-After': retryAfter,
     }),
   });
+  // Content-Encoding (gzip, x-gzip, deflate; the 5 MB limit applies after decompression) is a
+  // property of the body, not a parameter a client picks freely: described, not declared.
   const gzipHeader = z.object({
-    'content-encoding': z
-      .enum(['gzip', 'x-gzip', 'deflate', 'identity'])
+    'idempotency-key': z
+      .string()
+      .min(1)
+      .max(MAX_IDEMPOTENCY_KEY_LENGTH)
+      .regex(/^[\x21-\x7e]+$/)
       .optional()
-      .openapi({ description: 'gzip and deflate bodies are accepted; the 5 MB limit applies after decompression.' }),
+      .openapi({
+        description:
+          'Makes the request safe to retry: a new key (a UUID) per request, the same on each retry of it; the retry writes the same event ids, so it is never stored twice (docs/api.md). A UUIDv7 key also fixes the time used for the defaults.',
+      }),
   });
   const ingest = (path: string, summary: string, description: string, body: z.ZodTypeAny, success: z.ZodTypeAny, example: unknown, required: [string, string]) =>
     r.registerPath({
@@ -243,7 +250,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       path,
       tags: ['ingest'],
       summary,
-      description,
+      description: `${description} The body may be sent with Content-Encoding gzip, x-gzip or deflate (the 5 MB limit counts decompressed bytes).`,
       security: [{ apiKey: [] }],
       request: { headers: gzipHeader, body: { required: true, ...json(body) } },
       responses: {
@@ -278,7 +285,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     summary: 'Vercel log drain',
     description:
       'Configured in Vercel as a log drain (custom header `Authorization: Bearer <key>`), not called by applications. ' +
-      'JSON array (application/json, text/plain) or NDJSON (application/x-ndjson, application/ndjson, application/jsonl, application/x-jsonlines); gzip accepted. ' +
+      'JSON array (application/json, text/plain) or NDJSON (application/x-ndjson, application/ndjson, application/jsonl, application/x-jsonlines); Content-Encoding gzip, x-gzip or deflate accepted. ' +
       'When the project has a drain secret, x-vercel-signature must be the hex HMAC-SHA1 of the raw (decompressed) body. Each entry becomes one log.',
     security: [{ apiKey: [] }],
     request: {
@@ -432,15 +439,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         content: {
           'application/json': {
             schema: validationError,
-            example: badRequestBody([
-              {
-                code: 'custom',
-                expected: 'a host, *.host or an http(s) origin',
-                received: 'invalid',
-                path: ['origins', 0],
-                message: 'Not a domain or origin: http://x/y',
-              },
-            ]),
+            example: badRequestBody([{ validation: 'regex', code: 'invalid_string', message: 'a host, *.host or an http(s) origin', path: ['origins', 0] }]),
           },
         },
       },
@@ -600,7 +599,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     'Every span of one trace, in start order',
     null,
     z.object({ trace_id: z.string(), spans: z.array(spanRecord) }),
-    z.object({ traceId: z.string().min(1).max(200) }),
+    traceIdParam,
     'Trace not found',
   );
   read('/api/projects/{id}/spans', 'Spans, newest first', tracesQuery, z.object({ spans: z.array(spanRecord) }));

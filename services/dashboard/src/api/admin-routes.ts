@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { isValidOriginEntry, createProjectBody, drainSecretBody, originsBody, projectIdParam, rateLimitBody, httpError, badRequest } from '@devtrail/contract';
+import { createProjectBody, drainSecretBody, normaliseOriginEntry, originsBody, projectIdParam, rateLimitBody, httpError } from '@devtrail/contract';
 import type { ProjectsRepo } from '@devtrail/relational-store';
 import { projectJson } from './project-json.ts';
 
@@ -49,16 +49,8 @@ export function registerAdminRoutes(app: FastifyInstance, repo: ProjectsRepo, de
   app.put('/api/admin/projects/:id/allowed-origins', async (request) => {
     const { id } = projectIdParam.parse(request.params);
     await allowed(request.principal!.canAccess, id);
-    const { origins } = originsBody.parse(request.body);
-    const bad = origins.findIndex((o) => !isValidOriginEntry(o));
-    if (bad >= 0) throw badRequest(`Not a domain or origin: ${origins[bad]}`, 'a host, *.host or an http(s) origin', 'invalid', ['origins', bad]);
-    if (
-      !(await repo.setAllowedOrigins(
-        id,
-        origins.map((o) => o.toLowerCase().replace(/\/$/, '')),
-      ))
-    )
-      throw httpError(404, 'Project not found');
+    const { origins } = originsBody.parse(request.body); // each entry checked by the schema (contract origins.ts)
+    if (!(await repo.setAllowedOrigins(id, origins.map(normaliseOriginEntry)))) throw httpError(404, 'Project not found');
     return { project: await load(id) };
   });
 
