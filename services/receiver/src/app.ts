@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
-import { readiness } from '@devtrail/runtime';
 import { projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
 import { KeyCache } from './auth/key-cache.ts';
 import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
 import { registerIngest } from './ingest-routes.ts';
+import { registerHealthRoutes } from './health-routes.ts';
 import { IngestCounters } from './ingest-counters.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
@@ -55,12 +55,7 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
     queue,
     counters,
     async register(app, moreMetrics) {
-      app.get('/health', async () => ({ status: 'ok', timestamp: new Date().toISOString() }));
-      app.get('/openapi.json', async () => buildOpenApiDocument());
-      app.get('/health/ready', async (_req, reply) => {
-        const r = await readiness(adapters);
-        return reply.code(r.status === 'ok' ? 200 : 503).send(r);
-      });
+      registerHealthRoutes(app, adapters, buildOpenApiDocument);
       app.get('/metrics', async () => ({ receiver: { ...counters.snapshot(), produce_queue_pending: queue.pending }, ...(await moreMetrics?.()) }));
       await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters });
     },
