@@ -24,7 +24,14 @@ export interface LoadResult {
   receiverMemoryMb: { startMb: number; peakMb: number; endMb: number; hwmMb: number };
   /** Average cores used during the load, per process. */
   cpuCores: Record<string, number>;
-  consumers: Array<{ label: string; rowsPerSecDuringLoad: number; peakRowsPerSec: number; rowsDuringLoad: number; catchUpAfterLoadS: number | null; bySink: Record<string, number> }>;
+  consumers: Array<{
+    label: string;
+    rowsPerSecDuringLoad: number;
+    peakRowsPerSec: number;
+    rowsDuringLoad: number;
+    catchUpAfterLoadS: number | null;
+    bySink: Record<string, number>;
+  }>;
 }
 
 const KIND_PATH: Record<Exclude<ProbeKind, 'log'>, string> = { error: KINDS.error.path, span: KINDS.span.path, llm: KINDS.llm.path };
@@ -60,7 +67,8 @@ async function measure(args: BenchArgs, target: Target, runTag: string, log: (m:
   // Warm-up (not counted): JIT, connections, key cache, topic metadata.
   log('warm-up 3 s');
   await runLoop({ concurrency: Math.min(args.concurrency, 8), rate: 0, durationMs: 3000, send: async () => void (await client.post('/ingest/logs', pool.take())) });
-  for (const k of Object.keys(KIND_PATH) as Array<keyof typeof KIND_PATH>) await client.post(KIND_PATH[k], k === 'error' ? errorReport('warm-up') : k === 'span' ? span(newSpanId()) : llmCall('warm-up'));
+  for (const k of Object.keys(KIND_PATH) as Array<keyof typeof KIND_PATH>)
+    await client.post(KIND_PATH[k], k === 'error' ? errorReport('warm-up') : k === 'span' ? span(newSpanId()) : llmCall('warm-up'));
 
   const mem = new MemorySampler(target.receiverPid, 250);
   const samplers = target.consumers.map((c) => new MetricsSampler(c.label, c.url, 1000));
@@ -71,7 +79,9 @@ async function measure(args: BenchArgs, target: Target, runTag: string, log: (m:
   const kindOutcomes: Record<keyof typeof KIND_PATH, Outcome[]> = { error: [], span: [], llm: [] };
   let probeSeq = 0;
 
-  log(`load: ${args.seconds} s, ${args.concurrency} in flight, ${args.batch} logs a request, ${args.rate ? `${args.rate} req/s` : 'unthrottled'}; errors/traces/llm at ${args.kindRate} req/s each`);
+  log(
+    `load: ${args.seconds} s, ${args.concurrency} in flight, ${args.batch} logs a request, ${args.rate ? `${args.rate} req/s` : 'unthrottled'}; errors/traces/llm at ${args.kindRate} req/s each`,
+  );
   const cpu = new CpuMeter(target.processes);
   cpu.begin();
   const loadStart = performance.now();
@@ -132,7 +142,16 @@ async function measure(args: BenchArgs, target: Target, runTag: string, log: (m:
   const missingByKind = tracker.pendingByKind();
   return {
     mode: target.mode,
-    config: { seconds: args.seconds, concurrency: args.concurrency, batch: args.batch, rate: args.rate || 'unthrottled', kindRate: args.kindRate, sampleEvery: args.sampleEvery, consumers: args.consumers, env: args.env },
+    config: {
+      seconds: args.seconds,
+      concurrency: args.concurrency,
+      batch: args.batch,
+      rate: args.rate || 'unthrottled',
+      kindRate: args.kindRate,
+      sampleEvery: args.sampleEvery,
+      consumers: args.consumers,
+      env: args.env,
+    },
     durationS: Math.round(secs * 10) / 10,
     logs: { ...logs, eventsPerSec: Math.round((logs.ok * args.batch) / secs), requestsPerSec: Math.round((logs.ok / secs) * 10) / 10 },
     kinds: { error: tally(kindOutcomes.error), span: tally(kindOutcomes.span), llm: tally(kindOutcomes.llm) },
@@ -166,7 +185,7 @@ async function waitCaughtUp(samplers: MetricsSampler[], timeoutMs: number): Prom
     for (const s of samplers) {
       if (done.has(s.label)) continue;
       const m = await s.sample();
-      if (m && m.sinks.every((x) => x.lag === 0)) done.set(s.label, m.at);
+      if (m?.sinks.every((x) => x.lag === 0)) done.set(s.label, m.at);
     }
     if (done.size < samplers.length) await new Promise((r) => setTimeout(r, 250));
   }

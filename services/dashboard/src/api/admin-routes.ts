@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { isValidOriginEntry, createProjectBody, drainSecretBody, originsBody, projectIdParam, rateLimitBody, httpError, badRequest, notFound, ERRORS } from '@devtrail/contract';
+import { isValidOriginEntry, createProjectBody, drainSecretBody, originsBody, projectIdParam, rateLimitBody } from '@devtrail/contract';
+import { badRequest, ERRORS, httpError, notFound } from '@devtrail/contract';
 import type { ProjectsRepo } from '@devtrail/relational-store';
 import { projectJson } from './project-json.ts';
 
@@ -66,7 +67,13 @@ export function registerAdminRoutes(app: FastifyInstance, repo: ProjectsRepo, de
     const { origins } = originsBody.parse(request.body);
     const bad = origins.findIndex((o) => !isValidOriginEntry(o));
     if (bad >= 0) throw notAnOrigin(origins[bad], bad);
-    if (!(await repo.setAllowedOrigins(id, origins.map((o) => o.toLowerCase().replace(/\/$/, ''))))) throw notFound('Project');
+    if (
+      !(await repo.setAllowedOrigins(
+        id,
+        origins.map((o) => o.toLowerCase().replace(/\/$/, '')),
+      ))
+    )
+      throw notFound('Project');
     return { project: await load(id) };
   });
 

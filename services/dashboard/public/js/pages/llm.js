@@ -21,13 +21,14 @@ function columns(r, field) {
 export function LlmPage({ project }) {
   const { query } = useLocation();
   const range = query.get('range') || '';
-  const { data, error, loading } = useData(
-    () => api(projectApi(project.id, '/llm-breakdown'), { query: { ...boundsOf(range), buckets: 48 } }),
-    `${project.id}|${range}`,
-  );
+  const { data, error, loading } = useData(() => api(projectApi(project.id, '/llm-breakdown'), { query: { ...boundsOf(range), buckets: 48 } }), `${project.id}|${range}`);
   const cost = useMemo(() => data && columns(data, 'cost_usd'), [data]);
   const tokens = useMemo(() => data && columns(data, 'tokens'), [data]);
-  const totals = data && data.models.reduce((t, m) => ({ calls: t.calls + m.calls, cost: t.cost + m.cost_usd, tokens: t.tokens + m.input_tokens + m.output_tokens }), { calls: 0, cost: 0, tokens: 0 });
+  const totals = data?.models.reduce((t, m) => ({ calls: t.calls + m.calls, cost: t.cost + m.cost_usd, tokens: t.tokens + m.input_tokens + m.output_tokens }), {
+    calls: 0,
+    cost: 0,
+    tokens: 0,
+  });
   return html`
     <div class="page-head">
       <h1>LLM usage</h1>
@@ -36,9 +37,10 @@ export function LlmPage({ project }) {
     ${error && html`<${ErrorBox} error=${error} />`}
     ${loading && !data && html`<${Loading} />`}
     ${data && data.models.length === 0 && html`<${Empty}>No LLM usage recorded in this time range.</${Empty}>`}
-    ${data &&
-    data.models.length > 0 &&
-    html`
+    ${
+      data &&
+      data.models.length > 0 &&
+      html`
       <div class="stats">
         <div class="stat"><span class="stat-label">Calls</span><span class="stat-value">${formatNumber(totals.calls)}</span></div>
         <div class="stat"><span class="stat-label">Tokens</span><span class="stat-value">${formatNumber(totals.tokens)}</span></div>
@@ -76,6 +78,7 @@ export function LlmPage({ project }) {
           </tbody>
         </table>
       </section>
-    `}
+    `
+    }
   `;
 }
