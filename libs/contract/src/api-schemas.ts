@@ -46,12 +46,10 @@ export const logsQuery = rangeQuery.extend({
   q: z.string().max(500).optional(),
 });
 
-export const errorsQuery = rangeQuery.extend({
-  fingerprint: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .optional(),
-});
+/** An error group's fingerprint: SHA-256, 64 lowercase hex (docs/fingerprint.md). */
+export const fingerprintHex = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const errorsQuery = rangeQuery.extend({ fingerprint: fingerprintHex.optional() });
 export const tracesQuery = rangeQuery.extend({ operation: z.string().max(500).optional() });
 
 export const projectIdParam = z.object({ id: z.string().refine(isUuid, 'must be a project id (uuid)') });
@@ -65,6 +63,8 @@ export const originsBody = z.object({
 });
 export const rateLimitBody = z.object({ rate_limit_per_minute: z.number().int().min(1).max(10_000_000) });
 export const drainSecretBody = z.object({ secret: pgText().min(8).max(200).nullable() });
+export const fingerprintParam = z.object({ fingerprint: fingerprintHex });
+export const ingestionQuery = z.object({ minutes: z.coerce.number().int().min(1).max(1440).default(60) });
 /** A trace id in a path, bounded as on ingest. */
 export const traceIdParam = z.object({ traceId: z.string().min(1).max(MAX_ID_LENGTH) });
 

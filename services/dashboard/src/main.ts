@@ -1,6 +1,5 @@
 import { loadConfig, createLogger } from '@devtrail/config';
-import { openAdapters } from '@devtrail/runtime';
-import { createHttpApp } from '@devtrail/receiver';
+import { createHttpApp, openAdapters } from '@devtrail/runtime';
 import { registerControlPlane } from './control-plane.ts';
 import { registerDashboardUi } from './ui/register-dashboard-ui.ts';
 

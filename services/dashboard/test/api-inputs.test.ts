@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createLogger } from '@devtrail/config';
 import { MAX_ID_LENGTH } from '@devtrail/contract';
-import { createHttpApp } from '@devtrail/receiver';
+import { createHttpApp } from '@devtrail/runtime';
 import { embeddedAdapters } from '../../../test/support/embedded-adapters.ts';
 import { registerControlPlane } from '../src/index.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
-import { openAdapters, type Adapters } from '@devtrail/runtime';
-import { createHttpApp, createReceiver } from '@devtrail/receiver';
+import { createHttpApp, openAdapters, type Adapters } from '@devtrail/runtime';
+import { createReceiver } from '@devtrail/receiver';
 import { createSinks, consumerMetrics, sinkOptions, SINK_NAMES } from '@devtrail/consumers';
 import { registerControlPlane, registerDashboardUi } from '@devtrail/dashboard';
 import { projectsRepo } from '@devtrail/relational-store';

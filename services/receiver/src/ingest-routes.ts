@@ -3,6 +3,7 @@ import {
   badRequest,
   badSignature,
   bodyDigest,
+  DRAIN_PATH,
   drainBodySchema,
   drainEntryToEvent,
   emptyBody,
@@ -13,6 +14,7 @@ import {
   idempotentEventIds,
   keyTime,
   kindRow,
+  NDJSON_TYPES,
   newEvents,
   parseJsonBody,
   tooLarge,
@@ -111,8 +113,6 @@ async function produce<K extends EventKind>(deps: IngestDeps, kind: K, request: 
   deps.counters.onAccepted(kind, events.length);
 }
 
-const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines'];
-
 /** 5' for the drain: a JSON array or NDJSON, through the same JSON parser. */
 function parseDrainBody(request: FastifyRequest, raw: Buffer): unknown {
   const type = String(request.headers['content-type'] ?? '').toLowerCase();
@@ -137,7 +137,7 @@ function registerDrainRoute(app: FastifyInstance, deps: IngestDeps): void {
     // The signature covers the raw bytes, so this route keeps the body unparsed.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(['application/json', ...NDJSON_TYPES, 'text/plain'], { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-    scope.post('/ingest/drain', async (request, reply) => {
+    scope.post(DRAIN_PATH, async (request, reply) => {
       // No body at all (no Content-Type, or Content-Length: 0) leaves request.body unset.
       const raw = (request.body as Buffer | undefined) ?? Buffer.alloc(0);
       const grant = request.grant!;
