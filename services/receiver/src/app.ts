@@ -10,6 +10,7 @@ import { KeyCache } from './auth/key-cache.ts';
 import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
 import { registerDrainRoute, registerIngestRoutes } from './ingest-routes.ts';
+import { registerOtlpRoutes } from './otlp-routes.ts';
 import { toHttpError } from './http-errors.ts';
 import { IngestCounters } from './ingest-counters.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -77,6 +78,7 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
         const deps = { topics: adapters.topics, queue, onAccepted: counters.onAccepted };
         registerIngestRoutes(ingest, deps);
         registerDrainRoute(ingest, deps);
+        registerOtlpRoutes(ingest, deps);
       });
     },
     async stop() {

@@ -53,7 +53,7 @@ export interface IngestDeps {
   onAccepted?: (kind: EventKind, projectId: string, count: number) => void;
 }
 
-async function produce<K extends EventKind>(deps: IngestDeps, kind: K, projectId: string, now: string, events: Array<EventDataByKind[K]>) {
+export async function produce<K extends EventKind>(deps: IngestDeps, kind: K, projectId: string, now: string, events: Array<EventDataByKind[K]>) {
   const messages = events.map((d) => encodeEnvelope(newEnvelope(kind, projectId, now, d)));
   await deps.queue.enqueue(deps.topics.of(kind), messages);
   deps.onAccepted?.(kind, projectId, events.length);

@@ -1,0 +1,87 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { EventKind } from '@devtrail/contract';
+import {
+  decodeLogsRequest,
+  decodeTraceRequest,
+  exportResponse,
+  mapLogs,
+  mapTraces,
+  OtlpDecodeError,
+  statusResponse,
+  OTLP_CONTENT_TYPES,
+  type OtlpAnswer,
+  type OtlpEncoding,
+} from '@devtrail/otlp';
+import { HttpError, toHttpError } from './http-errors.ts';
+import { produce, type IngestDeps } from './ingest-routes.ts';
+import { acceptLogs, acceptTraces, type Accepted } from './otlp-records.ts';
+
+// OTLP/HTTP intake (docs/otlp.md). Registered inside the ingest scope, so the same key,
+// origin check, rate limit (one request, one count), gzip and body limit apply as for
+// /ingest/*; records are validated by the native schemas (otlp-records.ts) and produced
+// by the same function, so 200 still means "acknowledged by Kafka".
+
+export const OTLP_PATHS = { logs: '/v1/logs', traces: '/v1/traces', metrics: '/v1/metrics' } as const;
+
+export const METRICS_NOT_SUPPORTED =
+  'devtrail does not accept OTLP metrics: send logs to /v1/logs and traces to /v1/traces. Point the metrics exporter elsewhere or turn it off.';
+
+const encodingOf = (request: FastifyRequest): OtlpEncoding =>
+  String(request.headers['content-type'] ?? '').toLowerCase().startsWith(OTLP_CONTENT_TYPES.protobuf) ? 'protobuf' : 'json';
+
+const send = (reply: FastifyReply, status: number, a: OtlpAnswer) => reply.code(status).type(a.contentType).send(a.body);
+
+/** The human text of any of the receiver's error bodies ({error} or the spec's 400 issues). */
+function messageOf(h: HttpError): string {
+  const b = h.body as { error?: unknown };
+  if (typeof b.error === 'string') return b.error;
+  const issues = (b.error as { issues?: Array<{ message?: string; path?: unknown[] }> } | undefined)?.issues;
+  if (issues?.length) return issues.map((i) => `${(i.path ?? []).join('.') || '(root)'}: ${i.message}`).slice(0, 5).join('; ');
+  return `HTTP ${h.status}`;
+}
+
+async function produceAll(deps: IngestDeps, projectId: string, now: string, accepted: Accepted): Promise<void> {
+  // Every kind acknowledged before the answer: one 200 covers spans and what they carried.
+  await Promise.all(
+    (Object.keys(accepted.events) as EventKind[]).map((kind) => produce(deps, kind, projectId, now, accepted.events[kind] as never)),
+  );
+}
+
+export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps): void {
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(OTLP_CONTENT_TYPES.protobuf, { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser(OTLP_CONTENT_TYPES.json, { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
+
+    // OTLP clients expect google.rpc.Status bodies on 4xx/5xx, in the request's encoding;
+    // the status codes and Retry-After are the receiver's usual ones (http-errors.ts).
+    scope.setErrorHandler((err: FastifyError, request, reply) => {
+      const h = err instanceof OtlpDecodeError ? new HttpError(400, { error: err.message }) : toHttpError(err, request.routeOptions.bodyLimit);
+      if (h.status >= 500 && h.status !== 503) request.log.error({ err }, 'unhandled error');
+      else if (h.status === 503) request.log.warn({ err: err.message }, 'answering 503');
+      reply.headers(h.headers);
+      return send(reply, h.status, statusResponse(h.status, messageOf(h), encodingOf(request)));
+    });
+
+    scope.post(OTLP_PATHS.logs, async (request, reply) => {
+      const encoding = encodingOf(request);
+      const now = new Date().toISOString();
+      const accepted = acceptLogs(mapLogs(decodeLogsRequest(request.body, encoding)), now);
+      await produceAll(deps, request.grant!.projectId, now, accepted);
+      return send(reply, 200, exportResponse('logs', encoding, accepted.rejected, accepted.reasons.join('; ')));
+    });
+
+    scope.post(OTLP_PATHS.traces, async (request, reply) => {
+      const encoding = encodingOf(request);
+      const now = new Date().toISOString();
+      const accepted = acceptTraces(mapTraces(decodeTraceRequest(request.body, encoding)), now);
+      await produceAll(deps, request.grant!.projectId, now, accepted);
+      return send(reply, 200, exportResponse('traces', encoding, accepted.rejected, accepted.reasons.join('; ')));
+    });
+
+    // 404 is not retried by OTLP exporters (only 429, 502, 503 and 504 are).
+    scope.post(OTLP_PATHS.metrics, async () => {
+      throw new HttpError(404, { error: METRICS_NOT_SUPPORTED });
+    });
+  });
+}
