@@ -4,7 +4,7 @@ import { genAiUsage } from './gen-ai.ts';
 import { hexId } from './ids.ts';
 import type { Scope, Span, TraceRequest } from './otlp-types.ts';
 import { mapResource } from './resource.ts';
-import { nanosToIso, nanosToMs } from './time.ts';
+import { durationMs as nanosDurationMs, nanosToIso } from './time.ts';
 import type { ErrorReportBody, LlmUsageBody, MappingRejection, SpanBody, Timed } from './native-shapes.ts';
 
 // ExportTraceServiceRequest -> native span bodies (POST /ingest/traces), plus an LLM
@@ -45,6 +45,14 @@ interface SpanContext {
   scope: Scope | null | undefined;
 }
 
+function spanDurationMs(span: Span): number {
+  try {
+    return nanosDurationMs(span.startTimeUnixNano, span.endTimeUnixNano);
+  } catch {
+    throw new RangeError('span times are not integers');
+  }
+}
+
 function mapSpan(span: Span, ctx: SpanContext, out: MappedTraces): void {
   const attributes = attributesToObject(span.attributes);
   const traceId = hexId(span.traceId) ?? '';
@@ -52,7 +60,7 @@ function mapSpan(span: Span, ctx: SpanContext, out: MappedTraces): void {
   const name = span.name ?? '';
   const startTime = nanosToIso(span.startTimeUnixNano);
   if (!startTime) throw new RangeError('span has no start time');
-  const durationMs = nanosToMs(span.endTimeUnixNano) - nanosToMs(span.startTimeUnixNano);
+  const durationMs = spanDurationMs(span);
   const endTime = nanosToIso(span.endTimeUnixNano) ?? startTime;
   const isError = span.status?.code === STATUS_CODE_ERROR;
 

@@ -16,3 +16,14 @@ export function nanosToIso(v: Int64 | null | undefined): string | undefined {
   if (Number.isNaN(d.getTime())) throw new RangeError(`time ${String(v)} ns is out of range`);
   return d.toISOString();
 }
+
+const toBigInt = (v: Int64 | null | undefined): bigint => {
+  if (v == null) return 0n;
+  if (typeof v === 'number') return BigInt(Math.trunc(v));
+  return BigInt(v.toString());
+};
+
+/** end - start in milliseconds, exact to the nanosecond (doubles alone would be off by up to 256 ns). */
+export function durationMs(start: Int64 | null | undefined, end: Int64 | null | undefined): number {
+  return Number(toBigInt(end) - toBigInt(start)) / 1e6;
+}
