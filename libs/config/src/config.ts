@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { loadLlmPrices, type LlmPriceTable } from './llm-prices.ts';
 
 // Every setting devtrail reads, with its default, in one place. Parsed once at the
 // process edge (main.ts) and passed down; no other module reads process.env.
@@ -37,6 +38,8 @@ const envSchema = z.object({
   CONSUMER_BATCH_ROWS: int(20_000),
   CONSUMER_BATCH_MS: int(1000),
   CONSUMER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
+
+  LLM_PRICES_FILE: z.string().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -54,6 +57,8 @@ export interface Config {
   postgres: { url: string };
   ingest: { bodyLimitBytes: number; maxPendingEvents: number; keyCacheTtlMs: number; defaultRateLimitPerMinute: number };
   consumers: { enabled: string[]; groupPrefix: string; batchRows: number; batchMs: number; metricsPort: number };
+  /** Prices behind estimated_cost_usd (data/llm-prices.json, overridden by LLM_PRICES_FILE). */
+  llmPrices: LlmPriceTable;
 }
 
 export class ConfigError extends Error {}
@@ -67,6 +72,12 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  let llmPrices: LlmPriceTable;
+  try {
+    llmPrices = loadLlmPrices(e.LLM_PRICES_FILE);
+  } catch (err) {
+    throw new ConfigError(`invalid configuration:\n  LLM_PRICES_FILE: ${(err as Error).message}`);
+  }
   return {
     mode: e.DEVTRAIL_MODE,
     host: e.HOST,
@@ -103,5 +114,6 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       batchMs: e.CONSUMER_BATCH_MS,
       metricsPort: e.CONSUMER_METRICS_PORT,
     },
+    llmPrices,
   };
 }

@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates, type ColumnStore } from '@devtrail/column-store';
 import { z } from 'zod';
 import { errorsQuery, logsQuery, projectIdParam, apiTimeRange, rangeQuery, tracesQuery } from '@devtrail/contract';
+import type { LlmPriceTable } from '@devtrail/config';
 import { ApiError } from './api-errors.ts';
+import { defaultPrices, withEstimates } from './llm-estimates.ts';
 
 // /api/projects/:id/...: what the dashboard reads. Every query is bounded by project and
 // time range and runs with ClickHouse query parameters (column-store/src/reads).
@@ -13,7 +15,7 @@ async function projectOf(request: FastifyRequest): Promise<string> {
   return id;
 }
 
-export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lagOf?: () => Promise<unknown>): void {
+export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lagOf?: () => Promise<unknown>, prices: LlmPriceTable = defaultPrices()): void {
   app.get('/api/projects/:id/logs', async (request) => {
     const projectId = await projectOf(request);
     const q = logsQuery.parse(request.query);
@@ -77,7 +79,7 @@ export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lag
   app.get('/api/projects/:id/llm-usage', async (request) => {
     const projectId = await projectOf(request);
     const q = rangeQuery.parse(request.query);
-    return { usage: await readLlmUsage(store, { projectId, range: apiTimeRange(q) }) };
+    return { usage: withEstimates(await readLlmUsage(store, { projectId, range: apiTimeRange(q) }), prices) };
   });
 
   app.get('/api/projects/:id/ingestion', async (request) => {

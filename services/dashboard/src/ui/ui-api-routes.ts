@@ -7,6 +7,8 @@ import { projectIdParam, rangeQuery } from '@devtrail/contract';
 import { bucketsOf } from './reads/buckets.ts';
 import { readErrorActivity } from './reads/error-activity.ts';
 import { readLlmModels, readLlmSeries } from './reads/llm-breakdown.ts';
+import type { LlmPriceTable } from '@devtrail/config';
+import { defaultPrices, withEstimates } from '../api/llm-estimates.ts';
 
 // Reads only the web UI needs (chart series), beside the read API and under the same
 // authentication and per-project authorisation. Bounded by time range and bucket count.
@@ -21,7 +23,7 @@ const activityQuery = rangeQuery.extend({
 });
 const seriesQuery = rangeQuery.extend({ buckets: z.coerce.number().int().min(2).max(500).default(48) });
 
-export function registerUiApiRoutes(app: FastifyInstance, store: ColumnStore, authenticators: Authenticator[]): void {
+export function registerUiApiRoutes(app: FastifyInstance, store: ColumnStore, authenticators: Authenticator[], prices: LlmPriceTable = defaultPrices()): void {
   app.register(async (api) => {
     api.setErrorHandler((err, request, reply) => {
       const a = apiErrorAnswer(err);
@@ -47,7 +49,7 @@ export function registerUiApiRoutes(app: FastifyInstance, store: ColumnStore, au
       const q = seriesQuery.parse(request.query);
       const b = bucketsOf(q, q.buckets);
       const [series, models] = await Promise.all([readLlmSeries(store, id, b), readLlmModels(store, id, b)]);
-      return { from: b.fromMs, step_ms: b.stepMs, buckets: b.count, series, models };
+      return { from: b.fromMs, step_ms: b.stepMs, buckets: b.count, series, models: withEstimates(models, prices) };
     });
   });
 }

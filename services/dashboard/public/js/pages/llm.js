@@ -27,7 +27,14 @@ export function LlmPage({ project }) {
   );
   const cost = useMemo(() => data && columns(data, 'cost_usd'), [data]);
   const tokens = useMemo(() => data && columns(data, 'tokens'), [data]);
-  const totals = data && data.models.reduce((t, m) => ({ calls: t.calls + m.calls, cost: t.cost + m.cost_usd, tokens: t.tokens + m.input_tokens + m.output_tokens }), { calls: 0, cost: 0, tokens: 0 });
+  const totals =
+    data &&
+    data.models.reduce(
+      (t, m) => ({ calls: t.calls + m.calls, cost: t.cost + m.cost_usd, estimated: t.estimated + (m.estimated_cost_usd ?? 0), tokens: t.tokens + m.input_tokens + m.output_tokens }),
+      { calls: 0, cost: 0, estimated: 0, tokens: 0 },
+    );
+  // Models the price table does not know have no estimate (shown as "—").
+  const unpriced = data ? data.models.filter((m) => m.estimated_cost_usd == null).length : 0;
   return html`
     <div class="page-head">
       <h1>LLM usage</h1>
@@ -42,7 +49,10 @@ export function LlmPage({ project }) {
       <div class="stats">
         <div class="stat"><span class="stat-label">Calls</span><span class="stat-value">${formatNumber(totals.calls)}</span></div>
         <div class="stat"><span class="stat-label">Tokens</span><span class="stat-value">${formatNumber(totals.tokens)}</span></div>
-        <div class="stat"><span class="stat-label">Cost</span><span class="stat-value" data-testid="llm-total-cost">${formatCost(totals.cost)}</span></div>
+        <div class="stat"><span class="stat-label">Cost (as sent)</span><span class="stat-value" data-testid="llm-total-cost">${formatCost(totals.cost)}</span></div>
+        <div class="stat" title=${unpriced ? `${unpriced} model(s) not in the price table` : 'From the price table'}>
+          <span class="stat-label">Estimated cost${unpriced ? ' *' : ''}</span><span class="stat-value" data-testid="llm-total-estimated">${formatCost(totals.estimated)}</span>
+        </div>
       </div>
       <div class="grid-2">
         <section class="card">
@@ -58,7 +68,7 @@ export function LlmPage({ project }) {
         <h2>By model and provider</h2>
         <table class="table" data-testid="llm-table">
           <thead>
-            <tr><th>Model</th><th>Provider</th><th class="num">Calls</th><th class="num">Input tokens</th><th class="num">Output tokens</th><th class="num">Cost</th><th class="num">Latency p50</th><th class="num">Latency p95</th></tr>
+            <tr><th>Model</th><th>Provider</th><th class="num">Calls</th><th class="num">Input tokens</th><th class="num">Output tokens</th><th class="num">Cost</th><th class="num">Est. cost</th><th class="num">Latency p50</th><th class="num">Latency p95</th></tr>
           </thead>
           <tbody>
             ${data.models.map(
@@ -69,6 +79,7 @@ export function LlmPage({ project }) {
                 <td class="num">${formatNumber(m.input_tokens)}</td>
                 <td class="num">${formatNumber(m.output_tokens)}</td>
                 <td class="num">${formatCost(m.cost_usd)}</td>
+                <td class="num" data-testid="llm-estimated">${m.estimated_cost_usd == null ? '—' : formatCost(m.estimated_cost_usd)}</td>
                 <td class="num">${formatNumber(m.latency_p50_ms)} ms</td>
                 <td class="num">${formatNumber(m.latency_p95_ms)} ms</td>
               </tr>`,
