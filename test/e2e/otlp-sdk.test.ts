@@ -1,97 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { context, trace, SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
-import { SeverityNumber } from '@opentelemetry/api-logs';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { LoggerProvider, SimpleLogRecordProcessor, type LogRecordExporter, type ReadableLogRecord } from '@opentelemetry/sdk-logs';
-import { OTLPTraceExporter as ProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPLogExporter as ProtoLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
-import { OTLPLogExporter as JsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
-import type { ExportResult } from '@opentelemetry/core';
 import { apiGet, pipeline, type Pipeline, type ServiceProcess } from '../support/processes.ts';
 import { NO_STACK_REASON, stackUp } from '../support/stack.ts';
+import { emitCheckout, type Sent } from '../support/otel-emit.ts';
 
 // The real OpenTelemetry JS SDK, with both OTLP/HTTP exporters (protobuf and JSON) for
 // traces and logs, sends to the real receiver process; consumers write to ClickHouse; the
 // read API shows every mapped field (docs/otlp.md).
 const up = await stackUp();
-
-/** Records each export's result, so a refused export fails the test rather than only logging. */
-function recording<T>(exporter: { export(items: T[], cb: (r: ExportResult) => void): void; shutdown(): Promise<void> }, results: ExportResult[]) {
-  return {
-    export: (items: T[], cb: (r: ExportResult) => void) =>
-      exporter.export(items, (r) => {
-        results.push(r);
-        cb(r);
-      }),
-    shutdown: () => exporter.shutdown(),
-    forceFlush: async () => {},
-  };
-}
-
-interface Sent {
-  traceId: string;
-  rootId: string;
-  dbId: string;
-  llmId: string;
-}
-
-/** What an instrumented checkout handler would emit: nested spans, a GenAI call, an exception, logs. */
-async function emit(service: string, encoding: 'protobuf' | 'json', receiver: ServiceProcess, key: string): Promise<{ sent: Sent; results: ExportResult[] }> {
-  const headers = { authorization: `Bearer ${key}` };
-  const resource = resourceFromAttributes({ 'service.name': service, 'deployment.environment.name': 'staging', 'service.version': `${encoding}-1.0.0`, 'host.name': 'test-host' });
-  const results: ExportResult[] = [];
-  const spanExporter =
-    encoding === 'protobuf'
-      ? new ProtoTraceExporter({ url: `${receiver.url}/v1/traces`, headers, compression: 'gzip' as never })
-      : new JsonTraceExporter({ url: `${receiver.url}/v1/traces`, headers });
-  const logExporter =
-    encoding === 'protobuf'
-      ? new ProtoLogExporter({ url: `${receiver.url}/v1/logs`, headers })
-      : new JsonLogExporter({ url: `${receiver.url}/v1/logs`, headers, compression: 'gzip' as never });
-  const tracerProvider = new BasicTracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor(recording<ReadableSpan>(spanExporter, results) as SpanExporter)] });
-  const loggerProvider = new LoggerProvider({ resource, processors: [new SimpleLogRecordProcessor({ exporter: recording<ReadableLogRecord>(logExporter, results) as LogRecordExporter })] });
-  const tracer = tracerProvider.getTracer('checkout-handler', '3.1.0');
-  const logger = loggerProvider.getLogger('checkout-logger');
-
-  const root: Span = tracer.startSpan('GET /checkout', { kind: SpanKind.SERVER, attributes: { 'http.request.method': 'GET', 'http.route': '/checkout' } });
-  const inRoot = trace.setSpan(context.active(), root);
-  const db = tracer.startSpan('SELECT orders', { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'postgresql' } }, inRoot);
-  await new Promise((r) => setTimeout(r, 15));
-  db.end();
-  const llm = tracer.startSpan(
-    'chat gpt-4o-mini',
-    {
-      kind: SpanKind.CLIENT,
-      attributes: {
-        'gen_ai.operation.name': 'chat',
-        'gen_ai.provider.name': 'openai',
-        'gen_ai.request.model': 'gpt-4o-mini',
-        'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
-        'gen_ai.usage.input_tokens': 1200,
-        'gen_ai.usage.output_tokens': 300,
-      },
-    },
-    inRoot,
-  );
-  await new Promise((r) => setTimeout(r, 25));
-  llm.end();
-  logger.emit({ severityNumber: SeverityNumber.INFO, severityText: 'INFO', body: `cart priced (${encoding})`, attributes: { 'cart.items': 3 }, context: inRoot });
-  logger.emit({ severityNumber: SeverityNumber.WARN, body: `payment slow (${encoding})`, context: inRoot });
-  const err = new TypeError(`Cannot read properties of undefined (reading 'total') [${encoding}]`);
-  root.recordException(err);
-  root.setStatus({ code: SpanStatusCode.ERROR, message: err.message });
-  logger.emit({ severityNumber: SeverityNumber.ERROR, severityText: 'ERROR', body: `checkout failed (${encoding})`, context: inRoot });
-  root.end();
-
-  await tracerProvider.forceFlush();
-  await loggerProvider.forceFlush();
-  await tracerProvider.shutdown();
-  await loggerProvider.shutdown();
-  const ids = (s: Span) => s.spanContext();
-  return { sent: { traceId: ids(root).traceId, rootId: ids(root).spanId, dbId: ids(db).spanId, llmId: ids(llm).spanId }, results };
-}
 
 describe.skipIf(!up)(`OpenTelemetry JS SDK -> OTLP/HTTP -> devtrail${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`, () => {
   let p: Pipeline;
@@ -115,7 +30,7 @@ describe.skipIf(!up)(`OpenTelemetry JS SDK -> OTLP/HTTP -> devtrail${up ? '' : `
     let sent: Sent;
 
     it('every export is acknowledged', async () => {
-      const r = await emit(service, encoding, receiver, project.key);
+      const r = await emitCheckout(service, encoding, receiver.url, project.key);
       sent = r.sent;
       // 3 spans + 3 log records, each exported on end (SimpleSpan/LogRecordProcessor).
       expect(r.results).toHaveLength(6);

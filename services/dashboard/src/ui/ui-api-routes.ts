@@ -49,7 +49,7 @@ export function registerUiApiRoutes(app: FastifyInstance, store: ColumnStore, au
       const q = seriesQuery.parse(request.query);
       const b = bucketsOf(q, q.buckets);
       const [series, models] = await Promise.all([readLlmSeries(store, id, b), readLlmModels(store, id, b)]);
-      return { from: b.fromMs, step_ms: b.stepMs, buckets: b.count, series, models: withEstimates(models, prices) };
+      return { from: b.fromMs, step_ms: b.stepMs, buckets: b.count, series: withEstimates(series, prices), models: withEstimates(models, prices) };
     });
   });
 }

@@ -25,7 +25,10 @@ export function LlmPage({ project }) {
     () => api(projectApi(project.id, '/llm-breakdown'), { query: { ...boundsOf(range), buckets: 48 } }),
     `${project.id}|${range}`,
   );
-  const cost = useMemo(() => data && columns(data, 'cost_usd'), [data]);
+  // The cost chart shows cost as sent; when nothing in the range was sent with a cost (OTLP
+  // never is), it shows the estimate instead, and its title says so.
+  const sentCost = Boolean(data && data.series.some((p) => p.cost_usd !== 0));
+  const cost = useMemo(() => data && columns({ ...data, series: data.series.map((p) => ({ ...p, estimated_cost_usd: p.estimated_cost_usd ?? 0 })) }, sentCost ? 'cost_usd' : 'estimated_cost_usd'), [data, sentCost]);
   const tokens = useMemo(() => data && columns(data, 'tokens'), [data]);
   const totals =
     data &&
@@ -56,7 +59,7 @@ export function LlmPage({ project }) {
       </div>
       <div class="grid-2">
         <section class="card">
-          <h2>Cost by model (USD)</h2>
+          <h2 data-testid="llm-cost-chart-title">${sentCost ? 'Cost by model (USD)' : 'Estimated cost by model (USD)'}</h2>
           <${TimeChart} data=${cost.data} series=${cost.series} stacked=${true} testId="llm-cost-chart" />
         </section>
         <section class="card">

@@ -9,6 +9,8 @@ export interface LlmPoint {
   model: string;
   calls: number;
   tokens: number;
+  input_tokens: number;
+  output_tokens: number;
   cost_usd: number;
 }
 
@@ -29,12 +31,21 @@ const WHERE = `project_id = {project:String}
 export async function readLlmSeries(store: ColumnStore, projectId: string, b: Buckets): Promise<LlmPoint[]> {
   const rows = await store.query<Record<string, string | number>>(
     `SELECT ${bucketExpr('timestamp')} AS bucket, model, count() AS calls,
-            sum(input_tokens + output_tokens) AS tokens, sum(cost_usd) AS cost_usd
+            sum(input_tokens + output_tokens) AS tokens, sum(input_tokens) AS in_tokens, sum(output_tokens) AS out_tokens, sum(cost_usd) AS cost_usd
        FROM llm_usage FINAL WHERE ${WHERE}
       GROUP BY bucket, model ORDER BY bucket, model LIMIT 20000`,
     { project: projectId, from: b.fromMs, to: b.toMs, step: b.stepMs },
   );
-  return rows.map((r) => ({ bucket: Number(r.bucket), model: String(r.model), calls: Number(r.calls), tokens: Number(r.tokens), cost_usd: Number(r.cost_usd) }));
+  return rows.map((r) => ({
+    bucket: Number(r.bucket),
+    model: String(r.model),
+    calls: Number(r.calls),
+    tokens: Number(r.tokens),
+    // Aliased apart from the columns: "tokens" above sums the columns themselves.
+    input_tokens: Number(r.in_tokens),
+    output_tokens: Number(r.out_tokens),
+    cost_usd: Number(r.cost_usd),
+  }));
 }
 
 export async function readLlmModels(store: ColumnStore, projectId: string, b: Buckets): Promise<LlmModelRow[]> {
