@@ -41,8 +41,10 @@ export function attributesToObject(kvs: KeyValue[] | null | undefined): Record<s
   const out: Record<string, unknown> = {};
   if (!kvs) return out;
   for (const kv of kvs) {
-    // Own-property write: a key named "__proto__" stays a plain key.
-    if (kv.key != null) Object.defineProperty(out, kv.key, { value: plainValue(kv.value), enumerable: true, writable: true, configurable: true });
+    if (kv.key == null) continue;
+    // A key named "__proto__" must stay a plain own key, not set the prototype.
+    if (kv.key === '__proto__') Object.defineProperty(out, kv.key, { value: plainValue(kv.value), enumerable: true, writable: true, configurable: true });
+    else out[kv.key] = plainValue(kv.value);
   }
   return out;
 }

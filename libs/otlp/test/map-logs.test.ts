@@ -121,3 +121,13 @@ describe('severity -> level', () => {
     expect(logLevel(undefined, undefined)).toBe('info');
   });
 });
+
+describe('attribute keys', () => {
+  it('keeps a "__proto__" attribute as a plain key without touching the prototype', () => {
+    const out = mapLogs(decodeLogsRequest(logsRequest([{ body: { stringValue: 'x' }, attributes: [str('__proto__', 'p'), str('a', 'b')] }]), 'json'));
+    const meta = out.batches[0].logs[0].metadata!;
+    expect(Object.getPrototypeOf(meta)).toBe(Object.prototype);
+    expect(Object.hasOwn(meta, '__proto__')).toBe(true);
+    expect(meta.a).toBe('b');
+  });
+});
