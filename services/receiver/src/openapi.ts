@@ -30,6 +30,7 @@ import {
   type ProjectJson,
 } from '@devtrail/contract';
 import { RETRY_AFTER_SECONDS } from './http-errors.ts';
+import { registerOtlpPaths } from './otlp-openapi.ts';
 
 // The published contract (docs/openapi.json, GET /openapi.json), generated from the
 // same zod schemas the receiver validates with. Request schemas are only annotated
@@ -253,6 +254,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   ingest('/ingest/traces', 'Send one trace span', 'One span per request.', span, ok, { ok: true }, ['trace_id', 'string']);
   ingest('/ingest/llm', 'Record one LLM call', 'One usage record per request.', llmUsage, ok, { ok: true }, ['model', 'string']);
 
+  registerOtlpPaths(r, { rate: rateHeaders, retryAfter, gzip: gzipHeader });
+
   r.registerPath({
     method: 'post',
     path: '/ingest/drain',
@@ -280,6 +283,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       ...ingestErrors(invalidType([], 'array', 'object', 'Expected array, received object'), true),
     },
   });
+
 
   // --- health ---------------------------------------------------------------------
   const check = z.object({
@@ -475,9 +479,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       metadata: meta,
     }),
   );
-  const llmSummary = r.register(
-    'LlmUsageSummary',
-    z.object({
+  const llmSummaryRow = z.object({
       day: z.string().openapi({ example: '2025-01-31' }),
       model: z.string(),
       provider: z.string(),
@@ -488,6 +490,14 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       cost_usd: z.number(),
       latency_p50_ms: z.number(),
       latency_p95_ms: z.number(),
+    });
+  const llmSummary = r.register(
+    'LlmUsageSummary',
+    llmSummaryRow.extend({
+      estimated_cost_usd: z
+        .number()
+        .nullable()
+        .openapi({ description: "From the deployment's price table and the summed tokens, at read time; null for a model the table does not price (docs/otlp.md#llm-cost)." }),
     }),
   );
   const ingestionRate = r.register('IngestionRate', z.object({ minute: z.string().datetime(), kind: z.enum(['log', 'error', 'span', 'llm']), events: z.number().int() }));
@@ -496,7 +506,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   sameKeys<z.infer<typeof errorGroup>, ErrorGroup>(true);
   sameKeys<z.infer<typeof latest>, ErrorGroup['latest']>(true);
   sameKeys<z.infer<typeof spanRecord>, SpanRecord>(true);
-  sameKeys<z.infer<typeof llmSummary>, LlmUsageSummary>(true);
+  sameKeys<z.infer<typeof llmSummaryRow>, LlmUsageSummary>(true);
   sameKeys<z.infer<typeof ingestionRate>, IngestionRate>(true);
 
   const nextCursor = z.string().nullable().openapi({ description: 'Pass as cursor for the next (older) page; null on the last page.' });
