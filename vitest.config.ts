@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 // must never overlap with another suite's traffic.
 export default defineConfig({
   test: {
-    include: ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'deploy/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     fileParallelism: false,
     testTimeout: 30_000,

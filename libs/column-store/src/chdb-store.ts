@@ -1,5 +1,5 @@
 import { Session } from 'chdb';
-import { ColumnStoreError, classifyClickHouseCode, type ColumnStore } from './column-store.ts';
+import { ColumnStoreError, clickHouseFailure, type ColumnStore } from './column-store.ts';
 
 /**
  * The chdb engine in-process (embedded mode): the same SQL as the server. libchdb
@@ -19,7 +19,7 @@ export function createChdbStore(dataDir: string, database: string): ColumnStore 
     } catch (err) {
       const msg = (err as Error).message ?? String(err);
       const code = /Code: (\d+)\./.exec(msg)?.[1];
-      throw new ColumnStoreError(msg, classifyClickHouseCode(code), code);
+      throw clickHouseFailure(msg, code);
     }
   };
 

@@ -1,5 +1,5 @@
 import { createClient, ClickHouseError } from '@clickhouse/client';
-import { ColumnStoreError, classifyClickHouseCode, type ColumnStore } from './column-store.ts';
+import { ColumnStoreError, clickHouseFailure, type ColumnStore } from './column-store.ts';
 
 export interface ClickHouseStoreOptions {
   url: string;
@@ -21,7 +21,7 @@ export function createClickHouseStore(opts: ClickHouseStoreOptions): ColumnStore
   });
   const wrap = <T>(p: Promise<T>): Promise<T> =>
     p.catch((err: unknown) => {
-      if (err instanceof ClickHouseError) throw new ColumnStoreError(err.message, classifyClickHouseCode(err.code), err.code);
+      if (err instanceof ClickHouseError) throw clickHouseFailure(err.message, err.code);
       // Transport failures (refused, reset, timeout): the server may come back.
       throw new ColumnStoreError((err as Error).message ?? String(err), true);
     });

@@ -1,3 +1,5 @@
+import { Failure } from '@devtrail/contract';
+
 // The column-store role. ClickHouse over HTTP (distributed mode) and chdb in-process
 // (embedded mode) stand behind it; test/column-store.contract.ts runs against both.
 
@@ -15,14 +17,10 @@ export interface ColumnStore {
   close(): Promise<void>;
 }
 
-/** A failure classified once, where it happens: retry later, or never (dead-letter). */
-export class ColumnStoreError extends Error {
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-    readonly code?: string,
-  ) {
-    super(message);
+/** The column store's failures, in devtrail's one vocabulary (contract failure.ts): retry later, or never (dead-letter). */
+export class ColumnStoreError extends Failure {
+  constructor(message: string, retryable: boolean, code?: string) {
+    super(message, retryable, 'column-store', code);
   }
 }
 
@@ -31,6 +29,7 @@ const PERMANENT_CODES = new Set([
   '6', '25', '26', '27', '33', '38', '41', '53', '62', '69', '70', '72', '117', '131', '376', '377', '386', '467', '1001',
 ]);
 
-export function classifyClickHouseCode(code: string | undefined): boolean {
-  return code === undefined || !PERMANENT_CODES.has(code);
+/** A ClickHouse error as a Failure: permanent for the codes above, retryable otherwise. */
+export function clickHouseFailure(message: string, code: string | undefined): ColumnStoreError {
+  return new ColumnStoreError(message, code === undefined || !PERMANENT_CODES.has(code), code);
 }

@@ -1,4 +1,10 @@
+import { COLUMN } from '@devtrail/contract';
 import type { ColumnStore } from './column-store.ts';
+
+// Column types whose domain the receiver enforces at the door (contract store-domain.ts).
+const TIME = COLUMN.time.sql;
+const COUNT = COLUMN.count.sql;
+const AMOUNT = COLUMN.amount.sql;
 
 // ClickHouse tables, each shaped for the dashboard's reads. Rows are de-duplicated by
 // event id (ReplacingMergeTree keyed on it, read with FINAL; error groups count
@@ -21,8 +27,8 @@ export function columnStoreMigrations({ retentionDays }: SchemaOptions): Array<{
         `CREATE TABLE IF NOT EXISTS logs (
           project_id LowCardinality(String),
           event_id UUID,
-          timestamp DateTime64(3, 'UTC'),
-          received_at DateTime64(3, 'UTC'),
+          timestamp ${TIME},
+          received_at ${TIME},
           level LowCardinality(String),
           service LowCardinality(String),
           environment LowCardinality(String),
@@ -50,7 +56,7 @@ export function columnStoreMigrations({ retentionDays }: SchemaOptions): Array<{
         `CREATE TABLE IF NOT EXISTS errors (
           project_id LowCardinality(String),
           event_id UUID,
-          timestamp DateTime64(3, 'UTC'),
+          timestamp ${TIME},
           fingerprint FixedString(64),
           error_type LowCardinality(String),
           error_message String,
@@ -73,10 +79,10 @@ export function columnStoreMigrations({ retentionDays }: SchemaOptions): Array<{
         `CREATE TABLE IF NOT EXISTS error_groups (
           project_id LowCardinality(String),
           fingerprint FixedString(64),
-          first_seen SimpleAggregateFunction(min, DateTime64(3, 'UTC')),
-          last_seen SimpleAggregateFunction(max, DateTime64(3, 'UTC')),
+          first_seen SimpleAggregateFunction(min, ${TIME}),
+          last_seen SimpleAggregateFunction(max, ${TIME}),
           events AggregateFunction(uniqExact, UUID),
-          latest AggregateFunction(argMax, Tuple(UUID, String, String, String, String, String, String, String), DateTime64(3, 'UTC')),
+          latest AggregateFunction(argMax, Tuple(UUID, String, String, String, String, String, String, String), ${TIME}),
           max_severity SimpleAggregateFunction(max, UInt8)
         ) ENGINE = AggregatingMergeTree
         ORDER BY (project_id, fingerprint)
@@ -103,14 +109,14 @@ export function columnStoreMigrations({ retentionDays }: SchemaOptions): Array<{
           span_id String,
           parent_span_id String,
           operation LowCardinality(String),
-          start_time DateTime64(3, 'UTC'),
-          duration_ms UInt64,
+          start_time ${TIME},
+          duration_ms ${COUNT},
           status LowCardinality(String),
           service LowCardinality(String),
           environment LowCardinality(String),
           release LowCardinality(String),
           metadata String,
-          received_at DateTime64(3, 'UTC'),
+          received_at ${TIME},
           INDEX idx_start start_time TYPE minmax GRANULARITY 1,
           INDEX idx_operation operation TYPE set(1024) GRANULARITY 4
         ) ENGINE = ReplacingMergeTree
@@ -120,14 +126,14 @@ export function columnStoreMigrations({ retentionDays }: SchemaOptions): Array<{
         `CREATE TABLE IF NOT EXISTS llm_usage (
           project_id LowCardinality(String),
           event_id UUID,
-          timestamp DateTime64(3, 'UTC'),
+          timestamp ${TIME},
           model LowCardinality(String),
           provider LowCardinality(String),
           operation LowCardinality(String),
-          input_tokens UInt64,
-          output_tokens UInt64,
-          cost_usd Float64,
-          latency_ms UInt64,
+          input_tokens ${COUNT},
+          output_tokens ${COUNT},
+          cost_usd ${AMOUNT},
+          latency_ms ${COUNT},
           service LowCardinality(String),
           environment LowCardinality(String),
           release LowCardinality(String),

@@ -14,6 +14,7 @@ import {
   type ColumnStore,
 } from '../src/index.ts';
 import { sampleEnvelopes } from './fixtures.ts';
+import { COLUMN, llmToEvent, llmUsageSchema, logBatchSchema, logsToEvents, newEnvelope, parseJsonBody, spanSchema, spanToEvent } from '@devtrail/contract';
 
 async function insertAll(store: ColumnStore, envs: ReturnType<typeof sampleEnvelopes>) {
   for (const kind of ['log', 'error', 'span', 'llm'] as const) {
@@ -38,6 +39,31 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
     afterAll(async () => {
       await store.close();
       await cleanup();
+    });
+
+    it('holds the extremes the receiver accepts (contract store-domain.ts), unchanged', async () => {
+      const p = randomUUID();
+      const now = new Date().toISOString();
+      const edgeText = `nul\u0000 rtl \u202eabc ${parseJsonBody('"cut \\ud83d"')} ${'x'.repeat(100_000)}`;
+      const times = [COLUMN.time.minMs, COLUMN.time.maxMs].map((ms) => new Date(ms).toISOString());
+      const batch = logBatchSchema.parse({ logs: times.map((timestamp) => ({ level: 'info', message: edgeText, timestamp, metadata: { [edgeText.slice(0, 20)]: 1e308 } })) });
+      const span = spanSchema.parse({ trace_id: 'edge', span_id: 's', operation: 'o', start_time: times[1], duration_ms: COLUMN.count.max });
+      const llm = llmUsageSchema.parse({ model: edgeText.slice(0, 30), provider: 'p', operation: 'o', input_tokens: COLUMN.count.max, output_tokens: 0, latency_ms: COLUMN.count.max, cost_usd: -1e308 });
+      await store.insert(TABLE_OF.log, logsToEvents(batch, now).map((d) => toRow(newEnvelope('log', p, now, d))));
+      await store.insert(TABLE_OF.span, [toRow(newEnvelope('span', p, now, spanToEvent(span)))]);
+      await store.insert(TABLE_OF.llm, [toRow(newEnvelope('llm', p, now, llmToEvent(llm, now)))]);
+
+      const { logs } = await readLogs(store, { projectId: p, range: { fromMs: COLUMN.time.minMs, toMs: COLUMN.time.maxMs } });
+      expect(logs.map((l) => l.timestamp).sort()).toEqual([...times].sort());
+      for (const l of logs) {
+        expect(l.message).toBe(edgeText);
+        expect(l.metadata).toEqual({ [edgeText.slice(0, 20)]: 1e308 });
+      }
+      const [stored] = await readTrace(store, p, 'edge');
+      expect(stored.duration_ms).toBe(COLUMN.count.max);
+      expect(stored.start_time).toBe(times[1]);
+      const [usage] = await readLlmUsage(store, { projectId: p });
+      expect(usage).toMatchObject({ model: edgeText.slice(0, 30), input_tokens: COLUMN.count.max, cost_usd: -1e308, latency_p50_ms: COLUMN.count.max });
     });
 
     it('migrations are idempotent', async () => {

@@ -1,3 +1,3 @@
-export { createTopicConsumer, type TopicConsumer, type TopicConsumerOptions, type ConsumerStats, type WriteError } from './topic-consumer.ts';
+export { createTopicConsumer, type TopicConsumer, type TopicConsumerOptions, type ConsumerStats } from './topic-consumer.ts';
 export { DLQ_HEADERS, deadLetter } from './dead-letter.ts';
 export { envelopeDecoder } from './envelope-decoder.ts';

@@ -1,4 +1,5 @@
 import type { ConsumedMessage, MessageLog, Producer, TopicPosition, BatchContext } from '@devtrail/message-log';
+import { isRetryable } from '@devtrail/contract';
 import { backoffMs, sleep } from './backoff.ts';
 import { deadLetter } from './dead-letter.ts';
 
@@ -18,10 +19,6 @@ export interface Logger {
   error(obj: object, msg?: string): void;
 }
 
-export interface WriteError extends Error {
-  retryable?: boolean;
-}
-
 export interface TopicConsumerOptions<T> {
   /** Names this consumer in logs, metrics and dead-letter headers. */
   name: string;
@@ -31,7 +28,7 @@ export interface TopicConsumerOptions<T> {
   deadLetterTopic: string;
   /** Typed, versioned decoder; throw to dead-letter the message. */
   decode(message: ConsumedMessage): T;
-  /** Writes a batch; throw an error with `retryable: false` for data that can never be written. */
+  /** Writes a batch; throw a permanent Failure (contract failure.ts) for data that can never be written. */
   write(items: T[]): Promise<void>;
   batchRows?: number;
   batchMs?: number;
@@ -103,8 +100,8 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
         await step();
         return;
       } catch (err) {
-        const e = err as WriteError;
-        if (e.retryable === false) throw e;
+        if (!isRetryable(err)) throw err;
+        const e = err as Error;
         stats.retries++;
         stats.lastError = `${what}: ${e.message}`;
         if (Date.now() > stopDeadline) throw new Error(`gave up on ${what} while stopping: ${e.message}`);
@@ -131,8 +128,8 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
       await persist('write', () => opts.write(items.map((i) => i.value)), ctx);
       stats.written += items.length;
     } catch (err) {
-      const e = err as WriteError;
-      if (e.retryable !== false) throw e;
+      if (isRetryable(err)) throw err;
+      const e = err as Error;
       if (items.length === 1) {
         await sendDead([{ message: items[0].message, reason: `write rejected: ${e.message}` }], ctx);
         return;

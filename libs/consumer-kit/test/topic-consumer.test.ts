@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLog, type MessageLog } from '@devtrail/message-log';
+import { Failure } from '@devtrail/contract';
 import { createTopicConsumer, DLQ_HEADERS, type TopicConsumer } from '../src/index.ts';
 
 // The kit over the in-process log (which passes the same message-log suite as Kafka);
@@ -60,7 +61,7 @@ describe('topic consumer kit', () => {
     let failures = 3;
     const written: number[] = [];
     const { c, send, log } = await setup(async (items) => {
-      if (failures-- > 0) throw Object.assign(new Error('store down'), { retryable: true });
+      if (failures-- > 0) throw new Failure('store down', true);
       written.push(...items);
     }, { batchMs: 50 });
     await c.start();
@@ -75,7 +76,7 @@ describe('topic consumer kit', () => {
   it('dead-letters undecodable messages and rows the store can never take, and goes on', async () => {
     const written: number[] = [];
     const { c, send, dlq } = await setup(async (items) => {
-      if (items.includes(13)) throw Object.assign(new Error('Cannot parse 13'), { retryable: false });
+      if (items.includes(13)) throw new Failure('Cannot parse 13', false);
       written.push(...items);
     }, { batchMs: 50 });
     await c.start();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { logLevels, MAX_ID_LENGTH } from './schemas.ts';
 
 // Request schemas of the admin and read APIs (/api/...), beside the ingest schemas:
 // the dashboard's routes parse with them and the OpenAPI document is generated from
@@ -8,22 +9,28 @@ export function isUuid(s: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 }
 
+const LEVEL_LIST = new RegExp(`^((${logLevels.join('|')}),?)*$`);
+
 const time = z
   .union([z.string().regex(/^\d{10,14}$/).transform(Number), z.string().datetime({ offset: true }).transform((s) => Date.parse(s))])
   .optional();
+
+/** PostgreSQL text cannot hold U+0000: refused here rather than by the database. */
+export const pgText = () => z.string().regex(/^[^\u0000]*$/, 'must not contain NUL (U+0000) characters');
 
 export const rangeQuery = z.object({ from: time, to: time, limit: z.coerce.number().int().min(1).max(1000).optional(), cursor: z.string().max(500).optional() });
 
 export const logsQuery = rangeQuery.extend({
   level: z
     .string()
+    .regex(LEVEL_LIST, `comma-separated levels: ${logLevels.join(', ')}`)
     .optional()
     .transform((s) => (s ? s.split(',').filter(Boolean) : undefined))
-    .pipe(z.array(z.enum(['debug', 'info', 'warn', 'error'])).optional()),
+    .pipe(z.array(z.enum(logLevels)).optional()),
   service: z.string().max(500).optional(),
   environment: z.string().max(500).optional(),
   release: z.string().max(128).optional(),
-  trace_id: z.string().max(500).optional(),
+  trace_id: z.string().max(MAX_ID_LENGTH).optional(),
   q: z.string().max(500).optional(),
 });
 
@@ -33,12 +40,14 @@ export const tracesQuery = rangeQuery.extend({ operation: z.string().max(500).op
 export const projectIdParam = z.object({ id: z.string().refine(isUuid, 'must be a project id (uuid)') });
 
 export const createProjectBody = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: pgText().trim().min(1).max(200),
   rate_limit_per_minute: z.number().int().min(1).max(10_000_000).optional(),
 });
 export const originsBody = z.object({ origins: z.array(z.string().trim().min(1).max(253)).max(100) });
 export const rateLimitBody = z.object({ rate_limit_per_minute: z.number().int().min(1).max(10_000_000) });
-export const drainSecretBody = z.object({ secret: z.string().min(8).max(200).nullable() });
+export const drainSecretBody = z.object({ secret: pgText().min(8).max(200).nullable() });
+/** A trace id in a path, bounded as on ingest. */
+export const traceIdParam = z.object({ traceId: z.string().min(1).max(MAX_ID_LENGTH) });
 
 export const apiTimeRange = (q: { from?: number; to?: number }) => ({ fromMs: q.from, toMs: q.to });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { EVENT_KINDS, type EventKind } from './topics.ts';
 import { eventDataSchemas, type EventDataByKind } from './events.ts';
 import { fastLogEvent, isPlainObject, ISO_DATETIME } from './fast-paths.ts';
+import { Failure } from './failure.ts';
 
 // One Kafka message per event: a JSON envelope plus headers that let a consumer route
 // or filter without parsing the value. Version 1 of the message schema.
@@ -65,8 +66,11 @@ const envelopeShape = z.object({
   data: z.unknown(),
 });
 
-export class DecodeError extends Error {
-  readonly permanent = true;
+/** A message that can never be decoded: permanent, so the consumer dead-letters it. */
+export class DecodeError extends Failure {
+  constructor(message: string) {
+    super(message, false);
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { datetimeRegex } from 'zod';
-import { logLevels, MAX_JSON_DEPTH, MAX_LOGS_PER_BATCH, MAX_RELEASE_LENGTH } from './schemas.ts';
+import { logLevels, MAX_ID_LENGTH, MAX_JSON_DEPTH, MAX_LOGS_PER_BATCH, MAX_RELEASE_LENGTH } from './schemas.ts';
+import { timestampInRange } from './store-domain.ts';
 import type { LogEvent } from './events.ts';
 import { jsonDepth } from './json-depth.ts';
 import { utc } from './to-events.ts';
@@ -26,6 +27,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 const optString = (v: unknown) => v === undefined || typeof v === 'string';
 const optRelease = (v: unknown) => v === undefined || (typeof v === 'string' && v.length <= MAX_RELEASE_LENGTH);
+const optId = (v: unknown) => v === undefined || (typeof v === 'string' && v.length <= MAX_ID_LENGTH);
 /** z.record(z.unknown()) copies the object without an own "__proto__" key: leave that case to zod. */
 const plainRecord = (v: unknown): v is Record<string, unknown> => isPlainObject(v) && !Object.hasOwn(v, '__proto__');
 
@@ -41,9 +43,9 @@ export function fastLogsToEvents(body: unknown, now: string): LogEvent[] | undef
     if (!isPlainObject(l)) return undefined;
     const { level, message, timestamp, metadata, trace_id, span_id, request_id, context, release: own } = l;
     if (typeof level !== 'string' || !LEVELS.has(level) || typeof message !== 'string') return undefined;
-    if (timestamp !== undefined && (typeof timestamp !== 'string' || !ISO_DATETIME.test(timestamp))) return undefined;
+    if (timestamp !== undefined && (typeof timestamp !== 'string' || !ISO_DATETIME.test(timestamp) || !timestampInRange(timestamp))) return undefined;
     if (metadata !== undefined && (!plainRecord(metadata) || jsonDepth(metadata, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)) return undefined;
-    if (!optString(trace_id) || !optString(span_id) || !optString(request_id) || !optString(context) || !optRelease(own)) return undefined;
+    if (!optId(trace_id) || !optId(span_id) || !optId(request_id) || !optString(context) || !optRelease(own)) return undefined;
     out[i] = {
       service,
       environment,

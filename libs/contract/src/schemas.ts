@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonDepth } from './json-depth.ts';
+import { storeAmount, storeCount, storeTimestamp } from './store-domain.ts';
 
 // Request bodies exactly as spec section 2 defines them. These schemas are the single
 // source for validation in the receiver and for the published OpenAPI document.
@@ -7,10 +8,13 @@ import { jsonDepth } from './json-depth.ts';
 export const MAX_JSON_DEPTH = 32;
 export const MAX_LOGS_PER_BATCH = 1000;
 export const MAX_RELEASE_LENGTH = 128;
+/** Trace, span, parent span and request ids: W3C ids are 32 and 16 hex, others rarely longer than 40. */
+export const MAX_ID_LENGTH = 128;
 
 const release = z.string().max(MAX_RELEASE_LENGTH);
-const isoTimestamp = z.string().datetime({ offset: true });
-const nonNegativeInt = z.number().min(0).transform((n) => Math.round(n));
+const id = z.string().max(MAX_ID_LENGTH);
+const isoTimestamp = storeTimestamp;
+const nonNegativeInt = storeCount;
 
 /** Arbitrary key-value data, bounded in depth so later serialisation stays safe. */
 export const jsonObject = z.record(z.unknown()).superRefine((value, ctx) => {
@@ -34,9 +38,9 @@ export const logEntrySchema = z.object({
   message: z.string(),
   timestamp: isoTimestamp.optional(),
   metadata: jsonObject.optional(),
-  trace_id: z.string().optional(),
-  span_id: z.string().optional(),
-  request_id: z.string().optional(),
+  trace_id: id.optional(),
+  span_id: id.optional(),
+  request_id: id.optional(),
   context: z.string().optional(),
   release: release.optional(),
 });
@@ -58,16 +62,16 @@ export const errorReportSchema = z.object({
   stack_trace: z.string(),
   severity: z.enum(severities).default('medium'),
   context: jsonObject.optional(),
-  trace_id: z.string().optional(),
+  trace_id: id.optional(),
   user_id: z.string().optional(),
   breadcrumbs: z.array(breadcrumbSchema).optional(),
 });
 
 export const spanSchema = z.object({
   ...shared,
-  trace_id: z.string(),
-  span_id: z.string(),
-  parent_span_id: z.string().default(''),
+  trace_id: id,
+  span_id: id,
+  parent_span_id: id.default(''),
   operation: z.string(),
   start_time: isoTimestamp,
   duration_ms: nonNegativeInt,
@@ -82,7 +86,7 @@ export const llmUsageSchema = z.object({
   operation: z.string(),
   input_tokens: nonNegativeInt,
   output_tokens: nonNegativeInt,
-  cost_usd: z.number().default(0),
+  cost_usd: storeAmount.default(0),
   latency_ms: nonNegativeInt,
   metadata: jsonObject.optional(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { jsonObject, MAX_RELEASE_LENGTH } from './schemas.ts';
+import { jsonObject, MAX_ID_LENGTH, MAX_RELEASE_LENGTH } from './schemas.ts';
+import { COLUMN } from './store-domain.ts';
 import type { LogEvent } from './events.ts';
 
 // Vercel log drain entries (JSON array or NDJSON). Vercel adds fields over time, so
@@ -14,22 +15,23 @@ export const drainEntrySchema = z
   .object({
     id: z.string().optional(),
     message: z.string().optional(),
-    timestamp: z.number().finite(),
+    // Epoch milliseconds, within what the time columns hold.
+    timestamp: z.number().min(COLUMN.time.minMs).max(COLUMN.time.maxMs),
     level: z.string().optional(),
     type: z.string().optional(),
     source: z.string().optional(),
     host: z.string().optional(),
     path: z.string().optional(),
     statusCode: z.number().optional(),
-    requestId: z.string().optional(),
+    requestId: z.string().max(MAX_ID_LENGTH).optional(),
     deploymentId: z.string().optional(),
     projectId: z.string().optional(),
     projectName: z.string().optional(),
     environment: z.string().optional(),
     entrypoint: z.string().optional(),
     executionRegion: z.string().optional(),
-    traceId: z.string().optional(),
-    spanId: z.string().optional(),
+    traceId: z.string().max(MAX_ID_LENGTH).optional(),
+    spanId: z.string().max(MAX_ID_LENGTH).optional(),
     proxy: proxySchema,
   })
   .passthrough();
@@ -51,12 +53,7 @@ export function drainLevel(level: string | undefined): LogEvent['level'] {
   return LEVELS[(level ?? '').toLowerCase()] ?? 'info';
 }
 
-function toIso(ms: number, now: string): string {
-  const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? now : d.toISOString();
-}
-
-export function drainEntryToEvent(e: DrainEntry, now: string): LogEvent {
+export function drainEntryToEvent(e: DrainEntry): LogEvent {
   const metadata: Record<string, unknown> = { vercel: true };
   const put = (k: string, v: unknown) => {
     if (v !== undefined && v !== null && v !== '') metadata[k] = v;
@@ -76,7 +73,7 @@ export function drainEntryToEvent(e: DrainEntry, now: string): LogEvent {
     service: e.projectName || 'vercel',
     environment: e.environment || 'production',
     release: (e.deploymentId ?? '').slice(0, MAX_RELEASE_LENGTH),
-    timestamp: toIso(e.timestamp, now),
+    timestamp: new Date(e.timestamp).toISOString(),
     level: drainLevel(e.level),
     message: e.message ?? '',
     metadata,

@@ -1,3 +1,5 @@
+import { Failure } from '@devtrail/contract';
+
 // The message-log role. Stages talk only to this interface, so kafkajs could be
 // replaced by another client (or by the in-process log) without touching them.
 // test/message-log.contract.ts is the behaviour both implementations share.
@@ -79,12 +81,9 @@ export interface MessageLog {
   close(): Promise<void>;
 }
 
-/** A failure classified once: `retryable` means try again later (HTTP 503), not never. */
-export class MessageLogError extends Error {
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-  ) {
-    super(message);
+/** The message log's failures, in devtrail's one vocabulary (contract failure.ts). */
+export class MessageLogError extends Failure {
+  constructor(message: string, retryable: boolean) {
+    super(message, retryable, 'message-log');
   }
 }

@@ -1,4 +1,4 @@
-export type { RelationalStore, SqlExecutor } from './relational-store.ts';
+export { RelationalStoreError, relationalFailure, type RelationalStore, type SqlExecutor } from './relational-store.ts';
 export { createPgStore, type PgStoreOptions } from './pg-store.ts';
 export { createPgliteStore } from './pglite-store.ts';
 export { migrateRelational, MIGRATIONS } from './migrations.ts';

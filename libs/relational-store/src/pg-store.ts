@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { RelationalStore, SqlExecutor } from './relational-store.ts';
+import { rethrowRelational, type RelationalStore, type SqlExecutor } from './relational-store.ts';
 
 export interface PgStoreOptions {
   url: string;
@@ -22,18 +22,18 @@ export function createPgStore(opts: PgStoreOptions): RelationalStore {
   let closed = false;
 
   const exec = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) =>
-    (await client.query(sql, params as unknown[])).rows as T[];
+    (await client.query(sql, params as unknown[]).catch(rethrowRelational)).rows as T[];
 
   return {
     kind: 'postgres',
     query: (sql, params) => exec(pool, sql, params),
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await pool.connect().catch(rethrowRelational);
       try {
-        await client.query('BEGIN');
+        await exec(client, 'BEGIN');
         const tx: SqlExecutor = { query: (sql, params) => exec(client, sql, params) };
         const result = await fn(tx);
-        await client.query('COMMIT');
+        await exec(client, 'COMMIT');
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => {});
@@ -71,8 +71,10 @@ export function createPgStore(opts: PgStoreOptions): RelationalStore {
       const scheduleReconnect = () => {
         if (stopped || closed || retry) return;
         client = undefined;
-        // Whatever was cached may be stale from this moment on.
-        onReset?.();
+        // Caches are reset once the connection is back (connect(true) calls onReset),
+        // not now: while PostgreSQL is unreachable, what was cached keeps working
+        // (nobody can revoke a key in a database nobody reaches), and once it is back,
+        // whatever changed meanwhile wins.
         retry = setTimeout(() => {
           retry = undefined;
           void connect(true);
@@ -98,7 +100,7 @@ export function createPgStore(opts: PgStoreOptions): RelationalStore {
       };
     },
     async ping() {
-      await pool.query('SELECT 1');
+      await exec(pool, 'SELECT 1');
     },
     async close() {
       closed = true;

@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import type { RelationalStore } from './relational-store.ts';
+import { rethrowRelational, type RelationalStore } from './relational-store.ts';
 
 /** In-process PostgreSQL (PGlite) for the embedded mode; `dataDir` undefined keeps it in memory. */
 export async function createPgliteStore(dataDir?: string): Promise<RelationalStore> {
@@ -8,10 +8,10 @@ export async function createPgliteStore(dataDir?: string): Promise<RelationalSto
   return {
     kind: 'pglite',
     async query<T>(sql: string, params?: unknown[]) {
-      return (await db.query(sql, params as unknown[])).rows as T[];
+      return (await db.query(sql, params as unknown[]).catch(rethrowRelational)).rows as T[];
     },
     transaction(fn) {
-      return db.transaction((tx) => fn({ query: async <T>(sql: string, params?: unknown[]) => (await tx.query(sql, params as unknown[])).rows as T[] }));
+      return db.transaction((tx) => fn({ query: async <T>(sql: string, params?: unknown[]) => (await tx.query(sql, params as unknown[]).catch(rethrowRelational)).rows as T[] }));
     },
     async listen(channel, onNotify) {
       // One process, one connection: notifications cannot be missed, so no reset.
@@ -19,7 +19,7 @@ export async function createPgliteStore(dataDir?: string): Promise<RelationalSto
       return async () => unsub();
     },
     async ping() {
-      await db.query('SELECT 1');
+      await db.query('SELECT 1').catch(rethrowRelational);
     },
     async close() {
       await db.close();

@@ -5,7 +5,6 @@ import { projectsRepo } from '@devtrail/relational-store';
 import { operatorAuthenticator, requirePrincipal, type Authenticator } from './api/access.ts';
 import { registerAdminRoutes } from './api/admin-routes.ts';
 import { registerReadRoutes } from './api/read-routes.ts';
-import { apiErrorAnswer } from './api/api-errors.ts';
 
 export interface ControlPlaneOptions {
   operatorToken: string | undefined;
@@ -23,12 +22,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
   if (!opts.operatorToken) logger.warn('DEVTRAIL_OPERATOR_TOKEN is not set: the admin and read APIs accept no operator calls');
   const repo = projectsRepo(adapters.relational);
   await app.register(async (api) => {
-    api.setErrorHandler((err, request, reply) => {
-      const a = apiErrorAnswer(err);
-      if (a.status >= 500) request.log.error({ err }, 'api error');
-      return reply.code(a.status).send(a.body);
-    });
-    api.addHook('onRequest', requirePrincipal([operatorAuthenticator(opts.operatorToken), ...(opts.authenticators ?? [])]));
+    api.addHook('onRequest', requirePrincipal([operatorAuthenticator(opts.operatorToken, async (id) => (await repo.get(id)) !== null), ...(opts.authenticators ?? [])]));
     registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);
     registerReadRoutes(api, adapters.columnStore, opts.lagOf, opts.llmPrices);
   });

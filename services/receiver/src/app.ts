@@ -1,17 +1,17 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import cors from '@fastify/cors';
 import type { Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
 import { readiness } from '@devtrail/runtime';
 import { projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
-import { acceptGzip } from './body.ts';
+import { toHttpAnswer } from '@devtrail/contract';
+import { acceptCompressedBodies, parseJsonBodies } from './body.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { KeyCache } from './auth/key-cache.ts';
 import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
 import { registerDrainRoute, registerIngestRoutes } from './ingest-routes.ts';
 import { registerOtlpRoutes } from './otlp-routes.ts';
-import { toHttpError } from './http-errors.ts';
 import { IngestCounters } from './ingest-counters.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
@@ -68,7 +68,8 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
       });
       app.get('/metrics', async () => ({ receiver: { ...counters.snapshot(), produce_queue_pending: queue.pending }, ...(await moreMetrics?.()) }));
       await app.register(async (ingest) => {
-        acceptGzip(ingest);
+        acceptCompressedBodies(ingest);
+        parseJsonBodies(ingest);
         // JSON only (415 otherwise); Fastify would otherwise parse text/plain as a string.
         ingest.removeContentTypeParser('text/plain');
         ingest.addHook('onRequest', authenticate(keyCache, limiter));
@@ -90,6 +91,8 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
   };
 }
 
+const MAX_PATH_PARAM_LENGTH = 2048;
+
 /** A Fastify instance with devtrail's JSON error and 404 handling, not yet listening. */
 export async function createHttpApp(logger: Logger, bodyLimitBytes: number): Promise<FastifyInstance> {
   const app = Fastify({
@@ -101,16 +104,25 @@ export async function createHttpApp(logger: Logger, bodyLimitBytes: number): Pro
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
+    // Path parameters (trace ids, fingerprints, uuids) are bounded by the routes' own
+    // schemas (400); the router's limit only stops absurd URLs.
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
+    // A bad URL or an over-long parameter is answered like every other failure.
+    frameworkErrors: (err, _request, reply) => {
+      const h = toHttpAnswer(err, bodyLimitBytes);
+      void (reply as FastifyReply).code(h.status).headers(h.headers).send(h.body);
+    },
   });
   await app.register(cors, {
     origin: true, // per-project origin lists are enforced on the request itself (403)
     methods: ['GET', 'POST', 'OPTIONS'],
-    allowedHeaders: ['authorization', 'content-type', 'content-encoding', 'x-vercel-signature'],
+    // No allowedHeaders: a preflight is answered with the headers it asks for, so a
+    // browser SDK's own headers pass; the key and origin are checked on the request itself.
     exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'],
     maxAge: 86400,
   });
   app.setErrorHandler((err, request, reply) => {
-    const h = toHttpError(err, bodyLimitBytes);
+    const h = toHttpAnswer(err, bodyLimitBytes);
     if (h.status >= 500 && h.status !== 503) request.log.error({ err }, 'unhandled error');
     else if (h.status === 503) request.log.warn({ err: (err as Error).message }, 'answering 503');
     return reply.code(h.status).headers(h.headers).send(h.body);

@@ -1,23 +1,50 @@
-import { createGunzip } from 'node:zlib';
+import { createGunzip, createInflate, type Gunzip, type Inflate } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from './http-errors.ts';
+import { emptyBody, parseJsonBody, unsupportedEncoding, type DecompressError } from '@devtrail/contract';
+
+type Decoder = (Gunzip | Inflate) & { receivedEncodedLength: number };
+const DECODERS: Record<string, () => Gunzip | Inflate> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate };
 
 /**
- * Accepts `Content-Encoding: gzip`. The gunzipped stream replaces the payload, so
- * Fastify's body limit counts decompressed bytes: a gzip bomb gets 413, not memory.
+ * Accepts `Content-Encoding: gzip` (or x-gzip, deflate). The decoded stream replaces the
+ * payload, so Fastify's body limit counts decompressed bytes: a gzip bomb gets 413, not
+ * memory. Every failure of the decoder becomes a 400 answer: its 'error' is always
+ * listened to, since Fastify does not read a body it will refuse anyway (an empty
+ * gzip body would otherwise end the process with an unhandled 'error').
  */
-export function acceptGzip(app: FastifyInstance): void {
+export function acceptCompressedBodies(app: FastifyInstance): void {
   app.addHook('preParsing', async (request, _reply, payload) => {
     const enc = String(request.headers['content-encoding'] ?? '').trim().toLowerCase();
     if (enc === '' || enc === 'identity') return payload;
-    if (enc !== 'gzip' && enc !== 'x-gzip') throw new HttpError(415, { error: 'Unsupported Content-Encoding: send gzip or an uncompressed body' });
-    const gunzip = createGunzip() as ReturnType<typeof createGunzip> & { receivedEncodedLength: number };
-    gunzip.receivedEncodedLength = 0;
-    payload.on('data', (chunk: Buffer) => {
-      gunzip.receivedEncodedLength += chunk.length;
+    const create = DECODERS[enc];
+    if (!create) throw unsupportedEncoding();
+    const decoder = create() as Decoder;
+    decoder.receivedEncodedLength = 0;
+    decoder.on('error', (err: DecompressError) => {
+      err.encoding = enc; // names the encoding in the 400 (contract http-answer.ts)
     });
-    payload.on('error', (err) => gunzip.destroy(err));
-    payload.pipe(gunzip);
-    return gunzip;
+    payload.on('data', (chunk: Buffer) => {
+      decoder.receivedEncodedLength += chunk.length;
+    });
+    payload.on('error', (err) => decoder.destroy(err));
+    payload.pipe(decoder);
+    return decoder;
+  });
+}
+
+/**
+ * JSON bodies through the contract's parser (lone surrogates normalised, prototype
+ * poisoning refused), in place of Fastify's own.
+ */
+export function parseJsonBodies(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(emptyBody(), undefined);
+    try {
+      done(null, parseJsonBody(text));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
   });
 }

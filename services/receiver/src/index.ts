@@ -1,3 +1,2 @@
 export { createReceiver, createHttpApp, type Receiver, type ReceiverOptions } from './app.ts';
 export { INGEST_ROUTES } from './ingest-routes.ts';
-export { toHttpError, HttpError } from './http-errors.ts';

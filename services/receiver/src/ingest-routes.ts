@@ -17,10 +17,13 @@ import {
   type EventDataByKind,
   type EventKind,
   type Topics,
+  badRequest,
+  badSignature,
+  emptyBody,
+  parseJsonBody,
 } from '@devtrail/contract';
 import type { ProduceQueue } from './produce-queue.ts';
 import { validDrainSignature } from './drain-signature.ts';
-import { badSignature, HttpError } from './http-errors.ts';
 
 // THE PATH OF AN EVENT (docs/architecture.md): authenticate, origin and rate limit run
 // in onRequest (auth/authenticate.ts); then, here, for every kind:
@@ -80,16 +83,14 @@ const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application
 function parseDrainBody(request: FastifyRequest, raw: Buffer): unknown {
   const type = String(request.headers['content-type'] ?? '').toLowerCase();
   const text = raw.toString('utf8');
+  if (text.trim() === '') throw emptyBody();
   try {
     if (NDJSON_TYPES.some((t) => type.startsWith(t))) {
-      return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+      return text.split('\n').filter((l) => l.trim() !== '').map((l) => parseJsonBody(l));
     }
-    return JSON.parse(text);
+    return parseJsonBody(text);
   } catch (err) {
-    throw new HttpError(400, {
-      success: false,
-      error: { issues: [{ code: 'custom', expected: 'JSON array or NDJSON', received: 'malformed', path: [], message: `Malformed drain body: ${(err as Error).message}` }], name: 'ZodError' },
-    });
+    throw badRequest(`Malformed drain body: ${(err as Error).message}`, 'JSON array or NDJSON', 'malformed');
   }
 }
 
@@ -100,13 +101,14 @@ export function registerDrainRoute(app: FastifyInstance, deps: IngestDeps): void
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(['application/json', ...NDJSON_TYPES, 'text/plain'], { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
     scope.post('/ingest/drain', async (request) => {
-      const raw = request.body as Buffer;
+      // No body at all (no Content-Type, or Content-Length: 0) leaves request.body unset.
+      const raw = (request.body as Buffer | undefined) ?? Buffer.alloc(0);
       const grant = request.grant!;
       if (grant.drainSecret && !validDrainSignature(raw, grant.drainSecret, request.headers['x-vercel-signature'] as string | undefined)) throw badSignature();
       const parsed = drainBodySchema.safeParse(parseDrainBody(request, raw));
       if (!parsed.success) throw parsed.error;
       const now = new Date().toISOString();
-      const events = parsed.data.map((e) => drainEntryToEvent(e, now));
+      const events = parsed.data.map(drainEntryToEvent);
       if (events.length > 0) await produce(deps, 'log', grant.projectId, now, events);
       return { ok: true, count: events.length };
     });

@@ -29,7 +29,7 @@ import {
   tracesQuery,
   type ProjectJson,
 } from '@devtrail/contract';
-import { RETRY_AFTER_SECONDS } from './http-errors.ts';
+import { badRequestBody, COLUMN, ERRORS, MAX_ID_LENGTH, RETRY_AFTER_SECONDS, UNAVAILABLE } from '@devtrail/contract';
 import { registerOtlpPaths } from './otlp-openapi.ts';
 
 // The published contract (docs/openapi.json, GET /openapi.json), generated from the
@@ -198,38 +198,44 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   // --- ingest endpoints -----------------------------------------------------------
   const ingestErrors = (example400: unknown, drain = false): Record<string, ResponseConfig> => ({
     400: {
-      description: `Validation failed, or the body is empty, malformed JSON or invalid gzip${drain ? '' : ', or sent as text/plain (read as a string, not an object)'}.`,
+      description:
+        'Validation failed (including a value the store cannot hold: timestamps outside ' +
+        `${new Date(COLUMN.time.minMs).toISOString()} .. ${new Date(COLUMN.time.maxMs).toISOString()}, integers above ${COLUMN.count.max}, ` +
+        `non-finite numbers, ids longer than ${MAX_ID_LENGTH} characters), or the body is empty, malformed JSON (including \`__proto__\` keys) or invalid gzip/deflate.`,
       headers: rateHeaders,
       content: { 'application/json': { schema: validationError, example: example400 } },
     },
-    401: errorResponse('API key missing, malformed, unknown or revoked.', 'Missing or invalid API key'),
+    401: errorResponse('API key missing, malformed, unknown or revoked.', ERRORS.unauthorized),
     403: {
       description: `Browser request (Origin header) from an origin not in the project's allowed list${drain ? ', or (drain secret set) a missing or wrong x-vercel-signature' : ''}.`,
       content: {
         'application/json': {
           schema: errorBody,
           examples: {
-            origin: { value: { error: 'Origin not allowed' } },
-            ...(drain ? { signature: { value: { error: 'Invalid drain signature' } } } : {}),
+            origin: { value: { error: ERRORS.originNotAllowed } },
+            ...(drain ? { signature: { value: { error: ERRORS.badSignature } } } : {}),
           },
         },
       },
     },
     413: errorResponse('Body larger than 5 MB (counted after gzip decompression).', 'Request body too large (limit 5 MB after decompression)', rateHeaders),
     415: errorResponse(
-      `A Content-Type other than ${drain ? 'JSON, text/plain or NDJSON' : 'application/json'} (or none, with a body), or a Content-Encoding other than gzip, x-gzip or identity.`,
-      'Unsupported Content-Type: send application/json',
+      `A Content-Type other than ${drain ? 'JSON, text/plain or NDJSON' : 'application/json (text/plain included)'} (or none, with a body), or a Content-Encoding other than gzip, x-gzip, deflate or identity.`,
+      ERRORS.unsupportedType,
       rateHeaders,
     ),
-    429: errorResponse('Rate limit exceeded for this key in the current one-minute window.', 'Rate limit exceeded', { ...rateHeaders, 'Retry-After': retryAfter }),
+    429: errorResponse('Rate limit exceeded for this key in the current one-minute window.', ERRORS.rateLimited, { ...rateHeaders, 'Retry-After': retryAfter }),
     503: errorResponse(
       `The event log (Kafka) cannot take the event; nothing was stored. Retry after ${RETRY_AFTER_SECONDS} s.`,
-      'Ingestion temporarily unavailable: the event log cannot accept writes. Retry later.',
+      UNAVAILABLE['message-log'],
       { ...rateHeaders, 'Retry-After': retryAfter },
     ),
   });
   const gzipHeader = z.object({
-    'content-encoding': z.enum(['gzip', 'x-gzip', 'identity']).optional().openapi({ description: 'gzip bodies are accepted; the 5 MB limit applies after decompression.' }),
+    'content-encoding': z
+      .enum(['gzip', 'x-gzip', 'deflate', 'identity'])
+      .optional()
+      .openapi({ description: 'gzip and deflate bodies are accepted; the 5 MB limit applies after decompression.' }),
   });
   const ingest = (path: string, summary: string, description: string, body: z.ZodTypeAny, success: z.ZodTypeAny, example: unknown, required: [string, string]) =>
     r.registerPath({
@@ -356,7 +362,16 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     400: { description: 'Invalid parameters or body (zod issues).', ...json(validationError) },
     401: errorResponse('Operator token missing or wrong.', 'Missing or invalid operator token or session'),
     ...(notFound ? { 404: errorResponse('Unknown project (or one the caller may not see).', notFound) } : {}),
-    503: errorResponse('A store (PostgreSQL or ClickHouse) is unreachable.', 'Store unavailable, retry later'),
+    503: {
+      description: 'A store (PostgreSQL or ClickHouse) is unreachable.',
+      headers: { 'Retry-After': retryAfter },
+      content: {
+        'application/json': {
+          schema: errorBody,
+          examples: { postgres: { value: { error: UNAVAILABLE['relational-store'] } }, clickhouse: { value: { error: UNAVAILABLE['column-store'] } } },
+        },
+      },
+    },
   });
   const admin = (method: 'get' | 'post' | 'put', path: string, summary: string, opts: { params?: boolean; body?: AnyZodObject; ok: z.ZodTypeAny; status?: number; extra?: Record<string, ResponseConfig> }) =>
     r.registerPath({
@@ -389,8 +404,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     ok: projectOnly,
     extra: {
       400: {
-        description: 'Invalid body (zod issues) or an entry that is not a domain or origin.',
-        content: { 'application/json': { schema: z.union([validationError, errorBody]), example: { error: 'Not a domain or origin: http://x/y' } } },
+        description: 'Invalid body, or an entry that is not a domain or origin (zod issues).',
+        content: {
+          'application/json': {
+            schema: validationError,
+            example: badRequestBody([{ code: 'custom', expected: 'a host, *.host or an http(s) origin', received: 'invalid', path: ['origins', 0], message: 'Not a domain or origin: http://x/y' }]),
+          },
+        },
       },
     },
   });

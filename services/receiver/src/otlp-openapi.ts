@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { METRICS_NOT_SUPPORTED, OTLP_PATHS } from './otlp-routes.ts';
-import { RETRY_AFTER_SECONDS } from './http-errors.ts';
+import { RETRY_AFTER_SECONDS } from '@devtrail/contract';
 
 // The OTLP/HTTP paths in the published OpenAPI document. Their bodies are the
 // OpenTelemetry protocol's own messages (protobuf, or OTLP/JSON), defined by the .proto
@@ -48,7 +48,7 @@ export function registerOtlpPaths(r: OpenAPIRegistry, headers: { rate: Record<st
     401: fail('API key missing, malformed, unknown or revoked.', 'Missing or invalid API key', 16),
     403: fail("Browser request from an origin not in the project's allowed list.", 'Origin not allowed', 7),
     413: fail('Body larger than 5 MB (counted after gzip decompression).', 'Request body too large (limit 5242880 bytes, counted after decompression)', 8),
-    415: fail('A Content-Type other than application/x-protobuf or application/json, or a Content-Encoding other than gzip.', 'Unsupported Content-Type: send application/json', 3),
+    415: fail('A Content-Type other than application/x-protobuf or application/json, or a Content-Encoding other than gzip or deflate.', 'Unsupported Content-Type: send application/json', 3),
     429: fail('Rate limit exceeded (shared with /ingest/*).', 'Rate limit exceeded', 8, { 'Retry-After': headers.retryAfter }),
     503: fail(`The event log cannot take the records; nothing acknowledged. Retry after ${RETRY_AFTER_SECONDS} s.`, 'Ingestion temporarily unavailable: the event log cannot accept writes. Retry later.', 14, {
       'Retry-After': headers.retryAfter,

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { EventKind } from '@devtrail/contract';
+import { badRequest, httpError, toHttpAnswer, type EventKind, type HttpError } from '@devtrail/contract';
 import {
   decodeLogsRequest,
   decodeTraceRequest,
@@ -12,7 +12,6 @@ import {
   type OtlpAnswer,
   type OtlpEncoding,
 } from '@devtrail/otlp';
-import { HttpError, toHttpError } from './http-errors.ts';
 import { produce, type IngestDeps } from './ingest-routes.ts';
 import { acceptLogs, acceptTraces, type Accepted } from './otlp-records.ts';
 
@@ -36,8 +35,18 @@ function messageOf(h: HttpError): string {
   const b = h.body as { error?: unknown };
   if (typeof b.error === 'string') return b.error;
   const issues = (b.error as { issues?: Array<{ message?: string; path?: unknown[] }> } | undefined)?.issues;
-  if (issues?.length) return issues.map((i) => `${(i.path ?? []).join('.') || '(root)'}: ${i.message}`).slice(0, 5).join('; ');
+  if (issues?.length) return issues.slice(0, 5).map((i) => (i.path?.length ? `${i.path.join('.')}: ${i.message}` : String(i.message))).join('; ');
   return `HTTP ${h.status}`;
+}
+
+/** Decodes, turning "not an OTLP message" into the shared 400. */
+function decoded<T>(decode: () => T): T {
+  try {
+    return decode();
+  } catch (err) {
+    if (err instanceof OtlpDecodeError) throw badRequest(err.message, 'an OTLP protobuf or OTLP/JSON message', 'undecodable body');
+    throw err;
+  }
 }
 
 async function produceAll(deps: IngestDeps, projectId: string, now: string, accepted: Accepted): Promise<void> {
@@ -49,14 +58,13 @@ async function produceAll(deps: IngestDeps, projectId: string, now: string, acce
 
 export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps): void {
   app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
+    // JSON keeps the ingest scope's parser (body.ts); protobuf bodies stay bytes.
     scope.addContentTypeParser(OTLP_CONTENT_TYPES.protobuf, { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-    scope.addContentTypeParser(OTLP_CONTENT_TYPES.json, { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
 
     // OTLP clients expect google.rpc.Status bodies on 4xx/5xx, in the request's encoding;
-    // the status codes and Retry-After are the receiver's usual ones (http-errors.ts).
+    // the status codes and Retry-After are the receiver's usual ones (contract http-answer.ts).
     scope.setErrorHandler((err: FastifyError, request, reply) => {
-      const h = err instanceof OtlpDecodeError ? new HttpError(400, { error: err.message }) : toHttpError(err, request.routeOptions.bodyLimit);
+      const h = toHttpAnswer(err, request.routeOptions.bodyLimit);
       if (h.status >= 500 && h.status !== 503) request.log.error({ err }, 'unhandled error');
       else if (h.status === 503) request.log.warn({ err: err.message }, 'answering 503');
       reply.headers(h.headers);
@@ -66,7 +74,7 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps): void
     scope.post(OTLP_PATHS.logs, async (request, reply) => {
       const encoding = encodingOf(request);
       const now = new Date().toISOString();
-      const accepted = acceptLogs(mapLogs(decodeLogsRequest(request.body, encoding)), now);
+      const accepted = acceptLogs(mapLogs(decoded(() => decodeLogsRequest(request.body, encoding))), now);
       await produceAll(deps, request.grant!.projectId, now, accepted);
       return send(reply, 200, exportResponse('logs', encoding, accepted.rejected, accepted.reasons.join('; ')));
     });
@@ -74,14 +82,14 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps): void
     scope.post(OTLP_PATHS.traces, async (request, reply) => {
       const encoding = encodingOf(request);
       const now = new Date().toISOString();
-      const accepted = acceptTraces(mapTraces(decodeTraceRequest(request.body, encoding)), now);
+      const accepted = acceptTraces(mapTraces(decoded(() => decodeTraceRequest(request.body, encoding))), now);
       await produceAll(deps, request.grant!.projectId, now, accepted);
       return send(reply, 200, exportResponse('traces', encoding, accepted.rejected, accepted.reasons.join('; ')));
     });
 
     // 404 is not retried by OTLP exporters (only 429, 502, 503 and 504 are).
     scope.post(OTLP_PATHS.metrics, async () => {
-      throw new HttpError(404, { error: METRICS_NOT_SUPPORTED });
+      throw httpError(404, METRICS_NOT_SUPPORTED);
     });
   });
 }

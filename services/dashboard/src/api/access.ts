@@ -17,12 +17,13 @@ export interface Principal {
 
 export type Authenticator = (request: FastifyRequest) => Promise<Principal | null>;
 
-export function operatorAuthenticator(token: string | undefined): Authenticator {
+/** The operator may access every project that exists (an unknown id is a 404, as for anyone). */
+export function operatorAuthenticator(token: string | undefined, projectExists: (id: string) => Promise<boolean>): Authenticator {
   return async (request) => {
     if (!token) return null;
     const m = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     if (!m || !safeEqual(m[1], token)) return null;
-    return { kind: 'operator', canAccess: async () => true, canCreateProjects: true };
+    return { kind: 'operator', canAccess: projectExists, canCreateProjects: true };
   };
 }
 

@@ -1,25 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { isValidOriginEntry } from '@devtrail/contract';
+import { isValidOriginEntry, createProjectBody, drainSecretBody, originsBody, projectIdParam, rateLimitBody, httpError, badRequest } from '@devtrail/contract';
 import type { ProjectsRepo } from '@devtrail/relational-store';
-import { createProjectBody, drainSecretBody, originsBody, projectIdParam, rateLimitBody } from '@devtrail/contract';
 import { projectJson } from './project-json.ts';
-import { ApiError } from './api-errors.ts';
 
 // /api/admin: projects, keys, origins, rate limits, drain secrets. Raw keys appear in
 // exactly two answers (create, revoke), once; they are never stored.
 
 export function registerAdminRoutes(app: FastifyInstance, repo: ProjectsRepo, defaultRateLimit: number): void {
   const allowed = async (principalCan: (id: string) => Promise<boolean>, id: string) => {
-    if (!(await principalCan(id))) throw new ApiError(404, 'Project not found');
+    if (!(await principalCan(id))) throw httpError(404, 'Project not found');
   };
   const load = async (id: string) => {
     const p = await repo.get(id);
-    if (!p) throw new ApiError(404, 'Project not found');
+    if (!p) throw httpError(404, 'Project not found');
     return projectJson(p);
   };
 
   app.post('/api/admin/projects', async (request, reply) => {
-    if (!request.principal!.canCreateProjects) throw new ApiError(403, 'Not allowed to create projects');
+    if (!request.principal!.canCreateProjects) throw httpError(403, 'Not allowed to create projects');
     const body = createProjectBody.parse(request.body);
     const { project, apiKey } = await repo.create(body.name, body.rate_limit_per_minute ?? defaultRateLimit);
     await request.principal!.onProjectCreated?.(project.id);
@@ -28,6 +26,7 @@ export function registerAdminRoutes(app: FastifyInstance, repo: ProjectsRepo, de
 
   app.get('/api/admin/projects', async (request) => {
     const all = await repo.list();
+    if (request.principal!.kind === 'operator') return { projects: all.map(projectJson) }; // sees every project: no per-project check
     const visible = [];
     for (const p of all) if (await request.principal!.canAccess(p.id)) visible.push(projectJson(p));
     return { projects: visible };
@@ -43,7 +42,7 @@ export function registerAdminRoutes(app: FastifyInstance, repo: ProjectsRepo, de
     const { id } = projectIdParam.parse(request.params);
     await allowed(request.principal!.canAccess, id);
     const key = await repo.revokeKey(id);
-    if (!key) throw new ApiError(404, 'Project not found');
+    if (!key) throw httpError(404, 'Project not found');
     return { project: await load(id), api_key: key };
   });
 
@@ -51,9 +50,9 @@ export function registerAdminRoutes(app: FastifyInstance, repo: ProjectsRepo, de
     const { id } = projectIdParam.parse(request.params);
     await allowed(request.principal!.canAccess, id);
     const { origins } = originsBody.parse(request.body);
-    const bad = origins.filter((o) => !isValidOriginEntry(o));
-    if (bad.length > 0) throw new ApiError(400, `Not a domain or origin: ${bad.slice(0, 5).join(', ')}`);
-    if (!(await repo.setAllowedOrigins(id, origins.map((o) => o.toLowerCase().replace(/\/$/, ''))))) throw new ApiError(404, 'Project not found');
+    const bad = origins.findIndex((o) => !isValidOriginEntry(o));
+    if (bad >= 0) throw badRequest(`Not a domain or origin: ${origins[bad]}`, 'a host, *.host or an http(s) origin', 'invalid', ['origins', bad]);
+    if (!(await repo.setAllowedOrigins(id, origins.map((o) => o.toLowerCase().replace(/\/$/, ''))))) throw httpError(404, 'Project not found');
     return { project: await load(id) };
   });
 
@@ -61,7 +60,7 @@ export function registerAdminRoutes(app: FastifyInstance, repo: ProjectsRepo, de
     const { id } = projectIdParam.parse(request.params);
     await allowed(request.principal!.canAccess, id);
     const { rate_limit_per_minute } = rateLimitBody.parse(request.body);
-    if (!(await repo.setRateLimit(id, rate_limit_per_minute))) throw new ApiError(404, 'Project not found');
+    if (!(await repo.setRateLimit(id, rate_limit_per_minute))) throw httpError(404, 'Project not found');
     return { project: await load(id) };
   });
 
@@ -69,7 +68,7 @@ export function registerAdminRoutes(app: FastifyInstance, repo: ProjectsRepo, de
     const { id } = projectIdParam.parse(request.params);
     await allowed(request.principal!.canAccess, id);
     const { secret } = drainSecretBody.parse(request.body);
-    if (!(await repo.setDrainSecret(id, secret))) throw new ApiError(404, 'Project not found');
+    if (!(await repo.setDrainSecret(id, secret))) throw httpError(404, 'Project not found');
     return { project: await load(id) };
   });
 }

@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates, type ColumnStore } from '@devtrail/column-store';
 import { z } from 'zod';
-import { errorsQuery, logsQuery, projectIdParam, apiTimeRange, rangeQuery, tracesQuery } from '@devtrail/contract';
+import { traceIdParam, errorsQuery, logsQuery, projectIdParam, apiTimeRange, rangeQuery, tracesQuery, httpError } from '@devtrail/contract';
 import type { LlmPriceTable } from '@devtrail/config';
-import { ApiError } from './api-errors.ts';
 import { defaultPrices, withEstimates } from './llm-estimates.ts';
 
 // /api/projects/:id/...: what the dashboard reads. Every query is bounded by project and
@@ -11,7 +10,7 @@ import { defaultPrices, withEstimates } from './llm-estimates.ts';
 
 async function projectOf(request: FastifyRequest): Promise<string> {
   const { id } = projectIdParam.parse(request.params);
-  if (!(await request.principal!.canAccess(id))) throw new ApiError(404, 'Project not found');
+  if (!(await request.principal!.canAccess(id))) throw httpError(404, 'Project not found');
   return id;
 }
 
@@ -51,7 +50,7 @@ export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lag
     const projectId = await projectOf(request);
     const { fingerprint } = z.object({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/) }).parse(request.params);
     const [group] = await readErrorGroups(store, { projectId, fingerprint, range: { fromMs: 0 } });
-    if (!group) throw new ApiError(404, 'Error group not found');
+    if (!group) throw httpError(404, 'Error group not found');
     const recent = await readErrors(store, { projectId, fingerprint, range: { fromMs: Date.parse(group.first_seen) }, limit: 20 });
     return { group, recent: recent.errors };
   });
@@ -64,9 +63,9 @@ export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lag
 
   app.get('/api/projects/:id/traces/:traceId', async (request) => {
     const projectId = await projectOf(request);
-    const { traceId } = z.object({ traceId: z.string().min(1).max(200) }).parse(request.params);
+    const { traceId } = traceIdParam.parse(request.params);
     const spans = await readTrace(store, projectId, traceId);
-    if (spans.length === 0) throw new ApiError(404, 'Trace not found');
+    if (spans.length === 0) throw httpError(404, 'Trace not found');
     return { trace_id: traceId, spans };
   });
 

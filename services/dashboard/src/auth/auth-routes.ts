@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { safeEqual } from '@devtrail/contract';
+import { safeEqual, httpError } from '@devtrail/contract';
 import type { SessionView, User, UsersRepo } from '@devtrail/relational-store';
-import { ApiError, apiErrorAnswer } from '../api/api-errors.ts';
 import { credentialsBody, loginBody, memberBody, memberParams } from './auth-schemas.ts';
 import { CsrfError, csrfMatches, isMutating, newToken, CSRF_HEADER } from './csrf.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
@@ -37,9 +36,9 @@ export function registerAuthRoutes(app: FastifyInstance, users: UsersRepo, opts:
   const session = (request: FastifyRequest) => sessions.get(request)!;
   const signedIn = (ownerOnly = false) => async (request: FastifyRequest) => {
     const s = await sessionOf(users, request);
-    if (!s) throw new ApiError(401, 'Not logged in');
+    if (!s) throw httpError(401, 'Not logged in');
     if (isMutating(request.method) && !csrfMatches(s.csrfToken, request)) throw new CsrfError();
-    if (ownerOnly && !s.user.isOwner) throw new ApiError(403, 'Only the owner may do this');
+    if (ownerOnly && !s.user.isOwner) throw httpError(403, 'Only the owner may do this');
     sessions.set(request, s);
   };
   /** Before login: the X-CSRF-Token header must equal the pre-session cookie (double submit). */
@@ -59,11 +58,6 @@ export function registerAuthRoutes(app: FastifyInstance, users: UsersRepo, opts:
   };
 
   app.register(async (auth) => {
-    auth.setErrorHandler((err, request, reply) => {
-      const a = apiErrorAnswer(err);
-      if (a.status >= 500) request.log.error({ err }, 'auth error');
-      return reply.code(a.status).send(a.body);
-    });
     auth.addHook('onSend', async (_request, reply) => {
       reply.header('cache-control', 'no-store');
     });
@@ -82,7 +76,7 @@ export function registerAuthRoutes(app: FastifyInstance, users: UsersRepo, opts:
     auth.post('/auth/setup', { onRequest: preSessionCsrf }, async (request, reply) => {
       const body = credentialsBody.parse(request.body);
       const owner = await users.createOwner(body.username, await hashPassword(body.password));
-      if (!owner) throw new ApiError(409, 'The owner account exists already; log in instead');
+      if (!owner) throw httpError(409, 'The owner account exists already; log in instead');
       await startSession(request, reply, owner);
       return reply.code(201).send({ user: userJson(owner) });
     });
@@ -95,7 +89,7 @@ export function registerAuthRoutes(app: FastifyInstance, users: UsersRepo, opts:
       const ok = await verifyPassword(body.password, user?.passwordHash ?? (await dummyPasswordHash()));
       if (!user || !ok) {
         await limiter.failed(body.username, request.ip);
-        throw new ApiError(401, 'Invalid username or password');
+        throw httpError(401, 'Invalid username or password');
       }
       await limiter.succeeded(body.username, request.ip);
       await startSession(request, reply, user);
@@ -115,13 +109,13 @@ export function registerAuthRoutes(app: FastifyInstance, users: UsersRepo, opts:
     auth.post('/auth/users', { onRequest: signedIn(true) }, async (request, reply) => {
       const body = credentialsBody.parse(request.body);
       const user = await users.create(body.username, await hashPassword(body.password));
-      if (!user) throw new ApiError(409, 'That username is taken');
+      if (!user) throw httpError(409, 'That username is taken');
       return reply.code(201).send({ user: userJson(user) });
     });
 
     auth.get('/auth/projects/:id/members', { onRequest: signedIn() }, async (request) => {
       const { id } = memberParams.parse(request.params);
-      if (!(await userPrincipal(users, session(request).user).canAccess(id))) throw new ApiError(404, 'Project not found');
+      if (!(await userPrincipal(users, session(request).user).canAccess(id))) throw httpError(404, 'Project not found');
       return { members: (await users.membersOf(id)).map(userJson) };
     });
 
@@ -129,8 +123,8 @@ export function registerAuthRoutes(app: FastifyInstance, users: UsersRepo, opts:
       const { id } = memberParams.parse(request.params);
       const { username } = memberBody.parse(request.body);
       const user = await users.findByUsername(username);
-      if (!user) throw new ApiError(404, 'No such user');
-      if (!(await users.addMember(id, user.id))) throw new ApiError(404, 'Project not found');
+      if (!user) throw httpError(404, 'No such user');
+      if (!(await users.addMember(id, user.id))) throw httpError(404, 'Project not found');
       return reply.code(201).send({ members: (await users.membersOf(id)).map(userJson) });
     });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pgText } from '@devtrail/contract';
 
 // Bodies of the /auth routes. Usernames are case-insensitive (stored lower-case).
 export const username = z
@@ -9,6 +10,6 @@ export const username = z
 export const password = z.string().min(8, 'at least 8 characters').max(200);
 
 export const credentialsBody = z.object({ username, password });
-export const loginBody = z.object({ username: z.string().trim().toLowerCase().max(100), password: z.string().max(200) });
+export const loginBody = z.object({ username: pgText().trim().toLowerCase().max(100), password: z.string().max(200) });
 export const memberBody = z.object({ username });
 export const memberParams = z.object({ id: z.string().uuid(), userId: z.string().uuid().optional() });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { LlmPriceTable, Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
-import { usersRepo } from '@devtrail/relational-store';
+import { projectsRepo, usersRepo } from '@devtrail/relational-store';
 import { operatorAuthenticator, type Authenticator } from '../api/access.ts';
 import { registerAuthRoutes } from '../auth/auth-routes.ts';
 import { sessionAuthenticator } from '../auth/session-authenticator.ts';
@@ -26,7 +26,9 @@ export async function registerDashboardUi(app: FastifyInstance, adapters: Adapte
   const users = usersRepo(adapters.relational);
   const authenticator = sessionAuthenticator(users);
   registerAuthRoutes(app, users, { uiConfig: { ingest_port: opts.ingestPort ?? null } });
-  registerUiApiRoutes(app, adapters.columnStore, [operatorAuthenticator(opts.operatorToken), authenticator], opts.llmPrices);
+  const projects = projectsRepo(adapters.relational);
+  const operator = operatorAuthenticator(opts.operatorToken, async (id) => (await projects.get(id)) !== null);
+  registerUiApiRoutes(app, adapters.columnStore, [operator, authenticator], opts.llmPrices);
   await registerUiPages(app);
   if ((await users.count()) === 0) logger.info('dashboard: no user yet; the first visit to the web UI creates the owner account');
   return { authenticator };

@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ColumnStore } from '@devtrail/column-store';
 import { requirePrincipal, type Authenticator } from '../api/access.ts';
-import { ApiError, apiErrorAnswer } from '../api/api-errors.ts';
-import { projectIdParam, rangeQuery } from '@devtrail/contract';
+import { httpError, projectIdParam, rangeQuery } from '@devtrail/contract';
 import { bucketsOf } from './reads/buckets.ts';
 import { readErrorActivity } from './reads/error-activity.ts';
 import { readLlmModels, readLlmSeries } from './reads/llm-breakdown.ts';
@@ -25,15 +24,10 @@ const seriesQuery = rangeQuery.extend({ buckets: z.coerce.number().int().min(2).
 
 export function registerUiApiRoutes(app: FastifyInstance, store: ColumnStore, authenticators: Authenticator[], prices: LlmPriceTable = defaultPrices()): void {
   app.register(async (api) => {
-    api.setErrorHandler((err, request, reply) => {
-      const a = apiErrorAnswer(err);
-      if (a.status >= 500) request.log.error({ err }, 'ui api error');
-      return reply.code(a.status).send(a.body);
-    });
     api.addHook('onRequest', requirePrincipal(authenticators));
     const projectOf = async (params: unknown, can: (id: string) => Promise<boolean>) => {
       const { id } = projectIdParam.parse(params);
-      if (!(await can(id))) throw new ApiError(404, 'Project not found');
+      if (!(await can(id))) throw httpError(404, 'Project not found');
       return id;
     };
 

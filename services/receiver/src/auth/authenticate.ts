@@ -1,10 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { API_KEY_PATTERN, hashApiKey, safeEqual } from '@devtrail/contract';
+import { API_KEY_PATTERN, hashApiKey, originAllowed, originNotAllowed, rateLimited, safeEqual, unauthorized } from '@devtrail/contract';
 import type { KeyGrant } from '@devtrail/relational-store';
 import type { KeyCache } from './key-cache.ts';
 import type { RateLimiter } from './rate-limiter.ts';
-import { originAllowed } from '@devtrail/contract';
-import { originNotAllowed, rateLimited, unauthorized } from '../http-errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,0 +1,143 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ClickHouseError, ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStandin, type Standin } from '../src/index.ts';
+
+// The production client, unchanged, making the calls devtrail's column store
+// makes (libs/column-store/src/clickhouse-http-store.ts): ping, command, insert
+// JSONEachRow, query with query_params and FORMAT JSONEachRow, with `database`.
+describe('@clickhouse/client against the stand-in', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'clickhouse-standin-client-'));
+  let standin: Standin;
+  let client: ClickHouseClient;
+
+  // The client logs failed requests itself; the failures here are intended.
+  const connect = (extra: Parameters<typeof createClient>[0] = {}) =>
+    createClient({ url: standin.url, database: 'app', log: { level: ClickHouseLogLevel.OFF }, ...extra });
+  const rows = async <T>(query: string, query_params?: Record<string, unknown>, on = client) =>
+    (await on.query({ query, query_params, format: 'JSONEachRow' })).json<T>();
+
+  beforeAll(async () => {
+    standin = await startStandin({ port: 0, dataDir });
+    const bootstrap = connect({ database: undefined });
+    await bootstrap.command({ query: 'CREATE DATABASE IF NOT EXISTS app' });
+    await bootstrap.close();
+    client = connect();
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await standin?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('pings', async () => {
+    expect(await client.ping()).toEqual({ success: true });
+  });
+
+  it('runs DDL in the client database: a ReplacingMergeTree with TTL and server-style column types', async () => {
+    await client.command({
+      query: `
+        CREATE TABLE IF NOT EXISTS events (
+          id UInt64,
+          ts DateTime64(3, 'UTC'),
+          name LowCardinality(String),
+          attrs Map(String, String),
+          version UInt32
+        )
+        ENGINE = ReplacingMergeTree(version)
+        ORDER BY (name, id)
+        TTL toDateTime(ts) + INTERVAL 3650 DAY`,
+    });
+    const columns = await rows<{ database: string; name: string; type: string }>(
+      "SELECT database, name, type FROM system.columns WHERE table = 'events' AND database != 'system' ORDER BY position",
+    );
+    expect(columns.map((c) => `${c.database}.${c.name} ${c.type}`)).toEqual([
+      'app.id UInt64',
+      "app.ts DateTime64(3, 'UTC')",
+      'app.name LowCardinality(String)',
+      'app.attrs Map(String, String)',
+      'app.version UInt32',
+    ]);
+  });
+
+  it('inserts 10,000 JSONEachRow rows', async () => {
+    const values = Array.from({ length: 10_000 }, (_, i) => ({
+      id: i,
+      ts: `2024-05-01 12:00:00.${String(i % 1000).padStart(3, '0')}`,
+      name: `event_${i % 7}`,
+      attrs: { i: String(i), parity: i % 2 ? 'odd' : 'even' },
+      version: 1,
+    }));
+    expect((await client.insert({ table: 'events', values, format: 'JSONEachRow' })).executed).toBe(true);
+    // UInt64 is quoted in JSON, as on a server (output_format_json_quote_64bit_integers=1).
+    expect(await rows('SELECT count() AS n, uniqExact(name) AS names FROM events FINAL')).toEqual([{ n: '10000', names: '7' }]);
+  });
+
+  it('binds query_params server-side: quotes, backslashes, control characters, arrays, dates, NULL', async () => {
+    const tricky = `it's a \\ back'slash "quoted"\ttab\nnewline\\'; DROP TABLE events; --`;
+    const names = ['event_1', "event_'2", 'event_3\\', 'tab\there'];
+    const result = await rows<{ s: string; names: string[]; none: null; big: string; n: string }>(
+      `SELECT {s:String} AS s, {names:Array(String)} AS names, {none:Nullable(String)} AS none, {big:Int64} AS big, count() AS n
+       FROM events
+       WHERE name IN {names:Array(String)} AND ts >= {since:DateTime64(3, 'UTC')}`,
+      { s: tricky, names, none: null, big: -9007199254740991, since: new Date('2024-05-01T12:00:00.500Z') },
+    );
+    // Only 'event_1' names rows (i % 7 == 1), from .500 on (i % 1000 >= 500).
+    const expected = Array.from({ length: 10_000 }, (_, i) => i).filter((i) => i % 7 === 1 && i % 1000 >= 500).length;
+    expect(result).toEqual([{ s: tricky, names, none: null, big: '-9007199254740991', n: String(expected) }]);
+    // The injection attempt inside the value stayed a value.
+    expect(await rows('EXISTS TABLE events')).toEqual([{ result: 1 }]);
+  });
+
+  it('answers concurrent requests for different databases each in its own database', async () => {
+    const other = connect({ database: 'system' });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => rows<{ db: string; v: string }>('SELECT currentDatabase() AS db, {i:UInt32} * 2 AS v', { i }, i % 2 ? other : client)),
+      );
+      answers.forEach((answer, i) => expect(answer).toEqual([{ db: i % 2 ? 'system' : 'app', v: String(i * 2) }]));
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('surfaces server errors as ClickHouseError with code and type', async () => {
+    const error = (p: Promise<unknown>) => p.then(() => 'no error', (e: unknown) => e);
+    const missing = await error(rows('SELECT * FROM no_such_table'));
+    expect(missing).toBeInstanceOf(ClickHouseError);
+    expect(missing).toMatchObject({ code: '60', type: 'UNKNOWN_TABLE' });
+    expect(await error(client.command({ query: 'CREATE TABLE (' }))).toMatchObject({ code: '62', type: 'SYNTAX_ERROR' });
+    const badRow = client.insert({ table: 'events', values: [{ id: 'not a number' }], format: 'JSONEachRow' });
+    expect(await error(badRow)).toMatchObject({ code: '27', type: 'CANNOT_PARSE_INPUT_ASSERTION_FAILED' });
+    const nowhere = connect({ database: 'no_such_db' });
+    expect(await error(rows('SELECT 1', {}, nowhere))).toMatchObject({ code: '81', type: 'UNKNOWN_DATABASE' });
+    await nowhere.close();
+  });
+
+  it("puts the server's status, exception header and body on the wire", async () => {
+    const res = await fetch(`${standin.url}/?database=app`, { method: 'POST', body: 'SELECT * FROM no_such_table' });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('x-clickhouse-exception-code')).toBe('60');
+    expect(await res.text()).toMatch(/^Code: 60\. DB::Exception: .*\. \(UNKNOWN_TABLE\) \(version \d+\.\d+\.\d+\.\d+\)\n$/s);
+  });
+
+  it('refuses settings and compression with NOT_IMPLEMENTED instead of ignoring them', async () => {
+    const withSettings = connect({ clickhouse_settings: { max_threads: 1 } });
+    await expect(rows('SELECT 1', undefined, withSettings)).rejects.toMatchObject({ code: '48', type: 'NOT_IMPLEMENTED', message: expect.stringContaining("'max_threads'") });
+    await withSettings.close();
+    const gzip = connect({ compression: { request: true } });
+    await expect(gzip.command({ query: 'SELECT 1' })).rejects.toMatchObject({ code: '48', type: 'NOT_IMPLEMENTED' });
+    await gzip.close();
+  });
+
+  it('keeps data across a restart', async () => {
+    await client.close();
+    await standin.close();
+    standin = await startStandin({ port: 0, dataDir });
+    client = connect();
+    expect(await rows('SELECT count() AS n FROM events')).toEqual([{ n: '10000' }]);
+  });
+});

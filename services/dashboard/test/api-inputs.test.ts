@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { createLogger } from '@devtrail/config';
+import { MAX_ID_LENGTH } from '@devtrail/contract';
+import { createHttpApp } from '@devtrail/receiver';
+import { embeddedAdapters } from '../../../test/support/embedded-adapters.ts';
+import { registerControlPlane } from '../src/index.ts';
+
+// Admin and read API inputs the stores cannot take, and ids they do not know: a clear
+// 4xx JSON answer (the spec's 400 body or {error}), never a 5xx or a router's own body.
+const OPERATOR = 'dto_operator_token_for_inputs_0123456789';
+let app: FastifyInstance;
+let close: () => Promise<void>;
+let project: string;
+
+beforeAll(async () => {
+  const adapters = await embeddedAdapters();
+  const logger = createLogger('silent', 'api-inputs-test');
+  app = await createHttpApp(logger, 1024 * 1024);
+  await registerControlPlane(app, adapters, logger, { operatorToken: OPERATOR, defaultRateLimitPerMinute: 5000 });
+  await app.ready();
+  close = async () => {
+    await app.close();
+    await adapters.close();
+  };
+  project = (await call('POST', '/api/admin/projects', { name: 'inputs' })).json().project.id;
+});
+afterAll(async () => close());
+
+function call(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) {
+  return app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${OPERATOR}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+}
+
+const issuePaths = (res: { json(): { error: { issues: Array<{ path: unknown[] }> } } }) => res.json().error.issues.map((i) => i.path.join('.'));
+
+describe('admin API inputs', () => {
+  it('refuses a NUL character in a project name or drain secret with a 400 naming the field', async () => {
+    const name = await call('POST', '/api/admin/projects', { name: 'a\u0000b' });
+    expect(name.statusCode).toBe(400);
+    expect(issuePaths(name)).toEqual(['name']);
+    const secret = await call('PUT', `/api/admin/projects/${project}/drain-secret`, { secret: 'secret\u0000secret' });
+    expect(secret.statusCode).toBe(400);
+    expect(issuePaths(secret)).toEqual(['secret']);
+  });
+
+  it('answers a bad origin with the zod-shaped 400 body, pointing at the entry', async () => {
+    const res = await call('PUT', `/api/admin/projects/${project}/allowed-origins`, { origins: ['example.com', 'http://x/y'] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, error: { name: 'ZodError', issues: [{ code: 'custom', path: ['origins', 1] }] } });
+  });
+});
+
+describe('read API inputs', () => {
+  it('answers 404 for a project id that does not exist, on every read', async () => {
+    const unknown = randomUUID();
+    for (const path of ['logs', 'errors', 'error-groups', 'traces', 'spans', 'llm-usage', 'ingestion']) {
+      const res = await call('GET', `/api/projects/${unknown}/${path}`);
+      expect(res.statusCode, path).toBe(404);
+      expect(res.json(), path).toEqual({ error: 'Project not found' });
+    }
+  });
+
+  it(`bounds trace ids at ${MAX_ID_LENGTH} characters with a 400 JSON answer, in the path and the query`, async () => {
+    expect((await call('GET', `/api/projects/${project}/traces/${'a'.repeat(MAX_ID_LENGTH)}`)).statusCode).toBe(404); // valid id, no such trace
+    for (const url of [`/api/projects/${project}/traces/${'a'.repeat(MAX_ID_LENGTH + 1)}`, `/api/projects/${project}/logs?trace_id=${'a'.repeat(MAX_ID_LENGTH + 1)}`]) {
+      const res = await call('GET', url);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().success).toBe(false);
+    }
+    const absurd = await call('GET', `/api/projects/${project}/traces/${'a'.repeat(5000)}`);
+    expect(absurd.statusCode).toBeGreaterThanOrEqual(400);
+    expect(absurd.statusCode).toBeLessThan(500);
+    expect(absurd.json().error).toBeDefined();
+  });
+
+  it('checks the level parameter against the four levels, as the document declares', async () => {
+    expect((await call('GET', `/api/projects/${project}/logs?level=warn,error`)).statusCode).toBe(200);
+    const bad = await call('GET', `/api/projects/${project}/logs?level=fatal`);
+    expect(bad.statusCode).toBe(400);
+    expect(issuePaths(bad)).toEqual(['level']);
+  });
+});
