@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -24,11 +24,27 @@ function newestMtime(dir: string): number {
   return Math.max(...files(dir).map((f) => statSync(f).mtimeMs));
 }
 
+/** Runs a command to completion without blocking the event loop (the test runner's RPC needs it). */
+function run(command: string, args: string[], cwd: string, env: Record<string, string>, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const c = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    c.stdout!.on('data', (d) => (out = (out + d).slice(-20_000)));
+    c.stderr!.on('data', (d) => (out = (out + d).slice(-20_000)));
+    const timer = setTimeout(() => c.kill('SIGKILL'), timeoutMs);
+    c.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`${[command, ...args].join(' ')} failed (${code ?? signal}):\n${out}`));
+    });
+  });
+}
+
 /** Builds libs/sdk's dist when missing or older than its sources (as the SDK's own tests do). */
-function ensureSdkBuilt(): void {
+async function ensureSdkBuilt(): Promise<void> {
   const marker = join(SDK, 'dist/cjs/package.json');
   if (!existsSync(marker) || newestMtime(join(SDK, 'src')) > statSync(marker).mtimeMs) {
-    execFileSync('npm', ['run', 'build', '-w', '@devtrail/sdk'], { cwd: ROOT, stdio: 'pipe' });
+    await run('npm', ['run', 'build', '-w', '@devtrail/sdk'], ROOT, {}, 300_000);
   }
 }
 
@@ -44,26 +60,11 @@ export interface BuiltApp {
   buildMs: number;
 }
 
-/** Runs a command to completion without blocking the event loop (the test runner's RPC needs it). */
-function run(args: string[], env: Record<string, string>, timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const c = spawn(process.execPath, args, { cwd: NEXT_APP_DIR, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    c.stdout!.on('data', (d) => (out = (out + d).slice(-20_000)));
-    c.stderr!.on('data', (d) => (out = (out + d).slice(-20_000)));
-    const timer = setTimeout(() => c.kill('SIGKILL'), timeoutMs);
-    c.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve();
-      else reject(new Error(`${args.slice(1).join(' ')} failed (${code ?? signal}):\n${out}`));
-    });
-  });
-}
 
 /** Copies the app and the SDK into .devtrail/next-app and builds unless the cached build is current. */
 export async function prepareNextApp(): Promise<BuiltApp> {
   if (!existsSync(NEXT_BIN)) throw new Error('Next.js is not installed in .devtrail/next-app: run `make install` (deploy/scripts/next-fixture.sh install)');
-  ensureSdkBuilt();
+  await ensureSdkBuilt();
   const hash = hashOf([...SOURCES.map((s) => join(SRC, s)), join(SRC, 'package-lock.json'), join(SDK, 'dist'), join(SDK, 'package.json')], ROOT);
   const stamp = join(NEXT_APP_DIR, '.build-hash');
   const current = existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(join(NEXT_APP_DIR, '.next/BUILD_ID'));
@@ -77,7 +78,7 @@ export async function prepareNextApp(): Promise<BuiltApp> {
   cpSync(join(SDK, 'package.json'), join(sdkDest, 'package.json'));
   cpSync(join(SDK, 'dist'), join(sdkDest, 'dist'), { recursive: true });
   const t0 = Date.now();
-  await run([NEXT_BIN, 'build'], { NEXT_TELEMETRY_DISABLED: '1' }, 600_000);
+  await run(process.execPath, [NEXT_BIN, 'build'], NEXT_APP_DIR, { NEXT_TELEMETRY_DISABLED: '1' }, 600_000);
   writeFileSync(stamp, hash);
   return { built: true, buildMs: Date.now() - t0 };
 }
