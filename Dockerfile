@@ -2,7 +2,9 @@
 # One image for every devtrail Node service; docker-compose.yml picks the entry point
 # (services/receiver/src/main.ts, services/consumers/src/main.ts, ...).
 # TypeScript runs through tsx (a devDependency), so the full `npm ci` is intended.
-FROM node:20-slim
+# Node 24 (the current LTS; Node 20 reached end of life in April 2026). The code still runs on
+# Node 20 (package.json engines: >=20), which CI and the 2-core dev machine use.
+FROM node:24-slim
 
 WORKDIR /app
 
@@ -14,7 +16,10 @@ RUN --mount=type=cache,target=/root/.npm \
     rm -rf node_modules .devtrail .data \
  && npm ci --no-audit --no-fund --loglevel=error
 
+# kafkajs's request queue schedules timers with negative delays, which Node 24 clamps to
+# 1 ms as every version did but now also warns about once per process.
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--disable-warning=TimeoutNegativeWarning \
     HOST=0.0.0.0 \
     PORT=3000
 

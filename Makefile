@@ -8,7 +8,8 @@ SHELL := /bin/bash
 SCRIPTS := deploy/scripts
 
 .PHONY: help install node-modules kafka-jars postgres-package \
-        services-up services-down services-status services-env
+        services-up services-down services-status services-env \
+        cluster-up cluster-down cluster-status cluster-env
 
 help:
 	@echo "make install          npm install (when node_modules is missing or stale), Kafka jars, postgresql-15, the Next.js test app's packages"
@@ -16,6 +17,10 @@ help:
 	@echo "make services-down    stop them (data is kept in .devtrail/)"
 	@echo "make services-status  exit 0 only when all three answer"
 	@echo "make services-env     print KAFKA_BROKERS, CLICKHOUSE_URL, DATABASE_URL for the local stack"
+	@echo "make cluster-up       start a three-node Kafka cluster :29092-29094 (RF 3, min ISR 2) beside the stack"
+	@echo "make cluster-down     stop it (data is kept in .devtrail/kafka-cluster/)"
+	@echo "make cluster-status   exit 0 only when all three brokers run and are in the cluster"
+	@echo "make cluster-env      print KAFKA_BROKERS and KAFKA_REPLICATION_FACTOR for the cluster"
 
 # Sequential on purpose: two apt-get installs must not race for the dpkg lock (make -j).
 install: node-modules
@@ -43,6 +48,19 @@ services-status:
 
 services-env:
 	@$(SCRIPTS)/services.sh env
+
+# Three-node Kafka (docs/local-stack.md); the single broker above stays the dev default.
+cluster-up:
+	@$(SCRIPTS)/kafka-cluster.sh up
+
+cluster-down:
+	@$(SCRIPTS)/kafka-cluster.sh down
+
+cluster-status:
+	@$(SCRIPTS)/kafka-cluster.sh status
+
+cluster-env:
+	@$(SCRIPTS)/kafka-cluster.sh env
 
 # --- targets below owned by the app team ---
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { KINDS } from '@devtrail/contract';
 import type { BenchArgs } from './args.ts';
 import { Client, runLoop, type Outcome } from './http-load.ts';
 import { BodyPool, errorReport, llmCall, logBatch, newProbeId, newSpanId, span } from './payloads.ts';
@@ -27,7 +28,7 @@ export interface LoadResult {
   consumers: Array<{ label: string; rowsPerSecDuringLoad: number; peakRowsPerSec: number; rowsDuringLoad: number; catchUpAfterLoadS: number | null; bySink: Record<string, number> }>;
 }
 
-const KIND_PATH: Record<Exclude<ProbeKind, 'log'>, string> = { error: '/ingest/errors', span: '/ingest/traces', llm: '/ingest/llm' };
+const KIND_PATH: Record<Exclude<ProbeKind, 'log'>, string> = { error: KINDS.error.path, span: KINDS.span.path, llm: KINDS.llm.path };
 
 export async function runLoad(args: BenchArgs, log: (m: string) => void): Promise<LoadResult> {
   const runTag = randomBytes(4).toString('hex');

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole local stack on loopback: PostgreSQL 15 (:15432), Kafka 3.9 KRaft (:19092),
+# The whole local stack on loopback: PostgreSQL 15 (:15432), Kafka 4.4 KRaft (:19092),
 # ClickHouse HTTP stand-in (:18123).
 #
 #   deploy/scripts/services.sh up       install what is missing, start all, wait until each answers

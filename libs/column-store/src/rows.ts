@@ -1,9 +1,7 @@
-import type { Envelope, EventKind } from '@devtrail/contract';
+import type { Envelope } from '@devtrail/contract';
 
 // Kafka envelope -> ClickHouse row, one mapper per table. Timestamps become
 // 'YYYY-MM-DD hh:mm:ss.mmm' UTC, the text DateTime64(3, 'UTC') parses without settings.
-
-export const TABLE_OF: Record<EventKind, string> = { log: 'logs', error: 'errors', span: 'spans', llm: 'llm_usage' };
 
 // What the receiver writes (toISOString): converted by slicing, without a Date round trip.
 const CANONICAL_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;

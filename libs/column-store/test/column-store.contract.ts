@@ -1,24 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  bucketsOf,
   ColumnStoreError,
   countLogs,
   migrateColumnStore,
+  readErrorActivity,
   readErrorGroups,
   readErrors,
   readLlmUsage,
   readLogs,
   readTrace,
-  TABLE_OF,
   toRow,
   type ColumnStore,
 } from '../src/index.ts';
 import { sampleEnvelopes } from './fixtures.ts';
-import { COLUMN, llmToEvent, llmUsageSchema, logBatchSchema, logsToEvents, newEnvelope, parseJsonBody, spanSchema, spanToEvent } from '@devtrail/contract';
+import { COLUMN, errorToEvent, KINDS, llmToEvent, llmUsageSchema, logBatchSchema, logsToEvents, newEnvelope, parseJsonBody, spanSchema, spanToEvent } from '@devtrail/contract';
 
 async function insertAll(store: ColumnStore, envs: ReturnType<typeof sampleEnvelopes>) {
   for (const kind of ['log', 'error', 'span', 'llm'] as const) {
-    await store.insert(TABLE_OF[kind], envs.filter((e) => e.kind === kind).map(toRow));
+    await store.insert(KINDS[kind].table, envs.filter((e) => e.kind === kind).map(toRow));
   }
 }
 
@@ -49,9 +50,9 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
       const batch = logBatchSchema.parse({ logs: times.map((timestamp) => ({ level: 'info', message: edgeText, timestamp, metadata: { [edgeText.slice(0, 20)]: 1e308 } })) });
       const span = spanSchema.parse({ trace_id: 'edge', span_id: 's', operation: 'o', start_time: times[1], duration_ms: COLUMN.count.max });
       const llm = llmUsageSchema.parse({ model: edgeText.slice(0, 30), provider: 'p', operation: 'o', input_tokens: COLUMN.count.max, output_tokens: 0, latency_ms: COLUMN.count.max, cost_usd: -1e308 });
-      await store.insert(TABLE_OF.log, logsToEvents(batch, now).map((d) => toRow(newEnvelope('log', p, now, d))));
-      await store.insert(TABLE_OF.span, [toRow(newEnvelope('span', p, now, spanToEvent(span)))]);
-      await store.insert(TABLE_OF.llm, [toRow(newEnvelope('llm', p, now, llmToEvent(llm, now)))]);
+      await store.insert(KINDS.log.table, logsToEvents(batch, now).map((d) => toRow(newEnvelope('log', p, now, d))));
+      await store.insert(KINDS.span.table, [toRow(newEnvelope('span', p, now, spanToEvent(span)))]);
+      await store.insert(KINDS.llm.table, [toRow(newEnvelope('llm', p, now, llmToEvent(llm, now)))]);
 
       const { logs } = await readLogs(store, { projectId: p, range: { fromMs: COLUMN.time.minMs, toMs: COLUMN.time.maxMs } });
       expect(logs.map((l) => l.timestamp).sort()).toEqual([...times].sort());
@@ -118,6 +119,68 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
       const [usage] = await readLlmUsage(store, { projectId: project });
       expect(usage).toMatchObject({ calls: 1, input_tokens: 10, output_tokens: 5, cost_usd: 0.25, model: 'gpt-x' });
       expect(await readTrace(store, project, 'trace-1')).toHaveLength(1);
+    });
+
+    it('charts LLM usage per bucket and model, and tabulates it per model and provider, costliest first', async () => {
+      const p = randomUUID();
+      const base = Math.floor(Date.now() / 60_000) * 60_000 - 3600_000;
+      const buckets = bucketsOf({ fromMs: base, toMs: base + 10 * 60_000 }, 5); // five 2-minute buckets
+      const at = (min: number) => new Date(base + min * 60_000).toISOString();
+      // [minute, model, provider, input, output, cost, latency]; costs are exact in binary
+      const calls = [
+        [0.5, 'a', 'p1', 10, 1, 0.5, 100],
+        [1.5, 'a', 'p1', 20, 2, 0.25, 300],
+        [5, 'a', 'p1', 4, 0, 0.125, 200],
+        [3, 'b', 'p2', 5, 5, 2, 50],
+        [9, 'a', 'p2', 1, 0, 0.0625, 1000],
+        [-1, 'a', 'p1', 7, 7, 8, 1], // before the range
+        [11, 'b', 'p2', 7, 7, 8, 1], // after it
+      ] as const;
+      const rows = calls.map(([min, model, provider, input_tokens, output_tokens, cost_usd, latency_ms]) =>
+        toRow(newEnvelope('llm', p, at(min), llmToEvent({ service: 's', environment: 'e', model, provider, operation: 'chat', input_tokens, output_tokens, cost_usd, latency_ms }, at(min)))),
+      );
+      await store.insert(KINDS.llm.table, rows);
+      await store.insert(KINDS.llm.table, rows); // a replayed batch counts once
+
+      expect(await readLlmUsage(store, { projectId: p, buckets, by: ['bucket', 'model'], measures: ['calls', 'tokens', 'cost_usd'] })).toEqual([
+        { bucket: 0, model: 'a', calls: 2, tokens: 33, cost_usd: 0.75 },
+        { bucket: 1, model: 'b', calls: 1, tokens: 10, cost_usd: 2 },
+        { bucket: 2, model: 'a', calls: 1, tokens: 4, cost_usd: 0.125 },
+        { bucket: 4, model: 'a', calls: 1, tokens: 1, cost_usd: 0.0625 },
+      ]);
+      expect(await readLlmUsage(store, { projectId: p, buckets, by: ['model', 'provider'], costliestFirst: true })).toEqual([
+        { model: 'b', provider: 'p2', calls: 1, input_tokens: 5, output_tokens: 5, cost_usd: 2, latency_p50_ms: 50, latency_p95_ms: 50 },
+        { model: 'a', provider: 'p1', calls: 3, input_tokens: 34, output_tokens: 3, cost_usd: 0.875, latency_p50_ms: 200, latency_p95_ms: 300 },
+        { model: 'a', provider: 'p2', calls: 1, input_tokens: 1, output_tokens: 0, cost_usd: 0.0625, latency_p50_ms: 1000, latency_p95_ms: 1000 },
+      ]);
+      expect(await readLlmUsage(store, { projectId: p, buckets, by: ['provider'], measures: ['input_tokens', 'tokens'] })).toEqual([
+        { provider: 'p1', input_tokens: 34, tokens: 37 },
+        { provider: 'p2', input_tokens: 6, tokens: 11 },
+      ]);
+      expect(await readLlmUsage(store, { projectId: p, buckets, by: ['model', 'provider'], costliestFirst: true, limit: 1 })).toHaveLength(1);
+      expect(await readLlmUsage(store, { projectId: randomUUID(), buckets, by: ['model'] })).toEqual([]);
+      await expect(readLlmUsage(store, { projectId: p, by: ['bucket'] })).rejects.toThrow(/buckets/);
+    });
+
+    it('counts error occurrences per bucket for the groups asked, zero where none', async () => {
+      const p = randomUUID();
+      const base = Math.floor(Date.now() / 60_000) * 60_000 - 3600_000;
+      const buckets = bucketsOf({ fromMs: base, toMs: base + 10 * 60_000 }, 5);
+      const at = (min: number) => new Date(base + min * 60_000).toISOString();
+      const report = (fn: string) => ({ service: 'api', environment: 'e', error_message: 'boom', stack_trace: `Error: boom\n    at ${fn} (/app/x.js:1:1)`, severity: 'high', breadcrumbs: [] }) as never;
+      const occurrence = (project: string, fn: string, min: number) => toRow(newEnvelope('error', project, at(min), errorToEvent(report(fn), at(min))));
+      const rows = [occurrence(p, 'f', 0.5), occurrence(p, 'f', 1), occurrence(p, 'f', 9), occurrence(p, 'f', 12), occurrence(p, 'g', 3), occurrence(randomUUID(), 'f', 0.5)];
+      await store.insert(KINDS.error.table, rows);
+      await store.insert(KINDS.error.table, rows); // a replayed batch counts once
+      const [fpF, fpG] = [String(rows[0].fingerprint), String(rows[4].fingerprint)];
+      const unseen = 'f'.repeat(64);
+      expect(fpF).not.toBe(fpG);
+      expect(await readErrorActivity(store, { projectId: p, fingerprints: [fpF, fpG, unseen], buckets })).toEqual({
+        [fpF]: [2, 0, 0, 0, 1],
+        [fpG]: [0, 1, 0, 0, 0],
+        [unseen]: [0, 0, 0, 0, 0],
+      });
+      expect(await readErrorActivity(store, { projectId: p, fingerprints: [], buckets })).toEqual({});
     });
 
     it('groups errors with first and last seen', async () => {

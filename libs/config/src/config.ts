@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { loadLlmPrices, type LlmPriceTable } from './llm-prices.ts';
+import { EVENT_KINDS, KINDS } from '@devtrail/contract';
 
 // Every setting devtrail reads, with its default, in one place. Parsed once at the
 // process edge (main.ts) and passed down; no other module reads process.env.
@@ -33,7 +34,7 @@ const envSchema = z.object({
   KEY_CACHE_TTL_MS: int(60_000),
   RATE_LIMIT_PER_MINUTE: int(5000),
 
-  CONSUMERS: z.string().default('logs,errors,spans,llm'),
+  CONSUMERS: z.string().default(EVENT_KINDS.map((k) => KINDS[k].name).join(',')),
   CONSUMER_GROUP_PREFIX: z.string().default('devtrail-'),
   CONSUMER_BATCH_ROWS: int(20_000),
   CONSUMER_BATCH_MS: int(1000),

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { EVENT_KINDS, type EventKind } from './topics.ts';
-import { eventDataSchemas, type EventDataByKind } from './events.ts';
+import { EVENT_KINDS, KINDS, type EventDataByKind, type EventKind } from './kinds.ts';
 import { fastLogEvent, isPlainObject, ISO_DATETIME } from './fast-paths.ts';
 import { Failure } from './failure.ts';
 
@@ -60,7 +59,7 @@ export function encodeEnvelope(env: Envelope): EncodedEvent {
 const envelopeShape = z.object({
   schema_version: z.number().int(),
   event_id: z.string().uuid(),
-  kind: z.enum(EVENT_KINDS),
+  kind: z.enum(EVENT_KINDS as [EventKind, ...EventKind[]]),
   project_id: z.string().min(1),
   received_at: z.string().datetime({ offset: true }),
   data: z.unknown(),
@@ -92,7 +91,7 @@ export function decodeEnvelope<K extends EventKind>(kind: K, value: Buffer | str
   if (!env.success) throw new DecodeError(`bad envelope: ${describe(env.error)}`);
   if (env.data.schema_version > SCHEMA_VERSION) throw new DecodeError(`unsupported schema_version ${env.data.schema_version}`);
   if (env.data.kind !== kind) throw new DecodeError(`expected kind ${kind}, got ${env.data.kind}`);
-  const data = eventDataSchemas[kind].safeParse(env.data.data);
+  const data = KINDS[kind].event.safeParse(env.data.data);
   if (!data.success) throw new DecodeError(`bad ${kind} data: ${describe(data.error)}`);
   return { ...env.data, kind, data: data.data } as Envelope<K>;
 }

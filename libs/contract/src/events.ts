@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { EventKind } from './topics.ts';
 import { logLevels, severities, spanStatuses } from './schemas.ts';
 
 // The normalised event each Kafka message carries (docs/topics.md). Defaults are
@@ -64,17 +63,3 @@ export type LogEvent = z.infer<typeof logEventSchema>;
 export type ErrorEvent = z.infer<typeof errorEventSchema>;
 export type SpanEvent = z.infer<typeof spanEventSchema>;
 export type LlmEvent = z.infer<typeof llmEventSchema>;
-
-export interface EventDataByKind {
-  log: LogEvent;
-  error: ErrorEvent;
-  span: SpanEvent;
-  llm: LlmEvent;
-}
-
-export const eventDataSchemas: { [K in EventKind]: z.ZodType<EventDataByKind[K]> } = {
-  log: logEventSchema,
-  error: errorEventSchema,
-  span: spanEventSchema,
-  llm: llmEventSchema,
-};

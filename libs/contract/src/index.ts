@@ -1,6 +1,7 @@
 export * from './schemas.ts';
 export * from './events.ts';
 export * from './envelope.ts';
+export * from './kinds.ts';
 export * from './topics.ts';
 export * from './to-events.ts';
 export * from './vercel-drain.ts';

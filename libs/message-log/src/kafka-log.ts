@@ -10,6 +10,7 @@ import {
   type Producer,
 } from './message-log.ts';
 import { javaCompatiblePartitioner } from './kafka-partitioner.ts';
+import { KAFKA_MAX_MESSAGE_BYTES, kafkaTopicConfig } from './kafka-topic-config.ts';
 
 export interface KafkaLogOptions {
   brokers: string[];
@@ -42,7 +43,7 @@ function headerStrings(raw: IHeaders | undefined): Record<string, string> {
   return out;
 }
 
-/** Apache Kafka through kafkajs (broker 3.9.x: kafkajs predates KIP-896). */
+/** Apache Kafka (4.x; 3.x works too) through kafkajs. */
 export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
   const sendTimeoutMs = opts.sendTimeoutMs ?? 5000;
   const logCreator = () => (entry: LogEntry) => {
@@ -98,8 +99,7 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
               topic,
               numPartitions: partitions,
               replicationFactor,
-              // A 5 MB request can become one large record batch per partition.
-              configEntries: [{ name: 'max.message.bytes', value: String(16 * 1024 * 1024) }],
+              configEntries: kafkaTopicConfig(replicationFactor),
             })),
             })
             .catch(async (err) => {
@@ -111,12 +111,17 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
     },
 
     createProducer(): Producer {
-      // Idempotent with acks=all: a retried send never duplicates, and a resolved send
-      // is on every in-sync replica.
+      // acks=all, and every retry is ours: one kafkajs attempt (retries: 0) per try, and a
+      // failed try re-sends the whole batch until sendTimeoutMs. kafkajs's own retries and
+      // its idempotent mode lose acknowledged messages when a broker dies (tulios/kafkajs
+      // #1303): a retry skips partitions that moved to a broker which already answered, and a
+      // failed request rewinds the sequence numbers of partitions that were written, so a
+      // later batch of the same size is taken for a duplicate and dropped. Re-sending can
+      // write a message twice; consumers de-duplicate by event id (docs/topics.md).
       const p = kafka.producer({
-        idempotent: true,
+        idempotent: false,
         allowAutoTopicCreation: false,
-        retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1000 },
+        retry: { retries: 0 },
         createPartitioner: javaCompatiblePartitioner, // kafkajs's default choices, cheaper (kafka-partitioner.ts)
       });
       let connected: Promise<void> | undefined;
@@ -129,22 +134,27 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
           await connected;
         },
         async send(batches) {
-          try {
-            await withTimeout(
-              (async () => {
-                await producer.connect();
-                await p.sendBatch({
-                  acks: -1,
-                  timeout: sendTimeoutMs,
-                  compression: CompressionTypes.None,
-                  topicMessages: batches.map((b) => ({ topic: b.topic, messages: b.messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers })) })),
-                });
-              })(),
-              sendTimeoutMs,
-              'produce',
-            );
-          } catch (err) {
-            throw err instanceof MessageLogError ? err : new MessageLogError(`produce failed: ${(err as Error).message}`, true);
+          const topicMessages = batches.map((b) => ({ topic: b.topic, messages: b.messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers })) }));
+          const deadline = Date.now() + sendTimeoutMs;
+          for (let attempt = 0; ; attempt++) {
+            try {
+              await withTimeout(
+                (async () => {
+                  await producer.connect();
+                  await p.sendBatch({ acks: -1, timeout: sendTimeoutMs, compression: CompressionTypes.None, topicMessages });
+                })(),
+                Math.max(deadline - Date.now(), 1),
+                'produce',
+              );
+              return;
+            } catch (err) {
+              const pause = Math.min(100 * 2 ** attempt, 1000);
+              const permanent = (err as { retriable?: boolean }).retriable === false && (err as Error).name !== 'KafkaJSNumberOfRetriesExceeded';
+              if (err instanceof MessageLogError || permanent || Date.now() + pause >= deadline) {
+                throw err instanceof MessageLogError ? err : new MessageLogError(`produce failed: ${(err as Error).message}`, true);
+              }
+              await new Promise((r) => setTimeout(r, pause));
+            }
           }
         },
         async disconnect() {
@@ -163,8 +173,10 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
         sessionTimeout: 10_000,
         heartbeatInterval: 1000,
         maxWaitTimeInMs: 200,
-        maxBytesPerPartition: 4 * 1024 * 1024,
-        maxBytes: 32 * 1024 * 1024,
+        // At least the largest batch: the broker returns an oversized batch only for the
+        // first partition of a fetch, so a smaller limit can stall a partition behind busy ones.
+        maxBytesPerPartition: KAFKA_MAX_MESSAGE_BYTES,
+        maxBytes: 2 * KAFKA_MAX_MESSAGE_BYTES,
         retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 300, maxRetryTime: 5000 },
       });
       const rebalanceCbs: Array<() => void> = [];

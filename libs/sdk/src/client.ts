@@ -99,7 +99,7 @@ export class DevtrailClient {
     if (level !== 'debug') this.addBreadcrumb({ type: 'log', message: `[${level}] ${message}` });
     if (!this.enabled) return;
     const active = activeContext();
-    this.transport.send('logs', buildLogEntry({
+    this.transport.send('log', buildLogEntry({
       level,
       message,
       metadata: withTags(this.currentTags(active?.scope), bindings.metadata, metadata),
@@ -126,7 +126,7 @@ export class DevtrailClient {
       const active = activeContext();
       const scope = mergeScopes(this.globalScope, active?.scope, this.options.maxBreadcrumbs);
       const span = active?.span;
-      this.transport.send('errors', buildErrorReport({
+      this.transport.send('error', buildErrorReport({
         errorMessage: info.message,
         stackTrace: info.stack,
         severity: options.severity,
@@ -205,7 +205,7 @@ export class DevtrailClient {
   recordSpan(record: SpanRecordInput): void {
     if (!this.enabled) return;
     try {
-      this.transport.send('traces', buildSpanRecord({
+      this.transport.send('span', buildSpanRecord({
         ...record,
         metadata: withTags(this.globalScope.tags, record.metadata),
       }));
@@ -216,7 +216,7 @@ export class DevtrailClient {
 
   private sendSpan(span: Span, scope: Scope | undefined): void {
     if (!this.enabled) return;
-    this.transport.send('traces', buildSpanRecord({
+    this.transport.send('span', buildSpanRecord({
       traceId: span.traceId,
       spanId: span.spanId,
       parentSpanId: span.parentSpanId,

@@ -3,18 +3,15 @@
 // with). Not a substitute for the end-to-end test against the real pipeline
 // (integration-real-pipeline.test.ts), but it catches wire-shape drift between
 // the SDK and the receiver in-process, without the local stack.
-import { errorReportSchema, llmUsageSchema, logBatchSchema, spanSchema } from '@devtrail/contract';
+import { EVENT_KINDS, KINDS } from '@devtrail/contract';
 import { describe, expect, it } from 'vitest';
 import '../src/node.js';
 import { createSpanExporter } from '../src/next/span-exporter.js';
 import { bodiesAt, makeClient } from './helpers/client.js';
 
-const SCHEMAS = {
-  '/ingest/logs': logBatchSchema,
-  '/ingest/errors': errorReportSchema,
-  '/ingest/traces': spanSchema,
-  '/ingest/llm': llmUsageSchema,
-} as const;
+import { PATHS } from '../src/transport/transport.js';
+
+const SCHEMAS = Object.fromEntries(EVENT_KINDS.map((k) => [KINDS[k].path, KINDS[k].request]));
 
 function deep(levels: number): Record<string, unknown> {
   let value: Record<string, unknown> = { leaf: true };
@@ -23,6 +20,10 @@ function deep(levels: number): Record<string, unknown> {
 }
 
 describe('SDK payloads against the receiver schemas (@devtrail/contract)', () => {
+  it("sends each kind to its path in the contract's table of kinds (the SDK keeps a copy: it is published without dependencies)", () => {
+    expect(PATHS).toEqual(Object.fromEntries(EVENT_KINDS.map((k) => [k, KINDS[k].path])));
+  });
+
   it('every body the SDK produces, including awkward inputs, passes validation', async () => {
     const { client, calls } = makeClient({ release: 'r'.repeat(300), tags: { region: 'eu' } });
     const loop: any = {};

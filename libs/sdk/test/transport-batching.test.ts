@@ -16,11 +16,11 @@ afterEach(() => {
 describe('log batching', () => {
   it('holds logs until the batch size is reached, then sends one request', async () => {
     const { transport, calls } = makeTransport(undefined, { batchSize: 3 });
-    transport.send('logs', log('a'));
-    transport.send('logs', log('b'));
+    transport.send('log', log('a'));
+    transport.send('log', log('b'));
     await vi.advanceTimersByTimeAsync(0);
     expect(calls).toHaveLength(0);
-    transport.send('logs', log('c'));
+    transport.send('log', log('c'));
     await vi.advanceTimersByTimeAsync(0);
     expect(calls).toHaveLength(1);
     expect(calls[0].url).toBe('http://ingest.test/ingest/logs');
@@ -33,16 +33,16 @@ describe('log batching', () => {
 
   it('sends a partial batch when the flush interval elapses', async () => {
     const { transport, calls } = makeTransport(undefined, { flushIntervalMs: 5000 });
-    transport.send('logs', log('a'));
+    transport.send('log', log('a'));
     await vi.advanceTimersByTimeAsync(2000);
-    transport.send('logs', log('b'));
+    transport.send('log', log('b'));
     await vi.advanceTimersByTimeAsync(2999);
     expect(calls).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
     expect(calls).toHaveLength(1);
     expect(calls[0].body.logs.map((l: any) => l.message)).toEqual(['a', 'b']);
     // the next log starts a fresh interval
-    transport.send('logs', log('c'));
+    transport.send('log', log('c'));
     await vi.advanceTimersByTimeAsync(4999);
     expect(calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -51,16 +51,16 @@ describe('log batching', () => {
 
   it('never puts more than 1000 logs in one request', async () => {
     const { transport, calls } = makeTransport(undefined, { batchSize: 5000, maxQueueSize: 5000 });
-    for (let i = 0; i < 2500; i++) transport.send('logs', log(`m${i}`));
+    for (let i = 0; i < 2500; i++) transport.send('log', log(`m${i}`));
     expect(await transport.flush()).toBe(true);
     expect(calls.map((c) => c.body.logs.length)).toEqual([1000, 1000, 500]);
   });
 
   it('sends errors, spans and LLM records at once, one per request, to their endpoints', async () => {
     const { transport, calls } = makeTransport();
-    transport.send('logs', log('waits'));
-    transport.send('errors', { error_message: 'boom', stack_trace: 's', severity: 'high' });
-    transport.send('traces', { trace_id: 't', span_id: 's', operation: 'op' });
+    transport.send('log', log('waits'));
+    transport.send('error', { error_message: 'boom', stack_trace: 's', severity: 'high' });
+    transport.send('span', { trace_id: 't', span_id: 's', operation: 'op' });
     transport.send('llm', { model: 'm' });
     await vi.advanceTimersByTimeAsync(0);
     expect(calls.map((c) => c.path)).toEqual(['/ingest/errors', '/ingest/traces', '/ingest/llm']);
@@ -71,7 +71,7 @@ describe('log batching', () => {
 
   it('flush() sends pending logs immediately and resolves true', async () => {
     const { transport, calls } = makeTransport();
-    transport.send('logs', log('a'));
+    transport.send('log', log('a'));
     const flushed = transport.flush();
     await vi.advanceTimersByTimeAsync(0);
     expect(await flushed).toBe(true);
@@ -80,21 +80,21 @@ describe('log batching', () => {
 
   it('close() flushes, then counts later events as dropped', async () => {
     const { transport, calls, warn } = makeTransport();
-    transport.send('logs', log('a'));
+    transport.send('log', log('a'));
     expect(await transport.close()).toBe(true);
     expect(calls).toHaveLength(1);
-    transport.send('errors', { error_message: 'late' });
+    transport.send('error', { error_message: 'late' });
     expect(transport.stats()).toMatchObject({ sent: 1, dropped: 1, droppedAfterClose: 1 });
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('after close()'));
   });
 
   it('uses fetch keepalive only when asked (the browser default)', async () => {
     const { transport, calls } = makeTransport(undefined, { keepalive: true });
-    transport.send('errors', { error_message: 'x' });
+    transport.send('error', { error_message: 'x' });
     await vi.advanceTimersByTimeAsync(0);
     expect(calls[0].init.keepalive).toBe(true);
     const plain = makeTransport();
-    plain.transport.send('errors', { error_message: 'x' });
+    plain.transport.send('error', { error_message: 'x' });
     await vi.advanceTimersByTimeAsync(0);
     expect(plain.calls[0].init.keepalive).toBeUndefined();
   });

@@ -39,7 +39,7 @@ describe('backoff and Retry-After parsing', () => {
 describe('retries', () => {
   it('retries a 503 after the jittered exponential backoff', async () => {
     const { transport, calls } = makeTransport((_c, i) => (i === 0 ? status(503) : ok()));
-    transport.send('errors', error);
+    transport.send('error', error);
     await vi.advanceTimersByTimeAsync(0);
     expect(calls).toHaveLength(1);
     // attempt 1: nominal 500 ms, random 0.5 -> 250 + 125
@@ -58,7 +58,7 @@ describe('retries', () => {
       times.push(Date.now() - start);
       return status(500);
     }, { maxRetries: 3, random: () => 1 });
-    transport.send('traces', { trace_id: 't' });
+    transport.send('span', { trace_id: 't' });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(calls).toHaveLength(4); // first try + 3 retries
     expect(times).toEqual([0, 500, 1500, 3500]);
@@ -79,7 +79,7 @@ describe('retries', () => {
   it('honours Retry-After as an HTTP date on 503', async () => {
     const { transport, calls } = makeTransport((_c, i) =>
       i === 0 ? status(503, { 'retry-after': 'Sat, 01 Jun 2024 00:00:20 GMT' }) : ok());
-    transport.send('errors', error);
+    transport.send('error', error);
     await vi.advanceTimersByTimeAsync(19_999);
     expect(calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -88,9 +88,9 @@ describe('retries', () => {
 
   it('pauses everything while waiting out a Retry-After', async () => {
     const { transport, calls } = makeTransport((_c, i) => (i === 0 ? status(429, { 'retry-after': '5' }) : ok()));
-    transport.send('errors', { ...error, error_message: 'first' });
+    transport.send('error', { ...error, error_message: 'first' });
     await vi.advanceTimersByTimeAsync(1000);
-    transport.send('errors', { ...error, error_message: 'second' });
+    transport.send('error', { ...error, error_message: 'second' });
     await vi.advanceTimersByTimeAsync(1000);
     expect(calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(3000);
@@ -99,7 +99,7 @@ describe('retries', () => {
 
   it('retries network errors', async () => {
     const { transport, calls } = makeTransport((_c, i) => (i === 0 ? new TypeError('fetch failed') : ok()));
-    transport.send('errors', error);
+    transport.send('error', error);
     await vi.advanceTimersByTimeAsync(375);
     expect(calls).toHaveLength(2);
     expect(transport.stats()).toMatchObject({ sent: 1, retried: 1 });
@@ -107,7 +107,7 @@ describe('retries', () => {
 
   it.each([400, 401, 403, 404, 413])('never retries a %i', async (code) => {
     const { transport, calls, warn } = makeTransport(() => status(code));
-    transport.send('errors', error);
+    transport.send('error', error);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(calls).toHaveLength(1);
     expect(transport.stats()).toMatchObject({ sent: 0, retried: 0, dropped: 1, droppedRejected: 1 });
@@ -116,10 +116,10 @@ describe('retries', () => {
 
   it('puts a failed log batch back in order and sends it without waiting for a full batch', async () => {
     const { transport, calls } = makeTransport((_c, i) => (i === 0 ? status(502) : ok()), { batchSize: 2 });
-    transport.send('logs', log('a'));
-    transport.send('logs', log('b'));
+    transport.send('log', log('a'));
+    transport.send('log', log('b'));
     await vi.advanceTimersByTimeAsync(0);
-    transport.send('logs', log('c'));
+    transport.send('log', log('c'));
     await vi.advanceTimersByTimeAsync(374);
     expect(calls).toHaveLength(1);
     // after the backoff: the old batch first, then the lone newer log without waiting for the interval
@@ -131,7 +131,7 @@ describe('retries', () => {
 describe('bounded queue', () => {
   it('drops the oldest events when full and warns with a count', async () => {
     const { transport, calls, warn } = makeTransport(undefined, { maxQueueSize: 3 });
-    for (const m of ['1', '2', '3', '4', '5']) transport.send('logs', log(m));
+    for (const m of ['1', '2', '3', '4', '5']) transport.send('log', log(m));
     expect(transport.stats()).toMatchObject({ queued: 3, dropped: 2, droppedQueueFull: 2 });
     // the first drop warns; the next one within 10 s is only counted
     expect(warn).toHaveBeenCalledTimes(1);
@@ -139,23 +139,23 @@ describe('bounded queue', () => {
     await transport.flush();
     expect(calls[0].body.logs.map((l: any) => l.message)).toEqual(['3', '4', '5']);
     await vi.advanceTimersByTimeAsync(10_000);
-    for (const m of ['6', '7', '8', '9']) transport.send('logs', log(m));
+    for (const m of ['6', '7', '8', '9']) transport.send('log', log(m));
     expect(warn).toHaveBeenCalledTimes(2);
     expect(warn.mock.calls[1][0]).toContain('3 dropped for this reason');
   });
 
   it('bounds events waiting for a retry too', async () => {
     const { transport } = makeTransport(() => status(503), { maxQueueSize: 2 });
-    transport.send('errors', { error_message: 'a' });
+    transport.send('error', { error_message: 'a' });
     await vi.advanceTimersByTimeAsync(0); // a failed, back in the queue, paused
-    transport.send('errors', { error_message: 'b' });
-    transport.send('errors', { error_message: 'c' });
+    transport.send('error', { error_message: 'b' });
+    transport.send('error', { error_message: 'c' });
     expect(transport.stats()).toMatchObject({ queued: 2, droppedQueueFull: 1 });
   });
 
   it('flush() resolves false when it cannot finish in time', async () => {
     const { transport } = makeTransport(() => status(429, { 'retry-after': '60' }));
-    transport.send('errors', error);
+    transport.send('error', error);
     const flushed = transport.flush(1000);
     await vi.advanceTimersByTimeAsync(1000);
     expect(await flushed).toBe(false);

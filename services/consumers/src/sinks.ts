@@ -1,6 +1,6 @@
-import { TABLE_OF, toRow, type ColumnStore } from '@devtrail/column-store';
+import { toRow, type ColumnStore } from '@devtrail/column-store';
 import { createTopicConsumer, envelopeDecoder, type TopicConsumer } from '@devtrail/consumer-kit';
-import { EVENT_KINDS, type Envelope, type EventKind, type Topics } from '@devtrail/contract';
+import { EVENT_KINDS, KINDS, kindByName, type Envelope, type EventKind, type Topics } from '@devtrail/contract';
 import type { MessageLog } from '@devtrail/message-log';
 import type { Config, Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
@@ -9,7 +9,8 @@ import type { Adapters } from '@devtrail/runtime';
 // sink is also the error-grouping stage: its rows feed error_groups (a materialised
 // view keyed by the fingerprint the shared function computed in the receiver).
 
-export const SINK_NAMES: Record<string, EventKind> = { logs: 'log', errors: 'error', spans: 'span', llm: 'llm' };
+/** Every sink's name (CONSUMERS=...): the kinds' plural names (contract kinds.ts). */
+export const SINK_NAMES = EVENT_KINDS.map((k) => KINDS[k].name);
 
 export interface SinkOptions {
   messageLog: MessageLog;
@@ -22,7 +23,7 @@ export interface SinkOptions {
 }
 
 export function createSink(kind: EventKind, o: SinkOptions): TopicConsumer {
-  const name = Object.keys(SINK_NAMES).find((n) => SINK_NAMES[n] === kind)!;
+  const { name, table } = KINDS[kind];
   const decode = envelopeDecoder(kind);
   return createTopicConsumer<Record<string, unknown>>({
     name: `${name}-sink`,
@@ -33,7 +34,7 @@ export function createSink(kind: EventKind, o: SinkOptions): TopicConsumer {
     // Mapped to its row at once: a batch waiting for its write holds flat rows, not
     // envelope object graphs (less for the garbage collector to trace).
     decode: (m) => toRow(decode(m) as Envelope),
-    write: (rows) => o.columnStore.insert(TABLE_OF[kind], rows),
+    write: (rows) => o.columnStore.insert(table, rows),
     batchRows: o.batchRows,
     batchMs: o.batchMs,
     logger: o.logger,
@@ -43,8 +44,8 @@ export function createSink(kind: EventKind, o: SinkOptions): TopicConsumer {
 /** The sinks named in config (e.g. "logs,errors,spans,llm"); unknown names are a config error. */
 export function createSinks(names: string[], o: SinkOptions): TopicConsumer[] {
   return names.map((n) => {
-    const kind = SINK_NAMES[n];
-    if (!kind || !EVENT_KINDS.includes(kind)) throw new Error(`unknown consumer "${n}" (known: ${Object.keys(SINK_NAMES).join(', ')})`);
+    const kind = kindByName(n);
+    if (!kind) throw new Error(`unknown consumer "${n}" (known: ${SINK_NAMES.join(', ')})`);
     return createSink(kind, o);
   });
 }

@@ -26,7 +26,7 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
   const adapters = await openAdapters({ ...config, mode: 'embedded' }, logger, { migrate: true });
   const operatorToken = operatorTokenFor(config.dataDir, config.operatorToken);
   const receiver = await createReceiver(adapters, logger, config.ingest);
-  const sinks = createSinks(Object.keys(SINK_NAMES), sinkOptions(config, adapters, logger));
+  const sinks = createSinks(SINK_NAMES, sinkOptions(config, adapters, logger));
   for (const s of sinks) await s.start();
 
   const app = await createHttpApp(logger, config.ingest.bodyLimitBytes);

@@ -5,13 +5,10 @@ import type { Adapters } from '@devtrail/runtime';
 import { readiness } from '@devtrail/runtime';
 import { projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
 import { toHttpAnswer } from '@devtrail/contract';
-import { acceptCompressedBodies, parseJsonBodies } from './body.ts';
-import { authenticate } from './auth/authenticate.ts';
 import { KeyCache } from './auth/key-cache.ts';
 import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
-import { registerDrainRoute, registerIngestRoutes } from './ingest-routes.ts';
-import { registerOtlpRoutes } from './otlp-routes.ts';
+import { registerIngest } from './ingest-routes.ts';
 import { IngestCounters } from './ingest-counters.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
@@ -67,20 +64,7 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
         return reply.code(r.status === 'ok' ? 200 : 503).send(r);
       });
       app.get('/metrics', async () => ({ receiver: { ...counters.snapshot(), produce_queue_pending: queue.pending }, ...(await moreMetrics?.()) }));
-      await app.register(async (ingest) => {
-        acceptCompressedBodies(ingest);
-        parseJsonBodies(ingest);
-        // JSON only (415 otherwise); Fastify would otherwise parse text/plain as a string.
-        ingest.removeContentTypeParser('text/plain');
-        ingest.addHook('onRequest', authenticate(keyCache, limiter));
-        ingest.addHook('onResponse', async (_req, reply) => {
-          if (reply.statusCode >= 400) counters.onRefused(reply.statusCode);
-        });
-        const deps = { topics: adapters.topics, queue, onAccepted: counters.onAccepted };
-        registerIngestRoutes(ingest, deps);
-        registerDrainRoute(ingest, deps);
-        registerOtlpRoutes(ingest, deps);
-      });
+      await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters });
     },
     async stop() {
       clearInterval(prune);

@@ -33,11 +33,12 @@ export function acceptCompressedBodies(app: FastifyInstance): void {
 }
 
 /**
- * JSON bodies through the contract's parser (lone surrogates normalised, prototype
- * poisoning refused), in place of Fastify's own.
+ * JSON bodies, and only JSON, through the contract's parser (lone surrogates normalised,
+ * prototype poisoning refused), in place of Fastify's own.
  */
 export function parseJsonBodies(app: FastifyInstance): void {
-  app.removeContentTypeParser('application/json');
+  // JSON only (415 otherwise); Fastify would otherwise parse text/plain as a string.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(emptyBody(), undefined);

@@ -1,92 +1,101 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodType } from 'zod';
 import {
+  badRequest,
+  badSignature,
   drainBodySchema,
   drainEntryToEvent,
+  emptyBody,
   encodeEnvelope,
-  errorReportSchema,
-  fastLogsToEvents,
-  errorToEvent,
-  llmToEvent,
-  llmUsageSchema,
-  logBatchSchema,
-  logsToEvents,
+  EVENT_KINDS,
+  kindRow,
   newEnvelope,
-  spanSchema,
-  spanToEvent,
+  parseJsonBody,
   type EventDataByKind,
   type EventKind,
   type Topics,
-  badRequest,
-  badSignature,
-  emptyBody,
-  parseJsonBody,
 } from '@devtrail/contract';
 import type { ProduceQueue } from './produce-queue.ts';
+import type { KeyCache } from './auth/key-cache.ts';
+import type { RateLimiter } from './auth/rate-limiter.ts';
+import type { IngestCounters } from './ingest-counters.ts';
+import { authenticate, checkOrigin, rateLimit } from './auth/authenticate.ts';
+import { acceptCompressedBodies, parseJsonBodies } from './body.ts';
 import { validDrainSignature } from './drain-signature.ts';
+import { registerOtlpRoutes } from './otlp-routes.ts';
 
-// THE PATH OF AN EVENT (docs/architecture.md): authenticate, origin and rate limit run
-// in onRequest (auth/authenticate.ts); then, here, for every kind:
-//   validate (zod) -> normalise + fingerprint (contract) -> envelope with event id
-//   -> produce to the kind's topic and wait for acks=all -> answer 200.
-// Consumers take it from there (services/consumers).
-
-interface IngestRoute<K extends EventKind, B> {
-  path: string;
-  kind: K;
-  schema: ZodType<B, any, any>;
-  toEvents(body: B, now: string): Array<EventDataByKind[K]>;
-  /** Validates and normalises in one pass without zod; undefined sends the body through `schema` (contract fast-paths.ts). */
-  fastEvents?(body: unknown, now: string): Array<EventDataByKind[K]> | undefined;
-  respond(events: Array<EventDataByKind[K]>): Record<string, unknown>;
-}
-
-const route = <K extends EventKind, B>(r: IngestRoute<K, B>) => r;
-
-export const INGEST_ROUTES = [
-  route({ path: '/ingest/logs', kind: 'log', schema: logBatchSchema, toEvents: logsToEvents, fastEvents: fastLogsToEvents, respond: (e) => ({ ok: true, count: e.length }) }),
-  route({ path: '/ingest/errors', kind: 'error', schema: errorReportSchema, toEvents: (b, now) => [errorToEvent(b, now)], respond: ([e]) => ({ ok: true, fingerprint: e.fingerprint }) }),
-  route({ path: '/ingest/traces', kind: 'span', schema: spanSchema, toEvents: (b) => [spanToEvent(b)], respond: () => ({ ok: true }) }),
-  route({ path: '/ingest/llm', kind: 'llm', schema: llmUsageSchema, toEvents: (b, now) => [llmToEvent(b, now)], respond: () => ({ ok: true }) }),
-];
+// THE PATH OF AN INGEST REQUEST, in the order Fastify runs it (docs/architecture.md).
+// Every refusal is thrown and answered by the one mapping in contract http-answer.ts.
+//
+//   step                          Fastify hook    can answer
+//   1 authenticate (the key)      onRequest       401; 503 + Retry-After when PostgreSQL is out and the key is not cached
+//   2 check the browser's Origin  onRequest       403
+//   3 rate limit                  onRequest       429 + Retry-After (X-RateLimit-* on every answer from here on)
+//   4 decompress                  preParsing      415 unknown Content-Encoding; 400 not valid gzip/deflate
+//   5 parse JSON                  content parser  415 not JSON; 413 over the limit after decompression; 400 empty or malformed
+//   6 validate and normalise      handler         400 zod issues (the column store's domain included)
+//   7 produce, wait for acks=all  handler         503 + Retry-After when Kafka cannot take it
+//   8 answer                      handler         200 with the spec's body
+//   9 count the outcome           onResponse      accepted events per kind, refused requests per status
+// The drain route takes the same steps, with its raw body kept for the signature (5').
+// Consumers take the events from Kafka on (services/consumers).
 
 export interface IngestDeps {
+  keys: KeyCache;
+  limiter: RateLimiter;
   topics: Topics;
   queue: ProduceQueue;
-  onAccepted?: (kind: EventKind, projectId: string, count: number) => void;
+  counters: IngestCounters;
 }
 
+export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Promise<void> {
+  await app.register(async (ingest) => {
+    ingest.addHook('onRequest', authenticate(deps.keys)); // 1
+    ingest.addHook('onRequest', checkOrigin); // 2
+    ingest.addHook('onRequest', rateLimit(deps.limiter)); // 3
+    acceptCompressedBodies(ingest); // 4
+    parseJsonBodies(ingest); // 5
+    ingest.addHook('onResponse', async (_request, reply) => deps.counters.onResponse(reply.statusCode)); // 9
+
+    for (const kind of EVENT_KINDS) {
+      const k = kindRow(kind);
+      ingest.post(k.path, async (request) => {
+        const now = new Date().toISOString();
+        // 6: the zod-free fast path where there is one, the kind's schema otherwise (the source of every message)
+        let events = k.fastEvents?.(request.body, now);
+        if (!events) {
+          const parsed = k.request.safeParse(request.body);
+          if (!parsed.success) throw parsed.error;
+          events = k.toEvents(parsed.data, now);
+        }
+        await produce(deps, kind, request.grant!.projectId, now, events); // 7
+        return k.respond(events); // 8
+      });
+    }
+    registerDrainRoute(ingest, deps);
+    registerOtlpRoutes(ingest, deps, produce); // OTLP/HTTP: the same steps 1-9 (otlp-routes.ts)
+  });
+}
+
+/** 7: one envelope per event on the kind's topic; resolves once Kafka acknowledged all of them. */
 export async function produce<K extends EventKind>(deps: IngestDeps, kind: K, projectId: string, now: string, events: Array<EventDataByKind[K]>) {
   const messages = events.map((d) => encodeEnvelope(newEnvelope(kind, projectId, now, d)));
   await deps.queue.enqueue(deps.topics.of(kind), messages);
-  deps.onAccepted?.(kind, projectId, events.length);
-}
-
-export function registerIngestRoutes(app: FastifyInstance, deps: IngestDeps): void {
-  for (const r of INGEST_ROUTES as Array<IngestRoute<EventKind, unknown>>) {
-    app.post(r.path, async (request) => {
-      const now = new Date().toISOString();
-      let events = r.fastEvents?.(request.body, now);
-      if (!events) {
-        const parsed = r.schema.safeParse(request.body);
-        if (!parsed.success) throw parsed.error;
-        events = r.toEvents(parsed.data, now);
-      }
-      await produce(deps, r.kind, request.grant!.projectId, now, events);
-      return r.respond(events);
-    });
-  }
+  deps.counters.onAccepted(kind, events.length);
 }
 
 const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines'];
 
+/** 5' for the drain: a JSON array or NDJSON, through the same JSON parser. */
 function parseDrainBody(request: FastifyRequest, raw: Buffer): unknown {
   const type = String(request.headers['content-type'] ?? '').toLowerCase();
   const text = raw.toString('utf8');
   if (text.trim() === '') throw emptyBody();
   try {
     if (NDJSON_TYPES.some((t) => type.startsWith(t))) {
-      return text.split('\n').filter((l) => l.trim() !== '').map((l) => parseJsonBody(l));
+      return text
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => parseJsonBody(l));
     }
     return parseJsonBody(text);
   } catch (err) {
@@ -95,7 +104,7 @@ function parseDrainBody(request: FastifyRequest, raw: Buffer): unknown {
 }
 
 /** Vercel log drain: JSON array or NDJSON, optional HMAC-SHA1 signature; entries become logs. */
-export function registerDrainRoute(app: FastifyInstance, deps: IngestDeps): void {
+function registerDrainRoute(app: FastifyInstance, deps: IngestDeps): void {
   app.register(async (scope) => {
     // The signature covers the raw bytes, so this route keeps the body unparsed.
     scope.removeAllContentTypeParsers();

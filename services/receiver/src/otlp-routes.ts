@@ -12,7 +12,7 @@ import {
   type OtlpAnswer,
   type OtlpEncoding,
 } from '@devtrail/otlp';
-import { produce, type IngestDeps } from './ingest-routes.ts';
+import type { IngestDeps, produce as produceFn } from './ingest-routes.ts';
 import { acceptLogs, acceptTraces, type Accepted } from './otlp-records.ts';
 
 // OTLP/HTTP intake (docs/otlp.md). Registered inside the ingest scope, so the same key,
@@ -49,14 +49,16 @@ function decoded<T>(decode: () => T): T {
   }
 }
 
-async function produceAll(deps: IngestDeps, projectId: string, now: string, accepted: Accepted): Promise<void> {
+type Produce = typeof produceFn;
+
+async function produceAll(produce: Produce, deps: IngestDeps, projectId: string, now: string, accepted: Accepted): Promise<void> {
   // Every kind acknowledged before the answer: one 200 covers spans and what they carried.
   await Promise.all(
     (Object.keys(accepted.events) as EventKind[]).map((kind) => produce(deps, kind, projectId, now, accepted.events[kind] as never)),
   );
 }
 
-export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps): void {
+export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps, produce: Produce): void {
   app.register(async (scope) => {
     // JSON keeps the ingest scope's parser (body.ts); protobuf bodies stay bytes.
     scope.addContentTypeParser(OTLP_CONTENT_TYPES.protobuf, { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
@@ -75,7 +77,7 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps): void
       const encoding = encodingOf(request);
       const now = new Date().toISOString();
       const accepted = acceptLogs(mapLogs(decoded(() => decodeLogsRequest(request.body, encoding))), now);
-      await produceAll(deps, request.grant!.projectId, now, accepted);
+      await produceAll(produce, deps, request.grant!.projectId, now, accepted);
       return send(reply, 200, exportResponse('logs', encoding, accepted.rejected, accepted.reasons.join('; ')));
     });
 
@@ -83,7 +85,7 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps): void
       const encoding = encodingOf(request);
       const now = new Date().toISOString();
       const accepted = acceptTraces(mapTraces(decoded(() => decodeTraceRequest(request.body, encoding))), now);
-      await produceAll(deps, request.grant!.projectId, now, accepted);
+      await produceAll(produce, deps, request.grant!.projectId, now, accepted);
       return send(reply, 200, exportResponse('traces', encoding, accepted.rejected, accepted.reasons.join('; ')));
     });
 

@@ -1,6 +1,6 @@
 import type { ColumnStore } from '../column-store.ts';
 import { fromChTime } from '../rows.ts';
-import { clampLimit, decodeCursor, encodeCursor, parseJson, rangeOrDefault, type TimeRange } from './time-range.ts';
+import { bucketExpr, clampLimit, decodeCursor, encodeCursor, parseJson, rangeOrDefault, type Buckets, type TimeRange } from './time-range.ts';
 
 const SEVERITY_NAMES = ['low', 'low', 'medium', 'high', 'critical'];
 
@@ -108,4 +108,24 @@ export async function readErrors(
     errors: page.map((r) => ({ ...r, timestamp: fromChTime(r.timestamp), context: parseJson(r.context), breadcrumbs: parseJson(r.breadcrumbs) })),
     nextCursor: rows.length > limit && last ? encodeCursor(last.timestamp.replace('T', ' ').replace('Z', ''), last.event_id) : null,
   };
+}
+
+/** Distinct occurrences per bucket of some error groups (the error list's sparklines); every group gets a series. */
+export async function readErrorActivity(store: ColumnStore, f: { projectId: string; fingerprints: string[]; buckets: Buckets }): Promise<Record<string, number[]>> {
+  const b = f.buckets;
+  const out: Record<string, number[]> = Object.fromEntries(f.fingerprints.map((fp) => [fp, new Array<number>(b.count).fill(0)]));
+  if (f.fingerprints.length === 0) return out;
+  const rows = await store.query<{ fingerprint: string; b: string | number; n: string | number }>(
+    `SELECT toString(fingerprint) AS fingerprint, ${bucketExpr('timestamp')} AS b, uniqExact(event_id) AS n
+       FROM errors
+      WHERE project_id = {project:String} AND fingerprint IN {fps:Array(FixedString(64))}
+        AND timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp <= fromUnixTimestamp64Milli({to:Int64})
+      GROUP BY fingerprint, b`,
+    { project: f.projectId, fps: f.fingerprints, from: b.fromMs, to: b.toMs, step: b.stepMs },
+  );
+  for (const r of rows) {
+    const i = Number(r.b);
+    if (out[r.fingerprint] && i >= 0 && i < b.count) out[r.fingerprint][i] = Number(r.n);
+  }
+  return out;
 }

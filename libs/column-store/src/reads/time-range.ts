@@ -6,7 +6,12 @@ export interface TimeRange {
   toMs: number;
 }
 
-export const DEFAULT_RANGE_MS = 24 * 3600 * 1000;
+/** How far back a read looks when the caller gives no start. */
+export const DEFAULT_LOOKBACK_MS = 24 * 3600 * 1000;
+/** How far past now a list read reaches when the caller gives no end: events from clocks running a little ahead still show. */
+export const CLOCK_AHEAD_MS = 60_000;
+/** Chart buckets are whole minutes, so a chart spans at least one. */
+export const MIN_BUCKET_MS = 60_000;
 export const MAX_LIMIT = 1000;
 
 export function clampLimit(limit: number | undefined, def = 100): number {
@@ -14,10 +19,28 @@ export function clampLimit(limit: number | undefined, def = 100): number {
   return Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
 }
 
-export function rangeOrDefault(range: Partial<TimeRange> | undefined, now = Date.now()): TimeRange {
-  const toMs = range?.toMs ?? now + 60_000;
-  return { fromMs: range?.fromMs ?? toMs - DEFAULT_RANGE_MS, toMs };
+/** The caller's bounds; a missing start is the lookback before the end, a missing end is `defaultEnd`. */
+export function rangeOrDefault(range: Partial<TimeRange> | undefined, now = Date.now(), defaultEnd = now + CLOCK_AHEAD_MS): TimeRange {
+  const toMs = range?.toMs ?? defaultEnd;
+  return { fromMs: range?.fromMs ?? toMs - DEFAULT_LOOKBACK_MS, toMs };
 }
+
+/** A chart's time axis: `count` equal steps from `fromMs`. */
+export interface Buckets extends TimeRange {
+  stepMs: number;
+  count: number;
+}
+
+/** At most `wanted` whole-minute buckets over the range; a chart with no end given ends now. */
+export function bucketsOf(range: Partial<TimeRange>, wanted: number, now = Date.now()): Buckets {
+  const r = rangeOrDefault(range, now, now);
+  const fromMs = Math.min(r.fromMs, r.toMs - MIN_BUCKET_MS);
+  const stepMs = Math.max(MIN_BUCKET_MS, Math.ceil((r.toMs - fromMs) / wanted / MIN_BUCKET_MS) * MIN_BUCKET_MS);
+  return { fromMs, toMs: r.toMs, stepMs, count: Math.ceil((r.toMs - fromMs) / stepMs) };
+}
+
+/** SQL: the bucket index of a DateTime64 column; parameters `from` and `step` are a Buckets' fromMs and stepMs. */
+export const bucketExpr = (column: string) => `intDiv(toUnixTimestamp64Milli(${column}) - {from:Int64}, {step:Int64})`;
 
 /** Opaque pagination cursor: the (time, event id) of the last row returned. */
 export function encodeCursor(timeCh: string, eventId: string): string {

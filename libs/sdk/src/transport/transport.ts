@@ -9,7 +9,8 @@ import { safeStringify } from '../safe-json.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter } from './backoff.js';
 import { cancelFlushOnExit, flushOnExit } from './exit-flush.js';
 
-export type IngestKind = 'logs' | 'errors' | 'traces' | 'llm';
+/** The contract's kind ids (libs/contract kinds.ts); test/contract-conformance holds the paths equal to its table. */
+export type IngestKind = 'log' | 'error' | 'span' | 'llm';
 
 export interface TransportOptions {
   apiKey: string;
@@ -68,10 +69,10 @@ interface Batch {
 type Outcome = { ok: true } | { ok: false; retry: boolean; reason: string; retryAfterMs?: number };
 type DropReason = 'QueueFull' | 'Rejected' | 'RetriesExhausted' | 'AfterClose';
 
-const PATHS: Record<IngestKind, string> = {
-  logs: '/ingest/logs',
-  errors: '/ingest/errors',
-  traces: '/ingest/traces',
+export const PATHS: Record<IngestKind, string> = {
+  log: '/ingest/logs',
+  error: '/ingest/errors',
+  span: '/ingest/traces',
   llm: '/ingest/llm',
 };
 /** Browsers cap keepalive bodies at 64 KiB in flight; larger ones go without it. */
@@ -122,7 +123,7 @@ export class HttpTransport implements TelemetryTransport {
     this.enqueue([{ kind, body, attempts: 0 }], false);
     // Registered only while work is pending, so idle clients are never pinned in memory.
     flushOnExit(this);
-    if (kind === 'logs') this.armLogTimer();
+    if (kind === 'log') this.armLogTimer();
     this.pump();
   }
 
@@ -164,11 +165,11 @@ export class HttpTransport implements TelemetryTransport {
   private enqueue(events: QueuedEvent[], atFront: boolean): void {
     if (atFront) this.queue.unshift(...events);
     else this.queue.push(...events);
-    for (const e of events) if (e.kind === 'logs') this.logCount++;
+    for (const e of events) if (e.kind === 'log') this.logCount++;
     let overflow = 0;
     while (this.queue.length > this.opts.maxQueueSize) {
       const oldest = this.queue.shift()!;
-      if (oldest.kind === 'logs') this.logCount--;
+      if (oldest.kind === 'log') this.logCount--;
       overflow++;
     }
     if (overflow > 0) this.drop('QueueFull', overflow, `queue full (maxQueueSize ${this.opts.maxQueueSize}), oldest events dropped`);
@@ -219,8 +220,8 @@ export class HttpTransport implements TelemetryTransport {
 
   private takeBatch(): Batch | undefined {
     const logsReady = this.logsReady();
-    if (logsReady && this.queue[0]?.kind === 'logs') return this.takeLogs();
-    const index = this.queue.findIndex((e) => e.kind !== 'logs');
+    if (logsReady && this.queue[0]?.kind === 'log') return this.takeLogs();
+    const index = this.queue.findIndex((e) => e.kind !== 'log');
     if (index >= 0) {
       const [event] = this.queue.splice(index, 1);
       return { kind: event.kind, events: [event] };
@@ -231,7 +232,7 @@ export class HttpTransport implements TelemetryTransport {
   private takeLogs(): Batch {
     const events: QueuedEvent[] = [];
     for (let i = 0; i < this.queue.length && events.length < this.batchSize; ) {
-      if (this.queue[i].kind === 'logs') events.push(...this.queue.splice(i, 1));
+      if (this.queue[i].kind === 'log') events.push(...this.queue.splice(i, 1));
       else i++;
     }
     this.logCount -= events.length;
@@ -240,7 +241,7 @@ export class HttpTransport implements TelemetryTransport {
       if (this.logTimer) clearTimeout(this.logTimer);
       this.logTimer = undefined;
     }
-    return { kind: 'logs', events };
+    return { kind: 'log', events };
   }
 
   private async dispatch(batch: Batch): Promise<void> {
@@ -269,13 +270,13 @@ export class HttpTransport implements TelemetryTransport {
     const delay = retryAfterMs ?? backoffDelay(attempt, this.opts.initialBackoffMs, this.opts.maxBackoffMs, this.opts.random);
     this.pausedUntil = Math.max(this.pausedUntil, Date.now() + delay);
     this.counters.retried++;
-    if (batch.kind === 'logs') this.logDeadlinePassed = true; // don't wait for a full batch again
+    if (batch.kind === 'log') this.logDeadlinePassed = true; // don't wait for a full batch again
     this.enqueue(batch.events, true);
   }
 
   private async post(batch: Batch): Promise<Outcome> {
     const { envelope } = this.opts;
-    const body = batch.kind === 'logs'
+    const body = batch.kind === 'log'
       ? { ...envelope, logs: batch.events.map((e) => e.body) }
       : { ...envelope, ...batch.events[0].body };
     const json = safeStringify(body);

@@ -1,18 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates, type ColumnStore } from '@devtrail/column-store';
 import { z } from 'zod';
-import { traceIdParam, errorsQuery, logsQuery, projectIdParam, apiTimeRange, rangeQuery, tracesQuery, httpError } from '@devtrail/contract';
+import { traceIdParam, errorsQuery, logsQuery, apiTimeRange, rangeQuery, tracesQuery, httpError } from '@devtrail/contract';
+import { projectOf } from './access.ts';
 import type { LlmPriceTable } from '@devtrail/config';
 import { defaultPrices, withEstimates } from './llm-estimates.ts';
 
 // /api/projects/:id/...: what the dashboard reads. Every query is bounded by project and
 // time range and runs with ClickHouse query parameters (column-store/src/reads).
-
-async function projectOf(request: FastifyRequest): Promise<string> {
-  const { id } = projectIdParam.parse(request.params);
-  if (!(await request.principal!.canAccess(id))) throw httpError(404, 'Project not found');
-  return id;
-}
 
 export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lagOf?: () => Promise<unknown>, prices: LlmPriceTable = defaultPrices()): void {
   app.get('/api/projects/:id/logs', async (request) => {

@@ -1,11 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { ColumnStore } from '@devtrail/column-store';
-import { requirePrincipal, type Authenticator } from '../api/access.ts';
-import { httpError, projectIdParam, rangeQuery } from '@devtrail/contract';
-import { bucketsOf } from './reads/buckets.ts';
-import { readErrorActivity } from './reads/error-activity.ts';
-import { readLlmModels, readLlmSeries } from './reads/llm-breakdown.ts';
+import { bucketsOf, readErrorActivity, readLlmUsage, type Buckets, type ColumnStore } from '@devtrail/column-store';
+import { projectOf, requirePrincipal, type Authenticator } from '../api/access.ts';
+import { apiTimeRange, rangeQuery } from '@devtrail/contract';
 import type { LlmPriceTable } from '@devtrail/config';
 import { defaultPrices, withEstimates } from '../api/llm-estimates.ts';
 
@@ -21,29 +18,27 @@ const activityQuery = rangeQuery.extend({
   buckets: z.coerce.number().int().min(2).max(200).default(24),
 });
 const seriesQuery = rangeQuery.extend({ buckets: z.coerce.number().int().min(2).max(500).default(48) });
+const axisOf = (b: Buckets) => ({ from: b.fromMs, step_ms: b.stepMs, buckets: b.count });
 
 export function registerUiApiRoutes(app: FastifyInstance, store: ColumnStore, authenticators: Authenticator[], prices: LlmPriceTable = defaultPrices()): void {
   app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal(authenticators));
-    const projectOf = async (params: unknown, can: (id: string) => Promise<boolean>) => {
-      const { id } = projectIdParam.parse(params);
-      if (!(await can(id))) throw httpError(404, 'Project not found');
-      return id;
-    };
-
     api.get('/api/projects/:id/error-activity', async (request) => {
-      const id = await projectOf(request.params, request.principal!.canAccess);
+      const id = await projectOf(request);
       const q = activityQuery.parse(request.query);
-      const b = bucketsOf(q, q.buckets);
-      return { from: b.fromMs, step_ms: b.stepMs, buckets: b.count, series: await readErrorActivity(store, id, q.fingerprints, b) };
+      const buckets = bucketsOf(apiTimeRange(q), q.buckets);
+      return { ...axisOf(buckets), series: await readErrorActivity(store, { projectId: id, fingerprints: q.fingerprints, buckets }) };
     });
 
     api.get('/api/projects/:id/llm-breakdown', async (request) => {
-      const id = await projectOf(request.params, request.principal!.canAccess);
+      const id = await projectOf(request);
       const q = seriesQuery.parse(request.query);
-      const b = bucketsOf(q, q.buckets);
-      const [series, models] = await Promise.all([readLlmSeries(store, id, b), readLlmModels(store, id, b)]);
-      return { from: b.fromMs, step_ms: b.stepMs, buckets: b.count, series: withEstimates(series, prices), models: withEstimates(models, prices) };
+      const buckets = bucketsOf(apiTimeRange(q), q.buckets);
+      const [series, models] = await Promise.all([
+        readLlmUsage(store, { projectId: id, buckets, by: ['bucket', 'model'], measures: ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd'], limit: 20_000 }),
+        readLlmUsage(store, { projectId: id, buckets, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
+      ]);
+      return { ...axisOf(buckets), series: withEstimates(series, prices), models: withEstimates(models, prices) };
     });
   });
 }

@@ -4,6 +4,8 @@ import type { KeyGrant } from '@devtrail/relational-store';
 import type { KeyCache } from './key-cache.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 
+// The three onRequest steps of the ingest path (ingest-routes.ts), before any body is read.
+
 declare module 'fastify' {
   interface FastifyRequest {
     grant?: KeyGrant;
@@ -16,23 +18,31 @@ export function bearerKey(header: string | undefined): string | null {
   return m && API_KEY_PATTERN.test(m[1]) ? m[1] : null;
 }
 
-/**
- * onRequest, before any body is read: key (401), origin (403), rate limit (429).
- * Rate-limit headers go on every answer once the key is known.
- */
-export function authenticate(keys: KeyCache, limiter: RateLimiter) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+/** 401 without a known key; the lookup is cached (key-cache.ts) and is 503 while PostgreSQL is out. */
+export function authenticate(keys: KeyCache) {
+  return async (request: FastifyRequest) => {
     const key = bearerKey(request.headers.authorization);
     if (!key) throw unauthorized();
     const hash = hashApiKey(key);
     const grant = await keys.get(hash);
     if (!grant || !safeEqual(grant.keyHash, hash)) throw unauthorized();
-    if (!originAllowed(request.headers.origin, grant.allowedOrigins)) throw originNotAllowed();
+    request.grant = grant;
+  };
+}
+
+/** 403 when a browser's Origin is not in the project's list. */
+export async function checkOrigin(request: FastifyRequest) {
+  if (!originAllowed(request.headers.origin, request.grant!.allowedOrigins)) throw originNotAllowed();
+}
+
+/** 429 past the key's limit; the X-RateLimit-* headers go on every answer from here on. */
+export function rateLimit(limiter: RateLimiter) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const grant = request.grant!;
     const d = await limiter.take(grant.keyId, grant.rateLimitPerMinute);
     reply.header('x-ratelimit-limit', String(d.limit));
     reply.header('x-ratelimit-remaining', String(d.remaining));
     reply.header('x-ratelimit-reset', String(d.resetSeconds));
     if (!d.allowed) throw rateLimited(d.resetSeconds);
-    request.grant = grant;
   };
 }

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyZodObject } from 'zod';
+import { EVENT_KINDS, KINDS, kindRow, newEnvelope, type EventKind } from '@devtrail/contract';
+import { readErrors, readLlmUsage, readLogs, readTrace, toRow } from '@devtrail/column-store';
+import { buildOpenApiDocument } from '../services/receiver/src/openapi.ts';
+import { embeddedAdapters } from './support/embedded-adapters.ts';
+
+// Every field of an event is carried by every place that must carry it: the request
+// schema (or the receiver derives it), the envelope, the row, the table, the read API
+// and the OpenAPI document. Adding a field to an event schema and forgetting one place
+// fails here, naming the place and the field.
+
+/** Fields the receiver computes rather than reads from the request. */
+const DERIVED: Record<EventKind, string[]> = { log: [], error: ['timestamp', 'fingerprint', 'error_type'], span: [], llm: ['timestamp'] };
+/** The LLM read API is a summary per day, model, provider and service: these fields are aggregated away (latency as p50 and p95). */
+const NOT_READ: Record<EventKind, string[]> = { log: [], error: [], span: [], llm: ['environment', 'release', 'timestamp', 'operation', 'metadata', 'latency_ms'] };
+/** The OpenAPI component documenting what the read API answers for each kind. */
+const RECORD_SCHEMA: Record<EventKind, string> = { log: 'LogRecord', error: 'ErrorRecord', span: 'SpanRecord', llm: 'LlmUsageSummary' };
+/** The smallest valid request of each kind. */
+const SAMPLE: Record<EventKind, unknown> = {
+  log: { logs: [{ level: 'info', message: 'm' }] },
+  error: { error_message: 'e', stack_trace: 'Error: e\n    at f (/a.js:1:1)' },
+  span: { trace_id: 'fields-trace', span_id: 's', operation: 'o', start_time: new Date().toISOString(), duration_ms: 1 },
+  llm: { model: 'm', provider: 'p', operation: 'o', input_tokens: 1, output_tokens: 1, latency_ms: 1 },
+};
+
+const keys = (schema: unknown) => Object.keys((schema as AnyZodObject).shape);
+const eventFields = (kind: EventKind) => keys(KINDS[kind].event);
+/** The request's own fields; for logs, the batch's shared fields plus an entry's. */
+function requestFields(kind: EventKind): string[] {
+  const top = keys(KINDS[kind].request);
+  if (kind !== 'log') return top;
+  const entry = ((KINDS.log.request as unknown as AnyZodObject).shape.logs as unknown as { element: AnyZodObject }).element;
+  return [...top.filter((f) => f !== 'logs'), ...keys(entry)];
+}
+
+let adapters: Awaited<ReturnType<typeof embeddedAdapters>>;
+const project = 'kind-fields-project';
+const rows = {} as Record<EventKind, Record<string, unknown>>;
+beforeAll(async () => {
+  adapters = await embeddedAdapters();
+  const now = new Date().toISOString();
+  for (const kind of EVENT_KINDS) {
+    const k = kindRow(kind);
+    const [event] = k.toEvents(k.request.parse(SAMPLE[kind]), now);
+    rows[kind] = toRow(newEnvelope(kind, project, now, event as never));
+    await adapters.columnStore.insert(KINDS[kind].table, [rows[kind]]);
+  }
+});
+afterAll(async () => adapters.close());
+
+describe.each(EVENT_KINDS)('the fields of a %s event', (kind) => {
+  it('come from the request, or the receiver derives them; and no request field is dropped', () => {
+    const fromRequest = requestFields(kind);
+    expect(eventFields(kind).filter((f) => !fromRequest.includes(f) && !DERIVED[kind].includes(f)), 'event fields nobody sends').toEqual([]);
+    expect(fromRequest.filter((f) => !eventFields(kind).includes(f)), 'request fields the event drops').toEqual([]);
+  });
+
+  it('are all in the envelope the receiver builds', () => {
+    const k = kindRow(kind);
+    const [event] = k.toEvents(k.request.parse(SAMPLE[kind]), new Date().toISOString());
+    expect(Object.keys(event as object).sort()).toEqual([...eventFields(kind)].sort());
+  });
+
+  it('are all columns of the row and of the table, and the table has no column the row lacks', async () => {
+    const rowKeys = Object.keys(rows[kind]);
+    expect(eventFields(kind).filter((f) => !rowKeys.includes(f)), 'missing from the row').toEqual([]);
+    const columns = (await adapters.columnStore.query<{ name: string }>(`DESCRIBE TABLE ${KINDS[kind].table}`)).map((c) => c.name);
+    expect([...columns].sort(), 'table columns vs row keys').toEqual([...rowKeys].sort());
+  });
+
+  it('come back through the read API', async () => {
+    const read: Record<EventKind, () => Promise<object[]>> = {
+      log: async () => (await readLogs(adapters.columnStore, { projectId: project })).logs,
+      error: async () => (await readErrors(adapters.columnStore, { projectId: project })).errors,
+      span: () => readTrace(adapters.columnStore, project, 'fields-trace'),
+      llm: () => readLlmUsage(adapters.columnStore, { projectId: project }),
+    };
+    const [record] = await read[kind]();
+    expect(record, 'the sample was stored').toBeDefined();
+    const got = Object.keys(record);
+    expect(eventFields(kind).filter((f) => !got.includes(f) && !NOT_READ[kind].includes(f)), 'missing from the read API').toEqual([]);
+  });
+
+  it('are documented in the OpenAPI record the read API answers with', () => {
+    const doc = buildOpenApiDocument() as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    const documented = Object.keys(doc.components.schemas[RECORD_SCHEMA[kind]].properties);
+    expect(eventFields(kind).filter((f) => !documented.includes(f) && !NOT_READ[kind].includes(f)), 'missing from OpenAPI').toEqual([]);
+  });
+});
