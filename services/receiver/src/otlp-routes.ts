@@ -78,6 +78,7 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps, produ
       const now = new Date().toISOString();
       const accepted = acceptLogs(mapLogs(decoded(() => decodeLogsRequest(request.body, encoding))), now);
       await produceAll(produce, deps, request.grant!.projectId, now, accepted);
+      deps.counters.onRejected('log', accepted.rejected);
       return send(reply, 200, exportResponse('logs', encoding, accepted.rejected, accepted.reasons.join('; ')));
     });
 
@@ -86,6 +87,7 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps, produ
       const now = new Date().toISOString();
       const accepted = acceptTraces(mapTraces(decoded(() => decodeTraceRequest(request.body, encoding))), now);
       await produceAll(produce, deps, request.grant!.projectId, now, accepted);
+      deps.counters.onRejected('span', accepted.rejected);
       return send(reply, 200, exportResponse('traces', encoding, accepted.rejected, accepted.reasons.join('; ')));
     });
 

@@ -68,6 +68,8 @@ describe('POST /v1/logs', () => {
     const messages = (await h.produced('log')).map((e) => e.data.message);
     expect(messages).toEqual(expect.arrayContaining(['partial-ok-1', 'partial-ok-2']));
     expect(messages).not.toContain('partial-too-deep');
+    // Counted where operators look (/metrics).
+    expect(h.receiver.counters.snapshot().rejected_records.log).toBeGreaterThanOrEqual(1);
   });
 
   it('partial success in protobuf: a release longer than 128 characters rejects that resource only', async () => {
