@@ -28,6 +28,9 @@ export const METRICS_NOT_SUPPORTED =
 const encodingOf = (request: FastifyRequest): OtlpEncoding =>
   String(request.headers['content-type'] ?? '').toLowerCase().startsWith(OTLP_CONTENT_TYPES.protobuf) ? 'protobuf' : 'json';
 
+/** The parsed body; no body at all (Content-Length: 0 leaves it unset) is an empty protobuf message, which is valid. */
+const bodyOf = (request: FastifyRequest, encoding: OtlpEncoding): unknown => request.body ?? (encoding === 'protobuf' ? Buffer.alloc(0) : undefined);
+
 const send = (reply: FastifyReply, status: number, a: OtlpAnswer) => reply.code(status).type(a.contentType).send(a.body);
 
 /** The human text of any of the receiver's error bodies ({error} or the spec's 400 issues). */
@@ -76,7 +79,7 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps, produ
     scope.post(OTLP_PATHS.logs, async (request, reply) => {
       const encoding = encodingOf(request);
       const now = new Date().toISOString();
-      const accepted = acceptLogs(mapLogs(decoded(() => decodeLogsRequest(request.body, encoding))), now);
+      const accepted = acceptLogs(mapLogs(decoded(() => decodeLogsRequest(bodyOf(request, encoding), encoding))), now);
       await produceAll(produce, deps, request.grant!.projectId, now, accepted);
       deps.counters.onRejected('log', accepted.rejected);
       return send(reply, 200, exportResponse('logs', encoding, accepted.rejected, accepted.reasons.join('; ')));
@@ -85,7 +88,7 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps, produ
     scope.post(OTLP_PATHS.traces, async (request, reply) => {
       const encoding = encodingOf(request);
       const now = new Date().toISOString();
-      const accepted = acceptTraces(mapTraces(decoded(() => decodeTraceRequest(request.body, encoding))), now);
+      const accepted = acceptTraces(mapTraces(decoded(() => decodeTraceRequest(bodyOf(request, encoding), encoding))), now);
       await produceAll(produce, deps, request.grant!.projectId, now, accepted);
       deps.counters.onRejected('span', accepted.rejected);
       return send(reply, 200, exportResponse('traces', encoding, accepted.rejected, accepted.reasons.join('; ')));

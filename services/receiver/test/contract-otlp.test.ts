@@ -112,6 +112,14 @@ describe('POST /v1/logs', () => {
     expect(res.statusCode).toBe(413);
   });
 
+  it('an empty protobuf body is an empty export: 200 with nothing stored', async () => {
+    const before = (await h.produced('log')).length;
+    const res = await post('/v1/logs', Buffer.alloc(0), PB);
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.length).toBe(0);
+    expect((await h.produced('log')).length).toBe(before);
+  });
+
   it('bad protobuf is 400 with a protobuf google.rpc.Status naming the problem', async () => {
     const res = await post('/v1/logs', Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f, 0x01]), PB);
     expect(res.statusCode).toBe(400);
