@@ -30,7 +30,7 @@ describe.skipIf(!up)(`Next.js app -> OTLP -> devtrail${up ? '' : ` (skipped: ${N
     next = await startNextApp({
       // The standard OpenTelemetry exporter variables: all a Next.js app needs to send to devtrail.
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer ${project.key}`,
+      OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer%20${project.key}`,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
       OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=e2e,service.version=fixture-1',
       // Export within a second instead of the batch processors' default 5 s.
