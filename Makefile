@@ -21,6 +21,8 @@ help:
 	@echo "make cluster-down     stop it (data is kept in .devtrail/kafka-cluster/)"
 	@echo "make cluster-status   exit 0 only when all three brokers run and are in the cluster"
 	@echo "make cluster-env      print KAFKA_BROKERS and KAFKA_REPLICATION_FACTOR for the cluster"
+	@echo "make check            formatting, lint rules and types (Biome, tsc)"
+	@echo "make test             make check, then every suite against the local stack"
 
 # Sequential on purpose: two apt-get installs must not race for the dpkg lock (make -j).
 install: node-modules
@@ -64,11 +66,15 @@ cluster-env:
 
 # --- targets below owned by the app team ---
 
-.PHONY: test start bench openapi
+.PHONY: test check start bench openapi
 
-# Runs every suite against the real stack (starts it if it is not running).
+# Static checks, then every suite against the real stack (starts it if it is not running).
 test:
 	@$(SCRIPTS)/test.sh
+
+# Formatting, lint rules and types only (Biome, tsc); no stack needed.
+check:
+	@$(SCRIPTS)/check.sh
 
 # The embedded one-process mode (no servers needed).
 start: node-modules

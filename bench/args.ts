@@ -73,16 +73,36 @@ export function parseArgs(argv: string[]): BenchArgs {
         a.mode = m;
         break;
       }
-      case '--consumer-only': a.consumerOnly = true; break;
-      case '--otlp': a.protocol = 'otlp'; break;
-      case '--seconds': a.seconds = num(flag, next(), 1); break;
-      case '--concurrency': a.concurrency = Math.floor(num(flag, next(), 1)); break;
-      case '--batch': a.batch = Math.floor(num(flag, next(), 1)); break;
-      case '--rate': a.rate = num(flag, next(), 0); break;
-      case '--kind-rate': a.kindRate = num(flag, next(), 0); break;
-      case '--sample': a.sampleEvery = Math.floor(num(flag, next(), 1)); break;
-      case '--consumers': a.consumers = Math.floor(num(flag, next(), 1)); break;
-      case '--prefill': a.prefill = Math.floor(num(flag, next(), 1)); break;
+      case '--consumer-only':
+        a.consumerOnly = true;
+        break;
+      case '--otlp':
+        a.protocol = 'otlp';
+        break;
+      case '--seconds':
+        a.seconds = num(flag, next(), 1);
+        break;
+      case '--concurrency':
+        a.concurrency = Math.floor(num(flag, next(), 1));
+        break;
+      case '--batch':
+        a.batch = Math.floor(num(flag, next(), 1));
+        break;
+      case '--rate':
+        a.rate = num(flag, next(), 0);
+        break;
+      case '--kind-rate':
+        a.kindRate = num(flag, next(), 0);
+        break;
+      case '--sample':
+        a.sampleEvery = Math.floor(num(flag, next(), 1));
+        break;
+      case '--consumers':
+        a.consumers = Math.floor(num(flag, next(), 1));
+        break;
+      case '--prefill':
+        a.prefill = Math.floor(num(flag, next(), 1));
+        break;
       case '--env': {
         const kv = next() ?? '';
         const eq = kv.indexOf('=');
@@ -90,12 +110,16 @@ export function parseArgs(argv: string[]): BenchArgs {
         a.env[kv.slice(0, eq)] = kv.slice(eq + 1);
         break;
       }
-      case '--cpu-prof': a.cpuProf = next() ?? null; break;
-      case '--out': a.out = next() ?? a.out; break;
+      case '--cpu-prof':
+        a.cpuProf = next() ?? null;
+        break;
+      case '--out':
+        a.out = next() ?? a.out;
+        break;
       case '--help':
       case '-h':
         console.log(USAGE);
-        process.exit(0);
+        return process.exit(0);
       default:
         throw new Error(`unknown flag ${flag}\n${USAGE}`);
     }

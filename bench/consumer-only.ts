@@ -21,7 +21,16 @@ export interface ConsumerOnlyResult {
   config: Record<string, unknown>;
   prefill: { messages: number; seconds: number; messagesPerSec: number };
   cpuCores: Record<string, number>;
-  consumer: { rows: number; rowsPerSec: number; rowsPerSecFromStart: number; secondsFromFirstWrite: number; secondsFromStart: number; batches: number | null; peakRssMb: number; deadLettered: number };
+  consumer: {
+    rows: number;
+    rowsPerSec: number;
+    rowsPerSecFromStart: number;
+    secondsFromFirstWrite: number;
+    secondsFromStart: number;
+    batches: number | null;
+    peakRssMb: number;
+    deadLettered: number;
+  };
 }
 
 export async function runConsumerOnly(args: BenchArgs, log: (m: string) => void): Promise<ConsumerOnlyResult> {
@@ -29,7 +38,10 @@ export async function runConsumerOnly(args: BenchArgs, log: (m: string) => void)
   const topics = topicNames(p.env.KAFKA_TOPIC_PREFIX);
   const stopOnSignal = () => {
     log('interrupted: cleaning up');
-    void p.close().then(() => deleteTopics(p.env.KAFKA_TOPIC_PREFIX, p.env.CONSUMER_GROUP_PREFIX)).finally(() => process.exit(130));
+    void p
+      .close()
+      .then(() => deleteTopics(p.env.KAFKA_TOPIC_PREFIX, p.env.CONSUMER_GROUP_PREFIX))
+      .finally(() => process.exit(130));
   };
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);
@@ -66,7 +78,10 @@ export async function runConsumerOnly(args: BenchArgs, log: (m: string) => void)
     const memory = mem.stop();
     const fromFirst = first ? (last.at - first.at) / 1000 : NaN;
     const fromStart = (last.at - t0) / 1000;
-    const batches = await fetch(`${c.url}/metrics`).then((r) => r.json()).then((b: any) => b.consumers[0].batches as number).catch(() => null);
+    const batches = await fetch(`${c.url}/metrics`)
+      .then((r) => r.json())
+      .then((b: any) => b.consumers[0].batches as number)
+      .catch(() => null);
     return {
       mode: 'consumer-only',
       config: { prefill: args.prefill, env: args.env },

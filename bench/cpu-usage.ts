@@ -56,7 +56,11 @@ export class CpuMeter {
     this.t0 = performance.now();
     this.startMachine = machineBusyTicks();
     this.startSelf = process.cpuUsage();
-    for (const [name, pids] of Object.entries(this.procs)) this.start.set(name, pids().reduce((n, p) => n + ticksOf(p), 0));
+    for (const [name, pids] of Object.entries(this.procs))
+      this.start.set(
+        name,
+        pids().reduce((n, p) => n + ticksOf(p), 0),
+      );
   }
 
   /** Cores used on average since begin(), per process, plus the bench itself and the whole machine. */

@@ -9,7 +9,6 @@ import { logBatch } from './payloads.ts';
 // decoding are reached through its internal modules, for measurement only.
 
 const require = createRequire(import.meta.url);
-const Encoder = require('kafkajs/src/protocol/encoder');
 const Decoder = require('kafkajs/src/protocol/decoder');
 const { RecordBatch } = require('kafkajs/src/protocol/recordBatch/v0');
 const Record = require('kafkajs/src/protocol/recordBatch/record/v0');
@@ -41,7 +40,8 @@ const valid = parsed.map((p) => logBatchSchema.parse(p));
 const now = new Date().toISOString();
 const events = valid.map((v) => logsToEvents(v, now));
 const encoded = events.map((es) => es.map((d) => encodeEnvelope(newEnvelope('log', '3f1c9a52-7f0e-4d4e-9a59-4f0f6b1e2c11', now, d))));
-const recordsOf = (msgs: ReturnType<typeof encodeEnvelope>[]) => msgs.map((m, i) => Record({ key: m.key, value: m.value, headers: m.headers, offsetDelta: i, timestampDelta: 0 }));
+const recordsOf = (msgs: ReturnType<typeof encodeEnvelope>[]) =>
+  msgs.map((m, i) => Record({ key: m.key, value: m.value, headers: m.headers, offsetDelta: i, timestampDelta: 0 }));
 const batches: Buffer[] = [];
 for (const msgs of encoded) batches.push((await RecordBatch({ records: recordsOf(msgs), lastOffsetDelta: msgs.length - 1 })).buffer);
 const decoded = encoded.map((msgs) => msgs.map((m) => decodeEnvelope('log', m.value)));
@@ -52,9 +52,19 @@ const r = [
   await stage('JSON parse (secure-json-parse, as Fastify)', bodies, (b) => secureJson.parse(b, { protoAction: 'error', constructorAction: 'error' }), BATCH),
   await stage('validate + normalise (fastLogsToEvents)', parsed, (p) => fastLogsToEvents(p, now), BATCH),
   await stage('envelope + encode (newEnvelope, encodeEnvelope)', events, (es) => es.map((d) => encodeEnvelope(newEnvelope('log', 'p', now, d))), BATCH),
-  await stage('kafkajs record batch encode (+crc32c)', encoded, async (msgs) => (await RecordBatch({ records: recordsOf(msgs), lastOffsetDelta: msgs.length - 1 })).buffer, BATCH),
+  await stage(
+    'kafkajs record batch encode (+crc32c)',
+    encoded,
+    async (msgs) => (await RecordBatch({ records: recordsOf(msgs), lastOffsetDelta: msgs.length - 1 })).buffer,
+    BATCH,
+  ),
 ];
-console.log(`  ${'receiver total'.padEnd(44)} ${r.reduce((a, b) => a + b, 0).toFixed(2).padStart(7)} µs/event\n`);
+console.log(
+  `  ${'receiver total'.padEnd(44)} ${r
+    .reduce((a, b) => a + b, 0)
+    .toFixed(2)
+    .padStart(7)} µs/event\n`,
+);
 
 if (process.argv.includes('--otlp')) {
   // The same lines as OTLP/HTTP protobuf (npm run bench -- --otlp): the stages before the envelope.
@@ -70,7 +80,12 @@ if (process.argv.includes('--otlp')) {
     await stage('map to native bodies (mapLogs)', requests, (q) => mapLogs(q), BATCH),
     await stage('validate + normalise (acceptLogs: fast path)', mapped, (m) => acceptLogs(m, now), BATCH),
   ];
-  console.log(`  ${'OTLP before the envelope'.padEnd(44)} ${o.reduce((a, b) => a + b, 0).toFixed(2).padStart(7)} µs/event (JSON: ${(r[0] + r[1]).toFixed(2)})\n`);
+  console.log(
+    `  ${'OTLP before the envelope'.padEnd(44)} ${o
+      .reduce((a, b) => a + b, 0)
+      .toFixed(2)
+      .padStart(7)} µs/event (JSON: ${(r[0] + r[1]).toFixed(2)})\n`,
+  );
 }
 
 console.log('consumer');
@@ -80,19 +95,34 @@ const c = [
   await stage('toRow', decoded, (d: Envelope[]) => d.map(toRow), BATCH),
   await stage('JSONEachRow body (JSON.stringify per row)', rows, (rs) => rs.map((x) => JSON.stringify(x)).join('\n'), BATCH),
 ];
-console.log(`  ${'consumer total (before the insert itself)'.padEnd(44)} ${c.reduce((a, b) => a + b, 0).toFixed(2).padStart(7)} µs/event`);
+console.log(
+  `  ${'consumer total (before the insert itself)'.padEnd(44)} ${c
+    .reduce((a, b) => a + b, 0)
+    .toFixed(2)
+    .padStart(7)} µs/event`,
+);
 if (process.argv.includes('--detail')) {
   console.log('\ndetail');
   await stage('zod logBatchSchema.safeParse (the fallback)', parsed, (p) => logBatchSchema.safeParse(p), BATCH);
   await stage('logsToEvents after zod', valid, (v) => logsToEvents(v, now), BATCH);
-  await stage('kafkajs encode, no headers', encoded, async (msgs) => (await RecordBatch({ records: msgs.map((m, i) => Record({ key: m.key, value: m.value, offsetDelta: i, timestampDelta: 0 })), lastOffsetDelta: msgs.length - 1 })).buffer, BATCH);
+  await stage(
+    'kafkajs encode, no headers',
+    encoded,
+    async (msgs) =>
+      (await RecordBatch({ records: msgs.map((m, i) => Record({ key: m.key, value: m.value, offsetDelta: i, timestampDelta: 0 })), lastOffsetDelta: msgs.length - 1 }))
+        .buffer,
+    BATCH,
+  );
   await stage('kafkajs Record() objects only', encoded, (msgs) => recordsOf(msgs), BATCH);
 }
 if (process.argv.includes('--detail')) {
   const { Partitioners } = await import('kafkajs');
   const { javaCompatiblePartitioner } = await import('../libs/message-log/src/kafka-partitioner.ts');
   const partitionMetadata = [0, 1, 2].map((partitionId) => ({ partitionId, leader: 1, replicas: [1], isr: [1], partitionErrorCode: 0, offlineReplicas: [] }));
-  for (const [name, make] of [['kafkajs DefaultPartitioner', Partitioners.DefaultPartitioner], ['javaCompatiblePartitioner', javaCompatiblePartitioner]] as const) {
+  for (const [name, make] of [
+    ['kafkajs DefaultPartitioner', Partitioners.DefaultPartitioner],
+    ['javaCompatiblePartitioner', javaCompatiblePartitioner],
+  ] as const) {
     const p = make();
     await stage(`partition by event id: ${name}`, encoded, (msgs) => msgs.map((m) => p({ topic: 't', partitionMetadata, message: m })), BATCH);
   }

@@ -25,7 +25,14 @@ export interface LoadResult {
   receiverMemoryMb: { startMb: number; peakMb: number; endMb: number; hwmMb: number };
   /** Average cores used during the load, per process. */
   cpuCores: Record<string, number>;
-  consumers: Array<{ label: string; rowsPerSecDuringLoad: number; peakRowsPerSec: number; rowsDuringLoad: number; catchUpAfterLoadS: number | null; bySink: Record<string, number> }>;
+  consumers: Array<{
+    label: string;
+    rowsPerSecDuringLoad: number;
+    peakRowsPerSec: number;
+    rowsDuringLoad: number;
+    catchUpAfterLoadS: number | null;
+    bySink: Record<string, number>;
+  }>;
 }
 
 const KIND_PATH: Record<Exclude<ProbeKind, 'log'>, string> = { error: KINDS.error.path, span: KINDS.span.path, llm: KINDS.llm.path };
@@ -56,16 +63,23 @@ export async function runLoad(args: BenchArgs, log: (m: string) => void): Promis
 async function measure(args: BenchArgs, target: Target, runTag: string, log: (m: string) => void): Promise<LoadResult> {
   const client = new Client(target.receiverUrl, target.apiKey, args.concurrency + 8);
   // The log batches: native JSON to /ingest/logs, or the same lines as OTLP/HTTP protobuf.
-  const sender = args.protocol === 'otlp'
-    ? { path: OTLP_LOGS.path, type: OTLP_LOGS.contentType, build: otlpLogBatch }
-    : { path: '/ingest/logs', type: 'application/json', build: logBatch };
+  const sender =
+    args.protocol === 'otlp'
+      ? { path: OTLP_LOGS.path, type: OTLP_LOGS.contentType, build: otlpLogBatch }
+      : { path: '/ingest/logs', type: 'application/json', build: logBatch };
   const pool = new BodyPool<string | Buffer>(args.batch, 48, sender.build);
   const tracker = new VisibilityTracker(target.lookup, 200);
 
   // Warm-up (not counted): JIT, connections, key cache, topic metadata.
   log('warm-up 3 s');
-  await runLoop({ concurrency: Math.min(args.concurrency, 8), rate: 0, durationMs: 3000, send: async () => void (await client.post(sender.path, pool.take(), sender.type)) });
-  for (const k of Object.keys(KIND_PATH) as Array<keyof typeof KIND_PATH>) await client.post(KIND_PATH[k], k === 'error' ? errorReport('warm-up') : k === 'span' ? span(newSpanId()) : llmCall('warm-up'));
+  await runLoop({
+    concurrency: Math.min(args.concurrency, 8),
+    rate: 0,
+    durationMs: 3000,
+    send: async () => void (await client.post(sender.path, pool.take(), sender.type)),
+  });
+  for (const k of Object.keys(KIND_PATH) as Array<keyof typeof KIND_PATH>)
+    await client.post(KIND_PATH[k], k === 'error' ? errorReport('warm-up') : k === 'span' ? span(newSpanId()) : llmCall('warm-up'));
 
   const mem = new MemorySampler(target.receiverPid, 250);
   const samplers = target.consumers.map((c) => new MetricsSampler(c.label, c.url, 1000));
@@ -76,7 +90,9 @@ async function measure(args: BenchArgs, target: Target, runTag: string, log: (m:
   const kindOutcomes: Record<keyof typeof KIND_PATH, Outcome[]> = { error: [], span: [], llm: [] };
   let probeSeq = 0;
 
-  log(`load: ${args.seconds} s, ${args.concurrency} in flight, ${args.batch} logs a request (${args.protocol === 'otlp' ? 'OTLP/HTTP protobuf to /v1/logs' : 'JSON to /ingest/logs'}), ${args.rate ? `${args.rate} req/s` : 'unthrottled'}; errors/traces/llm at ${args.kindRate} req/s each`);
+  log(
+    `load: ${args.seconds} s, ${args.concurrency} in flight, ${args.batch} logs a request (${args.protocol === 'otlp' ? 'OTLP/HTTP protobuf to /v1/logs' : 'JSON to /ingest/logs'}), ${args.rate ? `${args.rate} req/s` : 'unthrottled'}; errors/traces/llm at ${args.kindRate} req/s each`,
+  );
   const cpu = new CpuMeter(target.processes);
   cpu.begin();
   const loadStart = performance.now();
@@ -137,7 +153,17 @@ async function measure(args: BenchArgs, target: Target, runTag: string, log: (m:
   const missingByKind = tracker.pendingByKind();
   return {
     mode: target.mode,
-    config: { protocol: args.protocol, seconds: args.seconds, concurrency: args.concurrency, batch: args.batch, rate: args.rate || 'unthrottled', kindRate: args.kindRate, sampleEvery: args.sampleEvery, consumers: args.consumers, env: args.env },
+    config: {
+      protocol: args.protocol,
+      seconds: args.seconds,
+      concurrency: args.concurrency,
+      batch: args.batch,
+      rate: args.rate || 'unthrottled',
+      kindRate: args.kindRate,
+      sampleEvery: args.sampleEvery,
+      consumers: args.consumers,
+      env: args.env,
+    },
     durationS: Math.round(secs * 10) / 10,
     logs: { ...logs, eventsPerSec: Math.round((logs.ok * args.batch) / secs), requestsPerSec: Math.round((logs.ok / secs) * 10) / 10 },
     kinds: { error: tally(kindOutcomes.error), span: tally(kindOutcomes.span), llm: tally(kindOutcomes.llm) },
@@ -171,7 +197,7 @@ async function waitCaughtUp(samplers: MetricsSampler[], timeoutMs: number): Prom
     for (const s of samplers) {
       if (done.has(s.label)) continue;
       const m = await s.sample();
-      if (m && m.sinks.every((x) => x.lag === 0)) done.set(s.label, m.at);
+      if (m?.sinks.every((x) => x.lag === 0)) done.set(s.label, m.at);
     }
     if (done.size < samplers.length) await new Promise((r) => setTimeout(r, 250));
   }

@@ -13,7 +13,9 @@ export function clickhouseLookup(ch: ClickHouseClient, database: string, project
     const parts: string[] = [];
     const params: Record<string, unknown> = { p: projectId };
     if (pending.log.length) {
-      parts.push(`SELECT DISTINCT message AS m FROM ${database}.logs WHERE project_id = {p:String} AND timestamp >= fromUnixTimestamp64Milli({lt:Int64}) AND message IN {l:Array(String)}`);
+      parts.push(
+        `SELECT DISTINCT message AS m FROM ${database}.logs WHERE project_id = {p:String} AND timestamp >= fromUnixTimestamp64Milli({lt:Int64}) AND message IN {l:Array(String)}`,
+      );
       params.lt = Math.min(...pending.log.map((p) => p.ackWall)) - 60_000;
       params.l = pending.log.map((p) => p.marker);
     }

@@ -56,7 +56,7 @@ export function descendants(root: number): number[] {
   }
   const out: number[] = [];
   const walk = (p: number) => {
-    for (const [c, pp] of parent) if (pp === p) (out.push(c), walk(c));
+    for (const [c, pp] of parent) if (pp === p) out.push(c), walk(c);
   };
   walk(root);
   return out;

@@ -41,7 +41,12 @@ export function loadTable(r: LoadResult): string {
     bar(`${names[k]} requests (200/sent), p99`, `${x.ok}/${x.requests}, ${fmt(x.latencyMs.p99, ' ms')}`, '', null);
   }
   bar(`${isDist ? 'receiver' : 'process'} RSS peak`, fmt(r.receiverMemoryMb.peakMb, ' MB'), isDist ? '< 300 MB' : '', isDist ? r.receiverMemoryMb.peakMb < 300 : null);
-  bar(`${isDist ? 'receiver' : 'process'} RSS start / end / VmHWM`, `${fmt(r.receiverMemoryMb.startMb)} / ${fmt(r.receiverMemoryMb.endMb)} / ${fmt(r.receiverMemoryMb.hwmMb)} MB`, '', null);
+  bar(
+    `${isDist ? 'receiver' : 'process'} RSS start / end / VmHWM`,
+    `${fmt(r.receiverMemoryMb.startMb)} / ${fmt(r.receiverMemoryMb.endMb)} / ${fmt(r.receiverMemoryMb.hwmMb)} MB`,
+    '',
+    null,
+  );
   for (const c of r.consumers) {
     bar(`${c.label} rows/s written (load avg)`, fmt(c.rowsPerSecDuringLoad), '', null);
     bar(`${c.label} rows/s (best 1 s)`, fmt(c.peakRowsPerSec), '', null);

@@ -17,10 +17,18 @@ async function main() {
     throw new Error('the local stack is not running (Kafka :19092, ClickHouse :18123, PostgreSQL :15432): make services-up');
   }
   const started = new Date().toISOString();
-  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAvgAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100) };
+  const machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    loadAvgAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100),
+  };
   let commit = '';
   try {
-    commit = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    commit = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     /* not a checkout */
   }
@@ -32,7 +40,9 @@ async function main() {
     console.log(`\n  written to ${path}`);
   } else {
     const r = await runLoad(args, log);
-    console.log(`\ndevtrail bench: ${r.mode}, ${r.durationS} s, ${args.concurrency} in flight, ${args.batch} logs a request${args.protocol === 'otlp' ? ' as OTLP/HTTP protobuf' : ''} (${machine.cpus} CPUs, load average at start ${machine.loadAvgAtStart.join(' ')})\n`);
+    console.log(
+      `\ndevtrail bench: ${r.mode}, ${r.durationS} s, ${args.concurrency} in flight, ${args.batch} logs a request${args.protocol === 'otlp' ? ' as OTLP/HTTP protobuf' : ''} (${machine.cpus} CPUs, load average at start ${machine.loadAvgAtStart.join(' ')})\n`,
+    );
     console.log(loadTable(r));
     const path = writeResults(args.out, r, { started, commit, machine });
     console.log(`\n  written to ${path}`);

@@ -137,7 +137,15 @@ export async function startEmbedded(o: TargetOptions): Promise<Target> {
   o.log(`embedded: npm start on :${port}, data in ${dataDir}`);
   const child = spawn('npm', ['start', '--silent'], {
     cwd: ROOT,
-    env: { ...process.env, ...o.env, ...cpuProfEnv(o.cpuProf, 'embedded'), PORT: String(port), HOST: '127.0.0.1', DEVTRAIL_DATA_DIR: dataDir, LOG_LEVEL: o.env.LOG_LEVEL ?? 'warn' },
+    env: {
+      ...process.env,
+      ...o.env,
+      ...cpuProfEnv(o.cpuProf, 'embedded'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DEVTRAIL_DATA_DIR: dataDir,
+      LOG_LEVEL: o.env.LOG_LEVEL ?? 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out = (out + d).slice(-50_000)));

@@ -52,8 +52,14 @@ afterAll(async () => adapters.close());
 describe.each(EVENT_KINDS)('the fields of a %s event', (kind) => {
   it('come from the request, or the receiver derives them; and no request field is dropped', () => {
     const fromRequest = requestFields(kind);
-    expect(eventFields(kind).filter((f) => !fromRequest.includes(f) && !DERIVED[kind].includes(f)), 'event fields nobody sends').toEqual([]);
-    expect(fromRequest.filter((f) => !eventFields(kind).includes(f)), 'request fields the event drops').toEqual([]);
+    expect(
+      eventFields(kind).filter((f) => !fromRequest.includes(f) && !DERIVED[kind].includes(f)),
+      'event fields nobody sends',
+    ).toEqual([]);
+    expect(
+      fromRequest.filter((f) => !eventFields(kind).includes(f)),
+      'request fields the event drops',
+    ).toEqual([]);
   });
 
   it('are all in the envelope the receiver builds', () => {
@@ -64,7 +70,10 @@ describe.each(EVENT_KINDS)('the fields of a %s event', (kind) => {
 
   it('are all columns of the row and of the table, and the table has no column the row lacks', async () => {
     const rowKeys = Object.keys(rows[kind]);
-    expect(eventFields(kind).filter((f) => !rowKeys.includes(f)), 'missing from the row').toEqual([]);
+    expect(
+      eventFields(kind).filter((f) => !rowKeys.includes(f)),
+      'missing from the row',
+    ).toEqual([]);
     const columns = (await adapters.columnStore.query<{ name: string }>(`DESCRIBE TABLE ${KINDS[kind].table}`)).map((c) => c.name);
     expect([...columns].sort(), 'table columns vs row keys').toEqual([...rowKeys].sort());
   });
@@ -79,12 +88,18 @@ describe.each(EVENT_KINDS)('the fields of a %s event', (kind) => {
     const [record] = await read[kind]();
     expect(record, 'the sample was stored').toBeDefined();
     const got = Object.keys(record);
-    expect(eventFields(kind).filter((f) => !got.includes(f) && !NOT_READ[kind].includes(f)), 'missing from the read API').toEqual([]);
+    expect(
+      eventFields(kind).filter((f) => !got.includes(f) && !NOT_READ[kind].includes(f)),
+      'missing from the read API',
+    ).toEqual([]);
   });
 
   it('are documented in the OpenAPI record the read API answers with', () => {
     const doc = buildOpenApiDocument() as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
     const documented = Object.keys(doc.components.schemas[RECORD_SCHEMA[kind]].properties);
-    expect(eventFields(kind).filter((f) => !documented.includes(f) && !NOT_READ[kind].includes(f)), 'missing from OpenAPI').toEqual([]);
+    expect(
+      eventFields(kind).filter((f) => !documented.includes(f) && !NOT_READ[kind].includes(f)),
+      'missing from OpenAPI',
+    ).toEqual([]);
   });
 });

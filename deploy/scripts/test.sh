@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # The test command (README, `make test`, `npm test`, .ci/run): installs what is missing,
+# runs the static checks (check.sh: formatting, lint, types) and stops at once if they fail,
 # starts the real local stack unless it already runs (and then stops it again), runs
 # every suite with DEVTRAIL_REQUIRE_STACK=1 so an integration suite can never skip
 # silently, and ends with a one-line "N passed, N failed, N skipped" summary.
@@ -9,6 +10,7 @@ DT_NAME=test
 cd "$DT_ROOT" || exit 1
 
 ensure_node_modules verbose
+"$DT_SCRIPTS/check.sh" || die "static checks failed (above); no suite was run"
 "$DT_SCRIPTS/browser.sh" install 2>/dev/null || warn "browser install step unavailable; browser suites will report it"
 "$DT_SCRIPTS/next-fixture.sh" install || warn "Next.js test app not installed; test/e2e/otlp-nextjs.test.ts will report it"
 

@@ -34,7 +34,12 @@ describe('a clean clone with the README commands', () => {
     const port = await freePort();
     const [first] = readmeCommands();
     let out = '';
-    const child = spawn('bash', ['-c', first], { cwd: dir, env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', DEVTRAIL_DATA_DIR: '', DEVTRAIL_OPERATOR_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('bash', ['-c', first], {
+      cwd: dir,
+      env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', DEVTRAIL_DATA_DIR: '', DEVTRAIL_OPERATOR_TOKEN: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
     try {

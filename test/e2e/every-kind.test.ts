@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKafkaLog } from '@devtrail/message-log';
-import { decodeEnvelope, topicNames, type EventKind } from '@devtrail/contract';
+import { decodeMessage, topicNames, type EventKind } from '@devtrail/contract';
 import { apiGet, ingest, pipeline, type Pipeline, type ServiceProcess } from '../support/processes.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../support/stack.ts';
 
@@ -39,21 +39,47 @@ describe.skipIf(!up)(`every telemetry kind end to end${up ? '' : ` (skipped: ${N
     user_id: 'user-7',
     breadcrumbs: [{ type: 'http', message: 'GET /orders/1234', timestamp: '2026-11-21T10:00:00.000Z' }],
   };
-  const span = { service: 'api', trace_id: traceId, span_id: '00f067aa0ba902b7', operation: 'GET /orders/:id', start_time: new Date().toISOString(), duration_ms: 41.7, status: 'error', metadata: { 'http.status_code': 500 } };
+  const span = {
+    service: 'api',
+    trace_id: traceId,
+    span_id: '00f067aa0ba902b7',
+    operation: 'GET /orders/:id',
+    start_time: new Date().toISOString(),
+    duration_ms: 41.7,
+    status: 'error',
+    metadata: { 'http.status_code': 500 },
+  };
   const child = { ...span, span_id: '00f067aa0ba902b8', parent_span_id: '00f067aa0ba902b7', operation: 'SELECT orders', duration_ms: 12, status: 'ok', metadata: {} };
-  const llm = { service: 'bot', model: 'gpt-4o-mini', provider: 'openai', operation: 'chat.completions', input_tokens: 1200, output_tokens: 300, cost_usd: 0.0042, latency_ms: 950.4, metadata: { prompt: 'v3' } };
+  const llm = {
+    service: 'bot',
+    model: 'gpt-4o-mini',
+    provider: 'openai',
+    operation: 'chat.completions',
+    input_tokens: 1200,
+    output_tokens: 300,
+    cost_usd: 0.0042,
+    latency_ms: 950.4,
+    metadata: { prompt: 'v3' },
+  };
 
   it('answers each kind with its spec body', async () => {
     const e = await ingest(receiver, '/ingest/errors', project.key, error);
     expect(e.status).toBe(200);
     expect(e.body).toEqual({ ok: true, fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) });
     // Same error, other id and line: the same group.
-    const e2 = await ingest(receiver, '/ingest/errors', project.key, { ...error, error_message: 'Order 98 not found', stack_trace: error.stack_trace.replace(':40:11', ':44:9').replace(/1234/g, '98') });
+    const e2 = await ingest(receiver, '/ingest/errors', project.key, {
+      ...error,
+      error_message: 'Order 98 not found',
+      stack_trace: error.stack_trace.replace(':40:11', ':44:9').replace(/1234/g, '98'),
+    });
     expect(e2.body.fingerprint).toBe(e.body.fingerprint);
     expect((await ingest(receiver, '/ingest/traces', project.key, span)).body).toEqual({ ok: true });
     expect((await ingest(receiver, '/ingest/traces', project.key, child)).body).toEqual({ ok: true });
     expect((await ingest(receiver, '/ingest/llm', project.key, llm)).body).toEqual({ ok: true });
-    expect((await ingest(receiver, '/ingest/logs', project.key, { logs: [{ level: 'error', message: 'with trace', trace_id: traceId }] })).body).toEqual({ ok: true, count: 1 });
+    expect((await ingest(receiver, '/ingest/logs', project.key, { logs: [{ level: 'error', message: 'with trace', trace_id: traceId }] })).body).toEqual({
+      ok: true,
+      count: 1,
+    });
   });
 
   it('puts every kind on its own Kafka topic with every field', async () => {
@@ -64,7 +90,7 @@ describe.skipIf(!up)(`every telemetry kind end to end${up ? '' : ` (skipped: ${N
     await c.run(async (batch) => {
       for (const m of batch) {
         const kind = m.headers['dt-kind'] as EventKind;
-        (seen[kind] ??= []).push({ env: decodeEnvelope(kind, m.value), headers: m.headers, topic: m.topic });
+        for (const env of decodeMessage(kind, m.value).events) (seen[kind] ??= []).push({ env, headers: m.headers, topic: m.topic });
       }
     });
     await expect.poll(() => Object.values(seen).flat().length, { timeout: 15_000 }).toBeGreaterThanOrEqual(6);
@@ -73,7 +99,14 @@ describe.skipIf(!up)(`every telemetry kind end to end${up ? '' : ` (skipped: ${N
     expect(seen.error).toHaveLength(2);
     expect(seen.error[0].topic).toBe(topics.of('error'));
     expect(seen.error[0].env.data).toMatchObject({ ...error, severity: 'high', error_type: 'NotFoundError' });
-    expect(seen.error[0].headers).toMatchObject({ 'dt-schema-version': '1', 'dt-kind': 'error', 'dt-project-id': project.id, 'dt-event-id': seen.error[0].env.event_id });
+    // One message per request (schema version 2): an error report is a batch of one.
+    expect(seen.error[0].headers).toMatchObject({
+      'dt-schema-version': '2',
+      'dt-kind': 'error',
+      'dt-project-id': project.id,
+      'dt-event-count': '1',
+      'content-type': 'application/json',
+    });
     expect(seen.span.map((s) => s.env.data)).toContainEqual({ ...span, environment: 'production', release: '', parent_span_id: '', duration_ms: 42 });
     expect(seen.llm[0].env.data).toMatchObject({ ...llm, latency_ms: 950, environment: 'production' });
     expect(seen.log[0].env.data).toMatchObject({ message: 'with trace', trace_id: traceId });
@@ -93,13 +126,28 @@ describe.skipIf(!up)(`every telemetry kind end to end${up ? '' : ` (skipped: ${N
 
     await expect.poll(async () => (await api(`/traces/${traceId}`)).body.spans?.length, { timeout: 5000 }).toBe(2);
     const trace = (await api(`/traces/${traceId}`)).body.spans;
-    expect(trace.find((s: any) => s.span_id === span.span_id)).toMatchObject({ operation: span.operation, duration_ms: 42, status: 'error', parent_span_id: '', metadata: span.metadata });
+    expect(trace.find((s: any) => s.span_id === span.span_id)).toMatchObject({
+      operation: span.operation,
+      duration_ms: 42,
+      status: 'error',
+      parent_span_id: '',
+      metadata: span.metadata,
+    });
     expect(trace.find((s: any) => s.span_id === child.span_id)).toMatchObject({ parent_span_id: span.span_id });
     const roots = (await api('/traces')).body.traces;
     expect(roots.map((r: any) => r.span_id)).toEqual([span.span_id]);
 
     await expect.poll(async () => (await api('/llm-usage')).body.usage?.length, { timeout: 5000 }).toBe(1);
-    expect((await api('/llm-usage')).body.usage[0]).toMatchObject({ model: 'gpt-4o-mini', provider: 'openai', service: 'bot', calls: 1, input_tokens: 1200, output_tokens: 300, cost_usd: 0.0042, latency_p50_ms: 950 });
+    expect((await api('/llm-usage')).body.usage[0]).toMatchObject({
+      model: 'gpt-4o-mini',
+      provider: 'openai',
+      service: 'bot',
+      calls: 1,
+      input_tokens: 1200,
+      output_tokens: 300,
+      cost_usd: 0.0042,
+      latency_p50_ms: 950,
+    });
 
     const logs = (await api(`/logs?trace_id=${traceId}`)).body.logs;
     expect(logs.map((l: any) => l.message)).toEqual(['with trace']);

@@ -116,7 +116,9 @@ describe.skipIf(!up)(`Kafka broker loss on a three-node cluster${up ? '' : ` (sk
       const k = 'status' in o ? String(o.status) : 'hung' in o ? 'hung' : `error: ${o.error}`;
       statuses.set(k, (statuses.get(k) ?? 0) + 1);
     }
-    console.log(`broker loss: killed node ${node} (led ${leads} of ${before.length} partitions); ${answeredWhileDown} requests answered while it was down; answers ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.log(
+      `broker loss: killed node ${node} (led ${leads} of ${before.length} partitions); ${answeredWhileDown} requests answered while it was down; answers ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
     expect([...statuses.keys()].filter((k) => k !== '200' && k !== '503')).toEqual([]);
     for (const o of outcomes) {
       if (!('status' in o) || o.status !== 503) continue;

@@ -15,7 +15,9 @@ async function steadyStream(receiver: ServiceProcess, key: string, tag: string, 
   let running = true;
   const done = (async () => {
     while (running) {
-      const r = await ingest(receiver, '/ingest/logs', key, { logs: Array.from({ length: perRequest }, (_, i) => ({ level: 'info', message: `${tag}-${i}` })) }).catch(() => null);
+      const r = await ingest(receiver, '/ingest/logs', key, { logs: Array.from({ length: perRequest }, (_, i) => ({ level: 'info', message: `${tag}-${i}` })) }).catch(
+        () => null,
+      );
       if (r?.status === 200) acked += perRequest;
       await new Promise((res) => setTimeout(res, 25));
     }

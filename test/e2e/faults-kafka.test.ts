@@ -69,7 +69,11 @@ describe.skipIf(!up)(`Kafka outage${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`
       new Set(
         (
           await (
-            await ch.query({ query: `SELECT message FROM ${p.env.CLICKHOUSE_DATABASE}.logs FINAL WHERE project_id = {p:String}`, query_params: { p: project.id }, format: 'JSONEachRow' })
+            await ch.query({
+              query: `SELECT message FROM ${p.env.CLICKHOUSE_DATABASE}.logs FINAL WHERE project_id = {p:String}`,
+              query_params: { p: project.id },
+              format: 'JSONEachRow',
+            })
           ).json<{ message: string }>()
         ).map((r) => r.message),
       );

@@ -87,6 +87,8 @@ describe.skipIf(!up)(`logs end to end: CLI -> receiver -> Kafka -> consumer -> C
   it('applies the service and environment defaults', async () => {
     const res = await ingest(receiver, '/ingest/logs', project.key, { logs: [{ level: 'info', message: 'defaults-e2e' }] });
     expect(res.status).toBe(200);
-    await expect.poll(() => p.count('logs', "message = 'defaults-e2e' AND service = 'unknown' AND environment = 'production' AND release = ''"), { timeout: 5000 }).toBe(1);
+    await expect
+      .poll(() => p.count('logs', "message = 'defaults-e2e' AND service = 'unknown' AND environment = 'production' AND release = ''"), { timeout: 5000 })
+      .toBe(1);
   });
 });

@@ -84,7 +84,9 @@ describe.skipIf(!up)(`Next.js app -> OTLP -> devtrail${up ? '' : ` (skipped: ${N
     const spans = (await api(`/traces/${hello.trace_id}`)).spans;
     expect(spans.map((s: any) => s.operation)).toContain('GET /api/hello');
     // The SDK's logger (native /ingest/logs) in the same trace.
-    await expect.poll(async () => ((await api(`/logs?trace_id=${hello.trace_id}`)).logs ?? []).map((l: any) => l.message), { timeout: 15_000 }).toContain('sdk says hello to ann');
+    await expect
+      .poll(async () => ((await api(`/logs?trace_id=${hello.trace_id}`)).logs ?? []).map((l: any) => l.message), { timeout: 15_000 })
+      .toContain('sdk says hello to ann');
   });
 
   it("the thrown error arrives as an error report in the failing request's trace", async () => {

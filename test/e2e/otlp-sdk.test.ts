@@ -41,8 +41,20 @@ describe.skipIf(!up)(`OpenTelemetry JS SDK -> OTLP/HTTP -> devtrail${up ? '' : `
       await expect.poll(async () => (await api(`/traces/${sent.traceId}`)).spans?.length, { timeout: 15_000 }).toBe(3);
       const spans = (await api(`/traces/${sent.traceId}`)).spans;
       const byId = (id: string) => spans.find((s: any) => s.span_id === id);
-      expect(byId(sent.rootId)).toMatchObject({ operation: 'GET /checkout', parent_span_id: '', status: 'error', service, environment: 'staging', release: `${encoding}-1.0.0` });
-      expect(byId(sent.rootId).metadata).toMatchObject({ 'http.route': '/checkout', 'otel.span_kind': 'server', 'otel.scope.name': 'checkout-handler', 'otel.resource': { 'host.name': 'test-host' } });
+      expect(byId(sent.rootId)).toMatchObject({
+        operation: 'GET /checkout',
+        parent_span_id: '',
+        status: 'error',
+        service,
+        environment: 'staging',
+        release: `${encoding}-1.0.0`,
+      });
+      expect(byId(sent.rootId).metadata).toMatchObject({
+        'http.route': '/checkout',
+        'otel.span_kind': 'server',
+        'otel.scope.name': 'checkout-handler',
+        'otel.resource': { 'host.name': 'test-host' },
+      });
       expect(byId(sent.dbId)).toMatchObject({ operation: 'SELECT orders', parent_span_id: sent.rootId, status: 'ok' });
       expect(byId(sent.dbId).duration_ms).toBeGreaterThanOrEqual(14);
       expect(byId(sent.llmId)).toMatchObject({ operation: 'chat gpt-4o-mini', parent_span_id: sent.rootId });
@@ -61,7 +73,13 @@ describe.skipIf(!up)(`OpenTelemetry JS SDK -> OTLP/HTTP -> devtrail${up ? '' : `
       const mine = async () => (await api(`/errors?limit=100`)).errors?.filter((e: any) => e.service === service) ?? [];
       await expect.poll(async () => (await mine()).length, { timeout: 15_000 }).toBe(1);
       const [e] = await mine();
-      expect(e).toMatchObject({ error_type: 'TypeError', error_message: `Cannot read properties of undefined (reading 'total') [${encoding}]`, severity: 'high', trace_id: sent.traceId, release: `${encoding}-1.0.0` });
+      expect(e).toMatchObject({
+        error_type: 'TypeError',
+        error_message: `Cannot read properties of undefined (reading 'total') [${encoding}]`,
+        severity: 'high',
+        trace_id: sent.traceId,
+        release: `${encoding}-1.0.0`,
+      });
       expect(e.stack_trace).toMatch(/^TypeError: Cannot read properties/);
       expect(e.stack_trace).toMatch(/otlp-sdk\.test\.ts/);
       const native = await fetch(`${receiver.url}/ingest/errors`, {

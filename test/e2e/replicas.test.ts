@@ -35,7 +35,12 @@ describe.skipIf(!up)(`two receiver replicas${up ? '' : ` (skipped: ${NO_STACK_RE
     expect(out.code, out.stderr).toBe(0);
     const newKey = JSON.parse(out.stdout).api_key;
     const t0 = Date.now();
-    await expect.poll(async () => [(await ingest(a, '/ingest/logs', proj.key, batch)).status, (await ingest(b, '/ingest/logs', proj.key, batch)).status], { timeout: 2000, interval: 50 }).toEqual([401, 401]);
+    await expect
+      .poll(async () => [(await ingest(a, '/ingest/logs', proj.key, batch)).status, (await ingest(b, '/ingest/logs', proj.key, batch)).status], {
+        timeout: 2000,
+        interval: 50,
+      })
+      .toEqual([401, 401]);
     expect(Date.now() - t0).toBeLessThan(2000);
     expect((await ingest(a, '/ingest/logs', newKey, batch)).status).toBe(200);
     expect((await ingest(b, '/ingest/logs', newKey, batch)).status).toBe(200);

@@ -60,7 +60,6 @@ export interface BuiltApp {
   buildMs: number;
 }
 
-
 /** Copies the app and the SDK into .devtrail/next-app and builds unless the cached build is current. */
 export async function prepareNextApp(): Promise<BuiltApp> {
   if (!existsSync(NEXT_BIN)) throw new Error('Next.js is not installed in .devtrail/next-app: run `make install` (deploy/scripts/next-fixture.sh install)');

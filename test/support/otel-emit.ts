@@ -35,7 +35,12 @@ export interface Sent {
 /** What an instrumented checkout handler would emit: nested spans, a GenAI call, an exception, logs. */
 export async function emitCheckout(service: string, encoding: 'protobuf' | 'json', baseUrl: string, key: string): Promise<{ sent: Sent; results: ExportResult[] }> {
   const headers = { authorization: `Bearer ${key}` };
-  const resource = resourceFromAttributes({ 'service.name': service, 'deployment.environment.name': 'staging', 'service.version': `${encoding}-1.0.0`, 'host.name': 'test-host' });
+  const resource = resourceFromAttributes({
+    'service.name': service,
+    'deployment.environment.name': 'staging',
+    'service.version': `${encoding}-1.0.0`,
+    'host.name': 'test-host',
+  });
   const results: ExportResult[] = [];
   const spanExporter =
     encoding === 'protobuf'
@@ -46,7 +51,10 @@ export async function emitCheckout(service: string, encoding: 'protobuf' | 'json
       ? new ProtoLogExporter({ url: `${baseUrl}/v1/logs`, headers })
       : new JsonLogExporter({ url: `${baseUrl}/v1/logs`, headers, compression: 'gzip' as never });
   const tracerProvider = new BasicTracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor(recording<ReadableSpan>(spanExporter, results) as SpanExporter)] });
-  const loggerProvider = new LoggerProvider({ resource, processors: [new SimpleLogRecordProcessor({ exporter: recording<ReadableLogRecord>(logExporter, results) as LogRecordExporter })] });
+  const loggerProvider = new LoggerProvider({
+    resource,
+    processors: [new SimpleLogRecordProcessor({ exporter: recording<ReadableLogRecord>(logExporter, results) as LogRecordExporter })],
+  });
   const tracer = tracerProvider.getTracer('checkout-handler', '3.1.0');
   const logger = loggerProvider.getLogger('checkout-logger');
 
@@ -87,4 +95,3 @@ export async function emitCheckout(service: string, encoding: 'protobuf' | 'json
   const ids = (s: Span) => s.spanContext();
   return { sent: { traceId: ids(root).traceId, rootId: ids(root).spanId, dbId: ids(db).spanId, llmId: ids(llm).spanId }, results };
 }
-

@@ -25,7 +25,13 @@ function reachable(hostPort: string): Promise<boolean> {
 
 /** True when the stack is up; throws when it is required but down. */
 export async function stackUp(): Promise<boolean> {
-  const ok = (await Promise.all([reachable(STACK.kafkaBrokers[0]), reachable(STACK.clickhouseUrl), reachable(STACK.postgresUrl.replace(/^postgres(ql)?:\/\/[^@]*@/, 'tcp://').replace(/\/[^/]*$/, ''))])).every(Boolean);
+  const ok = (
+    await Promise.all([
+      reachable(STACK.kafkaBrokers[0]),
+      reachable(STACK.clickhouseUrl),
+      reachable(STACK.postgresUrl.replace(/^postgres(ql)?:\/\/[^@]*@/, 'tcp://').replace(/\/[^/]*$/, '')),
+    ])
+  ).every(Boolean);
   if (!ok && STACK_REQUIRED) throw new Error(`DEVTRAIL_REQUIRE_STACK=1 but ${NO_STACK_REASON}`);
   return ok;
 }

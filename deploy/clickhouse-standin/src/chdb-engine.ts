@@ -45,9 +45,7 @@ export class ChdbEngine {
     const result = this.tail.then(async () => {
       await this.session.queryAsync(`USE ${quoteIdentifier(database)}`);
       const options = { format: 'TabSeparated' };
-      const out = Object.keys(params).length > 0
-        ? await this.session.queryBindAsync(sql, params, options)
-        : await this.session.queryAsync(sql, options);
+      const out = Object.keys(params).length > 0 ? await this.session.queryBindAsync(sql, params, options) : await this.session.queryAsync(sql, options);
       const bytes = out.bytes();
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     });

@@ -57,7 +57,5 @@ export function fromEngineError(error: unknown): ClickHouseException {
   const code = Number(CODE_PREFIX.exec(text)![1]);
   const body = text.replace(CODE_PREFIX, '');
   const trailer = TRAILER.exec(body);
-  return trailer
-    ? new ClickHouseException(code, trailer[1], body.slice(0, trailer.index))
-    : new ClickHouseException(code, 'UNKNOWN_EXCEPTION', body);
+  return trailer ? new ClickHouseException(code, trailer[1], body.slice(0, trailer.index)) : new ClickHouseException(code, 'UNKNOWN_EXCEPTION', body);
 }

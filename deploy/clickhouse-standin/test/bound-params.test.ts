@@ -8,7 +8,7 @@ const sent = (value: unknown) => formatQueryParams({ value });
 
 describe('toChdbParam', () => {
   it('gives back a top-level string exactly', () => {
-    const tricky = "it's a \\ back'slash \"quoted\"\ttab\nnewline\r; DROP TABLE t; --";
+    const tricky = 'it\'s a \\ back\'slash "quoted"\ttab\nnewline\r; DROP TABLE t; --';
     expect(toChdbParam(sent(tricky))).toBe(tricky);
     expect(toChdbParam(sent('\\N'))).toBe('\\N'); // the text, not NULL
   });

@@ -12,13 +12,14 @@ describe('fromEngineError', () => {
   });
 
   it('unwraps errors chDB reports twice', () => {
-    const wrapped =
-      'Code: 108. DB::Exception: Code: 108. DB::Exception: No data to insert. (NO_DATA_TO_INSERT) (version 26.7.2.1). (NO_DATA_TO_INSERT)';
+    const wrapped = 'Code: 108. DB::Exception: Code: 108. DB::Exception: No data to insert. (NO_DATA_TO_INSERT) (version 26.7.2.1). (NO_DATA_TO_INSERT)';
     expect(fromEngineError(new Error(wrapped)).render('v')).toBe('Code: 108. DB::Exception: No data to insert. (NO_DATA_TO_INSERT) (version v)\n');
   });
 
   it('keeps multi-line messages and falls back for messages without a code', () => {
-    const multiLine = fromEngineError(new Error("Code: 27. DB::Exception: Cannot parse input: (at row 1)\n: While executing ParallelParsingBlockInputFormat. (CANNOT_PARSE_INPUT_ASSERTION_FAILED)"));
+    const multiLine = fromEngineError(
+      new Error('Code: 27. DB::Exception: Cannot parse input: (at row 1)\n: While executing ParallelParsingBlockInputFormat. (CANNOT_PARSE_INPUT_ASSERTION_FAILED)'),
+    );
     expect(multiLine).toMatchObject({ message: 'Cannot parse input: (at row 1)\n: While executing ParallelParsingBlockInputFormat', httpStatus: 400 });
     expect(fromEngineError(new Error('boom'))).toMatchObject({ code: 1001, codeName: 'STD_EXCEPTION', message: 'boom', httpStatus: 500 });
   });

@@ -105,7 +105,11 @@ describe('@clickhouse/client against the stand-in', () => {
   });
 
   it('surfaces server errors as ClickHouseError with code and type', async () => {
-    const error = (p: Promise<unknown>) => p.then(() => 'no error', (e: unknown) => e);
+    const error = (p: Promise<unknown>) =>
+      p.then(
+        () => 'no error',
+        (e: unknown) => e,
+      );
     const missing = await error(rows('SELECT * FROM no_such_table'));
     expect(missing).toBeInstanceOf(ClickHouseError);
     expect(missing).toMatchObject({ code: '60', type: 'UNKNOWN_TABLE' });
@@ -126,7 +130,11 @@ describe('@clickhouse/client against the stand-in', () => {
 
   it('refuses settings and compression with NOT_IMPLEMENTED instead of ignoring them', async () => {
     const withSettings = connect({ clickhouse_settings: { max_threads: 1 } });
-    await expect(rows('SELECT 1', undefined, withSettings)).rejects.toMatchObject({ code: '48', type: 'NOT_IMPLEMENTED', message: expect.stringContaining("'max_threads'") });
+    await expect(rows('SELECT 1', undefined, withSettings)).rejects.toMatchObject({
+      code: '48',
+      type: 'NOT_IMPLEMENTED',
+      message: expect.stringContaining("'max_threads'"),
+    });
     await withSettings.close();
     const gzip = connect({ compression: { request: true } });
     await expect(gzip.command({ query: 'SELECT 1' })).rejects.toMatchObject({ code: '48', type: 'NOT_IMPLEMENTED' });

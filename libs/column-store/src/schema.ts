@@ -148,9 +148,7 @@ export function columnStoreMigrations({ retentionDays }: SchemaOptions): Array<{
 }
 
 export async function migrateColumnStore(store: ColumnStore, opts: SchemaOptions): Promise<number[]> {
-  await store.command(
-    `CREATE TABLE IF NOT EXISTS schema_migrations (version UInt32, applied_at DateTime DEFAULT now()) ENGINE = ReplacingMergeTree ORDER BY version`,
-  );
+  await store.command(`CREATE TABLE IF NOT EXISTS schema_migrations (version UInt32, applied_at DateTime DEFAULT now()) ENGINE = ReplacingMergeTree ORDER BY version`);
   const done = new Set((await store.query<{ version: number }>('SELECT version FROM schema_migrations FINAL')).map((r) => Number(r.version)));
   const applied: number[] = [];
   for (const m of columnStoreMigrations(opts)) {

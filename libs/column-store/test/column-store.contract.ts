@@ -15,7 +15,19 @@ import {
   type ColumnStore,
 } from '../src/index.ts';
 import { sampleEnvelopes } from './fixtures.ts';
-import { COLUMN, errorToEvent, KINDS, llmToEvent, llmUsageSchema, logBatchSchema, logsToEvents, newEnvelope, parseJsonBody, spanSchema, spanToEvent } from '@devtrail/contract';
+import {
+  COLUMN,
+  errorToEvent,
+  KINDS,
+  llmToEvent,
+  llmUsageSchema,
+  logBatchSchema,
+  logsToEvents,
+  newEnvelope,
+  parseJsonBody,
+  spanSchema,
+  spanToEvent,
+} from '@devtrail/contract';
 
 async function insertAll(store: ColumnStore, envs: ReturnType<typeof sampleEnvelopes>) {
   for (const kind of ['log', 'error', 'span', 'llm'] as const) {
@@ -47,10 +59,23 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
       const now = new Date().toISOString();
       const edgeText = `nul\u0000 rtl \u202eabc ${parseJsonBody('"cut \\ud83d"')} ${'x'.repeat(100_000)}`;
       const times = [COLUMN.time.minMs, COLUMN.time.maxMs].map((ms) => new Date(ms).toISOString());
-      const batch = logBatchSchema.parse({ logs: times.map((timestamp) => ({ level: 'info', message: edgeText, timestamp, metadata: { [edgeText.slice(0, 20)]: 1e308 } })) });
+      const batch = logBatchSchema.parse({
+        logs: times.map((timestamp) => ({ level: 'info', message: edgeText, timestamp, metadata: { [edgeText.slice(0, 20)]: 1e308 } })),
+      });
       const span = spanSchema.parse({ trace_id: 'edge', span_id: 's', operation: 'o', start_time: times[1], duration_ms: COLUMN.count.max });
-      const llm = llmUsageSchema.parse({ model: edgeText.slice(0, 30), provider: 'p', operation: 'o', input_tokens: COLUMN.count.max, output_tokens: 0, latency_ms: COLUMN.count.max, cost_usd: -1e308 });
-      await store.insert(KINDS.log.table, logsToEvents(batch, now).map((d) => toRow(newEnvelope('log', p, now, d))));
+      const llm = llmUsageSchema.parse({
+        model: edgeText.slice(0, 30),
+        provider: 'p',
+        operation: 'o',
+        input_tokens: COLUMN.count.max,
+        output_tokens: 0,
+        latency_ms: COLUMN.count.max,
+        cost_usd: -1e308,
+      });
+      await store.insert(
+        KINDS.log.table,
+        logsToEvents(batch, now).map((d) => toRow(newEnvelope('log', p, now, d))),
+      );
       await store.insert(KINDS.span.table, [toRow(newEnvelope('span', p, now, spanToEvent(span)))]);
       await store.insert(KINDS.llm.table, [toRow(newEnvelope('llm', p, now, llmToEvent(llm, now)))]);
 
@@ -137,7 +162,14 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
         [11, 'b', 'p2', 7, 7, 8, 1], // after it
       ] as const;
       const rows = calls.map(([min, model, provider, input_tokens, output_tokens, cost_usd, latency_ms]) =>
-        toRow(newEnvelope('llm', p, at(min), llmToEvent({ service: 's', environment: 'e', model, provider, operation: 'chat', input_tokens, output_tokens, cost_usd, latency_ms }, at(min)))),
+        toRow(
+          newEnvelope(
+            'llm',
+            p,
+            at(min),
+            llmToEvent({ service: 's', environment: 'e', model, provider, operation: 'chat', input_tokens, output_tokens, cost_usd, latency_ms }, at(min)),
+          ),
+        ),
       );
       await store.insert(KINDS.llm.table, rows);
       await store.insert(KINDS.llm.table, rows); // a replayed batch counts once
@@ -167,9 +199,24 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
       const base = Math.floor(Date.now() / 60_000) * 60_000 - 3600_000;
       const buckets = bucketsOf({ fromMs: base, toMs: base + 10 * 60_000 }, 5);
       const at = (min: number) => new Date(base + min * 60_000).toISOString();
-      const report = (fn: string) => ({ service: 'api', environment: 'e', error_message: 'boom', stack_trace: `Error: boom\n    at ${fn} (/app/x.js:1:1)`, severity: 'high', breadcrumbs: [] }) as never;
+      const report = (fn: string) =>
+        ({
+          service: 'api',
+          environment: 'e',
+          error_message: 'boom',
+          stack_trace: `Error: boom\n    at ${fn} (/app/x.js:1:1)`,
+          severity: 'high',
+          breadcrumbs: [],
+        }) as never;
       const occurrence = (project: string, fn: string, min: number) => toRow(newEnvelope('error', project, at(min), errorToEvent(report(fn), at(min))));
-      const rows = [occurrence(p, 'f', 0.5), occurrence(p, 'f', 1), occurrence(p, 'f', 9), occurrence(p, 'f', 12), occurrence(p, 'g', 3), occurrence(randomUUID(), 'f', 0.5)];
+      const rows = [
+        occurrence(p, 'f', 0.5),
+        occurrence(p, 'f', 1),
+        occurrence(p, 'f', 9),
+        occurrence(p, 'f', 12),
+        occurrence(p, 'g', 3),
+        occurrence(randomUUID(), 'f', 0.5),
+      ];
       await store.insert(KINDS.error.table, rows);
       await store.insert(KINDS.error.table, rows); // a replayed batch counts once
       const [fpF, fpG] = [String(rows[0].fingerprint), String(rows[4].fingerprint)];

@@ -27,11 +27,51 @@ export function sampleEnvelopes(projectId: string, n = 3): Envelope[] {
       projectId,
       now,
       errorToEvent(
-        { service: 'api', environment: 'production', error_message: `User ${line} missing`, stack_trace: `Error: x\n    at f (/a/b/c.js:${line}:1)`, severity: 'high', breadcrumbs: [] } as never,
+        {
+          service: 'api',
+          environment: 'production',
+          error_message: `User ${line} missing`,
+          stack_trace: `Error: x\n    at f (/a/b/c.js:${line}:1)`,
+          severity: 'high',
+          breadcrumbs: [],
+        } as never,
         now,
       ),
     );
-  const span = newEnvelope('span', projectId, now, spanToEvent({ service: 'api', environment: 'production', trace_id: 'trace-1', span_id: 'root', parent_span_id: '', operation: 'GET /x', start_time: now, duration_ms: 12, status: 'ok' } as never));
-  const llm = newEnvelope('llm', projectId, now, llmToEvent({ service: 'api', environment: 'production', model: 'gpt-x', provider: 'openai', operation: 'chat', input_tokens: 10, output_tokens: 5, cost_usd: 0.25, latency_ms: 300 } as never, now));
+  const span = newEnvelope(
+    'span',
+    projectId,
+    now,
+    spanToEvent({
+      service: 'api',
+      environment: 'production',
+      trace_id: 'trace-1',
+      span_id: 'root',
+      parent_span_id: '',
+      operation: 'GET /x',
+      start_time: now,
+      duration_ms: 12,
+      status: 'ok',
+    } as never),
+  );
+  const llm = newEnvelope(
+    'llm',
+    projectId,
+    now,
+    llmToEvent(
+      {
+        service: 'api',
+        environment: 'production',
+        model: 'gpt-x',
+        provider: 'openai',
+        operation: 'chat',
+        input_tokens: 10,
+        output_tokens: 5,
+        cost_usd: 0.25,
+        latency_ms: 300,
+      } as never,
+      now,
+    ),
+  );
   return [...logs, err(1), err(2), span, llm];
 }

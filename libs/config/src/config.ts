@@ -17,12 +17,18 @@ const envSchema = z.object({
 
   KAFKA_BROKERS: z.string().default('127.0.0.1:19092'),
   KAFKA_CLIENT_ID: z.string().default('devtrail'),
-  KAFKA_TOPIC_PREFIX: z.string().regex(/^[a-zA-Z0-9._-]*$/).default('devtrail.'),
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[a-zA-Z0-9._-]*$/)
+    .default('devtrail.'),
   KAFKA_PARTITIONS: int(3),
   KAFKA_REPLICATION_FACTOR: int(1),
 
   CLICKHOUSE_URL: z.string().url().default('http://127.0.0.1:18123'),
-  CLICKHOUSE_DATABASE: z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/).default('devtrail'),
+  CLICKHOUSE_DATABASE: z
+    .string()
+    .regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/)
+    .default('devtrail'),
   CLICKHOUSE_USER: z.string().default('default'),
   CLICKHOUSE_PASSWORD: z.string().default(''),
   RETENTION_DAYS: int(30),
@@ -88,7 +94,9 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
     operatorToken: e.DEVTRAIL_OPERATOR_TOKEN,
     dataDir: e.DEVTRAIL_DATA_DIR,
     kafka: {
-      brokers: e.KAFKA_BROKERS.split(',').map((s) => s.trim()).filter(Boolean),
+      brokers: e.KAFKA_BROKERS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       clientId: e.KAFKA_CLIENT_ID,
       topicPrefix: e.KAFKA_TOPIC_PREFIX,
       partitions: e.KAFKA_PARTITIONS,
@@ -109,7 +117,9 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       defaultRateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     },
     consumers: {
-      enabled: e.CONSUMERS.split(',').map((s) => s.trim()).filter(Boolean),
+      enabled: e.CONSUMERS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       groupPrefix: e.CONSUMER_GROUP_PREFIX,
       batchRows: e.CONSUMER_BATCH_ROWS,
       batchMs: e.CONSUMER_BATCH_MS,

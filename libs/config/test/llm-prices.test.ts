@@ -41,7 +41,16 @@ describe('LLM_PRICES_FILE', () => {
 
   it('replaces and extends the table for one deployment', () => {
     const f = path.join(dir, 'prices.json');
-    writeFileSync(f, JSON.stringify({ as_of: '2030-01-01', models: [{ model: 'gpt-4o', input: 1, output: 1 }, { model: 'in-house-7b', input: 0.01, output: 0.02 }] }));
+    writeFileSync(
+      f,
+      JSON.stringify({
+        as_of: '2030-01-01',
+        models: [
+          { model: 'gpt-4o', input: 1, output: 1 },
+          { model: 'in-house-7b', input: 0.01, output: 0.02 },
+        ],
+      }),
+    );
     const c = loadConfig({ LLM_PRICES_FILE: f });
     expect(c.llmPrices.asOf).toEqual([file.as_of, '2030-01-01']);
     expect(estimateCostUsd(c.llmPrices, 'gpt-4o', 1_000_000, 1_000_000)).toBe(2);

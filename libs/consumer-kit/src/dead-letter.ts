@@ -1,7 +1,8 @@
 import type { ConsumedMessage, OutgoingMessage } from '@devtrail/message-log';
 
-// A dead letter is the original message, bytes untouched, plus headers that say where
-// it came from and why it can never be written (docs/topics.md).
+// A dead letter is what could never be written, with headers that say where it came
+// from and why (docs/topics.md): a whole message, bytes untouched, when it cannot be
+// read at all; one event of a batch, re-encoded as a message of its own, otherwise.
 export const DLQ_HEADERS = {
   reason: 'dt-dlq-reason',
   sourceTopic: 'dt-dlq-source-topic',
@@ -11,12 +12,14 @@ export const DLQ_HEADERS = {
   at: 'dt-dlq-at',
 } as const;
 
-export function deadLetter(m: ConsumedMessage, consumer: string, reason: string): OutgoingMessage {
+/** `value` defaults to the source message's own bytes; `headers` override the source's. */
+export function deadLetter(m: ConsumedMessage, consumer: string, reason: string, value?: Buffer, headers: Record<string, string> = {}): OutgoingMessage {
   return {
     key: m.key,
-    value: m.value ?? Buffer.alloc(0),
+    value: value ?? m.value ?? Buffer.alloc(0),
     headers: {
       ...m.headers,
+      ...headers,
       [DLQ_HEADERS.reason]: reason.slice(0, 1000),
       [DLQ_HEADERS.sourceTopic]: m.topic,
       [DLQ_HEADERS.sourcePartition]: String(m.partition),

@@ -4,7 +4,8 @@ import { backoffMs, sleep } from './backoff.ts';
 import { deadLetter } from './dead-letter.ts';
 
 // A consumer-group member that turns a topic into micro-batches:
-//   decode each message (a failure is dead-lettered at once, with its reason)
+//   decode each message into its items (a message that cannot be read, or an item of it
+//   that cannot, is dead-lettered at once, with its reason)
 //   -> buffer until `batchRows` or `batchMs`, whichever first
 //   -> write(batch) while the next batch is read (one write ahead at most): retryable
 //      failures wait with backoff (consumption pauses, nothing is lost); a permanent
@@ -26,8 +27,8 @@ export interface TopicConsumerOptions<T> {
   groupId: string;
   topic: string;
   deadLetterTopic: string;
-  /** Typed, versioned decoder; throw to dead-letter the message. */
-  decode(message: ConsumedMessage): T;
+  /** A message's items (one, or a batch's events); throw to dead-letter the whole message. */
+  decode(message: ConsumedMessage): Decoded<T>;
   /** Writes a batch; throw a permanent Failure (contract failure.ts) for data that can never be written. */
   write(items: T[]): Promise<void>;
   batchRows?: number;
@@ -56,9 +57,30 @@ export interface TopicConsumer {
   lag(): Promise<number>;
 }
 
+/** What one message holds. */
+export interface Decoded<T> {
+  items: T[];
+  /** Items that cannot be read, each dead-lettered alone: its own message value and why. */
+  rejected?: Array<{ value: Buffer; reason: string }>;
+  /** The dead-letter value of items[i] should a write refuse it for good; default: the whole message. */
+  letter?(i: number): Buffer;
+  /** Headers that replace the source message's on such a dead letter (e.g. its event count). */
+  letterHeaders?: Record<string, string>;
+}
+
 interface Item<T> {
   message: ConsumedMessage;
   value: T;
+  /** Where it came from: its message's decoding and its place there (for its dead letter). */
+  from: Decoded<T>;
+  index: number;
+}
+
+interface Dead {
+  message: ConsumedMessage;
+  reason: string;
+  value?: Buffer;
+  headers?: Record<string, string>;
 }
 
 const silent: Logger = { info() {}, warn() {}, error() {} };
@@ -70,7 +92,7 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
   const consumer = opts.messageLog.createConsumer({ groupId: opts.groupId, topics: [opts.topic] });
   let dlqProducer: Producer | undefined;
   let buffer: Item<T>[] = [];
-  let dead: Array<{ message: ConsumedMessage; reason: string }> = [];
+  let dead: Dead[] = [];
   let positions = new Map<number, string>();
   let chain: Promise<void> = Promise.resolve();
   let flushesPending = 0;
@@ -113,11 +135,12 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
     }
   }
 
-  async function sendDead(items: Array<{ message: ConsumedMessage; reason: string }>, ctx?: BatchContext) {
+  async function sendDead(items: Dead[], ctx?: BatchContext) {
     if (items.length === 0) return;
     dlqProducer ??= opts.messageLog.createProducer();
     const p = dlqProducer;
-    await persist('dead-letter produce', () => p.send([{ topic: opts.deadLetterTopic, messages: items.map((d) => deadLetter(d.message, opts.name, d.reason)) }]), ctx);
+    const messages = items.map((d) => deadLetter(d.message, opts.name, d.reason, d.value, d.headers));
+    await persist('dead-letter produce', () => p.send([{ topic: opts.deadLetterTopic, messages }]), ctx);
     stats.deadLettered += items.length;
     for (const d of items) log.warn({ consumer: opts.name, partition: d.message.partition, offset: d.message.offset, reason: d.reason }, 'dead-lettered');
   }
@@ -131,7 +154,8 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
       if (isRetryable(err)) throw err;
       const e = err as Error;
       if (items.length === 1) {
-        await sendDead([{ message: items[0].message, reason: `write rejected: ${e.message}` }], ctx);
+        const [i] = items;
+        await sendDead([{ message: i.message, reason: `write rejected: ${e.message}`, value: i.from.letter?.(i.index), headers: i.from.letterHeaders }], ctx);
         return;
       }
       const mid = Math.ceil(items.length / 2);
@@ -187,14 +211,17 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
       running = true;
       timer = setInterval(() => {
         // At most one timed flush waits at a time, so an outage cannot pile up batches.
-        if (flushesPending === 0 && (buffer.length > 0 || dead.length > 0 || positions.size > 0)) flush().catch((err) => log.error({ consumer: opts.name, err: (err as Error).message }, 'flush failed'));
+        if (flushesPending === 0 && (buffer.length > 0 || dead.length > 0 || positions.size > 0))
+          flush().catch((err) => log.error({ consumer: opts.name, err: (err as Error).message }, 'flush failed'));
       }, batchMs);
       const nextOffset = (m: ConsumedMessage) => String(BigInt(m.offset) + 1n);
       await consumer.run(async (messages, ctx) => {
         let last: ConsumedMessage | undefined;
         for (const m of messages) {
           try {
-            buffer.push({ message: m, value: opts.decode(m) });
+            const d = opts.decode(m);
+            for (let i = 0; i < d.items.length; i++) buffer.push({ message: m, value: d.items[i], from: d, index: i });
+            for (const r of d.rejected ?? []) dead.push({ message: m, reason: `undecodable: ${r.reason}`, value: r.value, headers: d.letterHeaders });
           } catch (err) {
             dead.push({ message: m, reason: `undecodable: ${(err as Error).message}` });
           }

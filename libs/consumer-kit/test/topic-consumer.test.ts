@@ -26,7 +26,7 @@ async function setup(write: (items: number[]) => Promise<void>, opts: { batchRow
     decode: (m) => {
       const v = JSON.parse(m.value!.toString());
       if (typeof v.n !== 'number') throw new Error('no n');
-      return v.n;
+      return { items: [v.n] };
     },
     write,
     ...opts,
@@ -60,10 +60,13 @@ describe('topic consumer kit', () => {
   it('waits out retryable write failures without losing or committing anything early', async () => {
     let failures = 3;
     const written: number[] = [];
-    const { c, send, log } = await setup(async (items) => {
-      if (failures-- > 0) throw new Failure('store down', true);
-      written.push(...items);
-    }, { batchMs: 50 });
+    const { c, send, log } = await setup(
+      async (items) => {
+        if (failures-- > 0) throw new Failure('store down', true);
+        written.push(...items);
+      },
+      { batchMs: 50 },
+    );
     await c.start();
     await send(Array.from({ length: 20 }, (_, i) => ({ n: i })));
     await new Promise((r) => setTimeout(r, 100));
@@ -75,21 +78,22 @@ describe('topic consumer kit', () => {
 
   it('dead-letters undecodable messages and rows the store can never take, and goes on', async () => {
     const written: number[] = [];
-    const { c, send, dlq } = await setup(async (items) => {
-      if (items.includes(13)) throw new Failure('Cannot parse 13', false);
-      written.push(...items);
-    }, { batchMs: 50 });
+    const { c, send, dlq } = await setup(
+      async (items) => {
+        if (items.includes(13)) throw new Failure('Cannot parse 13', false);
+        written.push(...items);
+      },
+      { batchMs: 50 },
+    );
     await c.start();
     await send([...Array.from({ length: 30 }, (_, i) => ({ n: i })), { nope: true }, 'garbage']);
     await expect.poll(() => c.stats().deadLettered, { timeout: 5000 }).toBe(3);
     expect(written.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i).filter((n) => n !== 13));
     const dead = await dlq();
     expect(dead).toHaveLength(3);
-    expect(dead.map((d) => d.headers[DLQ_HEADERS.reason]).sort()).toEqual([
-      expect.stringMatching(/^undecodable/),
-      expect.stringMatching(/^undecodable/),
-      expect.stringMatching(/^write rejected: Cannot parse 13/),
-    ].sort());
+    expect(dead.map((d) => d.headers[DLQ_HEADERS.reason]).sort()).toEqual(
+      [expect.stringMatching(/^undecodable/), expect.stringMatching(/^undecodable/), expect.stringMatching(/^write rejected: Cannot parse 13/)].sort(),
+    );
     expect(dead.find((d) => d.value === '{"n":13}')!.headers[DLQ_HEADERS.sourceTopic]).toBe('in');
     await send([{ n: 99 }]);
     await expect.poll(() => written.includes(99)).toBe(true);

@@ -12,10 +12,20 @@ export function isUuid(s: string): boolean {
 const LEVEL_LIST = new RegExp(`^((${logLevels.join('|')}),?)*$`);
 
 const time = z
-  .union([z.string().regex(/^\d{10,14}$/).transform(Number), z.string().datetime({ offset: true }).transform((s) => Date.parse(s))])
+  .union([
+    z
+      .string()
+      .regex(/^\d{10,14}$/)
+      .transform(Number),
+    z
+      .string()
+      .datetime({ offset: true })
+      .transform((s) => Date.parse(s)),
+  ])
   .optional();
 
 /** PostgreSQL text cannot hold U+0000: refused here rather than by the database. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is exactly what this refuses.
 export const pgText = () => z.string().regex(/^[^\u0000]*$/, 'must not contain NUL (U+0000) characters');
 
 export const rangeQuery = z.object({ from: time, to: time, limit: z.coerce.number().int().min(1).max(1000).optional(), cursor: z.string().max(500).optional() });
@@ -34,7 +44,12 @@ export const logsQuery = rangeQuery.extend({
   q: z.string().max(500).optional(),
 });
 
-export const errorsQuery = rangeQuery.extend({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/).optional() });
+export const errorsQuery = rangeQuery.extend({
+  fingerprint: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+});
 export const tracesQuery = rangeQuery.extend({ operation: z.string().max(500).optional() });
 
 export const projectIdParam = z.object({ id: z.string().refine(isUuid, 'must be a project id (uuid)') });

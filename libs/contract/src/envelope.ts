@@ -4,10 +4,13 @@ import { EVENT_KINDS, KINDS, type EventDataByKind, type EventKind } from './kind
 import { fastLogEvent, isPlainObject, ISO_DATETIME } from './fast-paths.ts';
 import { Failure } from './failure.ts';
 
-// One Kafka message per event: a JSON envelope plus headers that let a consumer route
-// or filter without parsing the value. Version 1 of the message schema.
-export const SCHEMA_VERSION = 1;
+// Kafka messages on a kind's topic (docs/topics.md). Version 2, written by receivers:
+// one message per accepted request and kind, carrying that request's events, each with
+// its own event id. Version 1 (one message per event, written by older receivers) is
+// still read, so old and new receivers can run side by side during a deploy.
+export const SCHEMA_VERSION = 2;
 
+/** One event as a consumer sees it, whichever version of message carried it. */
 export interface Envelope<K extends EventKind = EventKind> {
   schema_version: number;
   event_id: string;
@@ -17,53 +20,71 @@ export interface Envelope<K extends EventKind = EventKind> {
   data: EventDataByKind[K];
 }
 
+/** One event inside a version-2 message. */
+export interface BatchEvent<K extends EventKind = EventKind> {
+  event_id: string;
+  data: EventDataByKind[K];
+}
+
+/** The value of a version-2 message. */
+export interface BatchEnvelope<K extends EventKind = EventKind> {
+  schema_version: 2;
+  kind: K;
+  project_id: string;
+  received_at: string;
+  events: Array<BatchEvent<K>>;
+}
+
+/** What an outside consumer can route or filter on without parsing the value. */
 export const HEADERS = {
   schemaVersion: 'dt-schema-version',
   kind: 'dt-kind',
-  eventId: 'dt-event-id',
   projectId: 'dt-project-id',
+  eventCount: 'dt-event-count',
   contentType: 'content-type',
+  /** Version 1 only: the message's one event id. */
+  eventId: 'dt-event-id',
 } as const;
 
-export interface EncodedEvent {
-  key: string;
+export interface EncodedMessage {
+  key: string | null;
   value: Buffer;
   headers: Record<string, string>;
 }
 
-export function newEnvelope<K extends EventKind>(kind: K, projectId: string, receivedAt: string, data: EventDataByKind[K]): Envelope<K> {
-  return { schema_version: SCHEMA_VERSION, event_id: randomUUID(), kind, project_id: projectId, received_at: receivedAt, data };
+/** The request's events with the event ids the receiver assigns. */
+export function newEvents<K extends EventKind>(data: Array<EventDataByKind[K]>): Array<BatchEvent<K>> {
+  return data.map((d) => ({ event_id: randomUUID(), data: d }));
 }
 
-/** Partition key: spans by trace (a trace stays in order on one partition), errors by fingerprint, others by event. */
-export function partitionKey(env: Envelope): string {
-  if (env.kind === 'span') return (env.data as EventDataByKind['span']).trace_id || env.event_id;
-  if (env.kind === 'error') return (env.data as EventDataByKind['error']).fingerprint;
-  return env.event_id;
+/**
+ * Partition key of a batch: the trace id when every span shares one (a trace stays in
+ * order on one partition), the fingerprint when every error shares one; otherwise none,
+ * so batches spread over the partitions (a hot project is not pinned to one).
+ */
+export function batchKey<K extends EventKind>(kind: K, events: Array<BatchEvent<K>>): string | null {
+  const field = kind === 'span' ? 'trace_id' : kind === 'error' ? 'fingerprint' : undefined;
+  if (!field || events.length === 0) return null;
+  const first = (events[0].data as Record<string, unknown>)[field];
+  if (typeof first !== 'string' || first === '') return null;
+  return events.every((e) => (e.data as Record<string, unknown>)[field] === first) ? first : null;
 }
 
-export function encodeEnvelope(env: Envelope): EncodedEvent {
+/** One version-2 message: a request's events of one kind. */
+export function encodeBatch<K extends EventKind>(kind: K, projectId: string, receivedAt: string, events: Array<BatchEvent<K>>): EncodedMessage {
+  const value: BatchEnvelope<K> = { schema_version: SCHEMA_VERSION, kind, project_id: projectId, received_at: receivedAt, events };
   return {
-    key: partitionKey(env),
-    value: Buffer.from(JSON.stringify(env)),
+    key: batchKey(kind, events),
+    value: Buffer.from(JSON.stringify(value)),
     headers: {
-      [HEADERS.schemaVersion]: String(env.schema_version),
-      [HEADERS.kind]: env.kind,
-      [HEADERS.eventId]: env.event_id,
-      [HEADERS.projectId]: env.project_id,
+      [HEADERS.schemaVersion]: String(SCHEMA_VERSION),
+      [HEADERS.kind]: kind,
+      [HEADERS.projectId]: projectId,
+      [HEADERS.eventCount]: String(events.length),
       [HEADERS.contentType]: 'application/json',
     },
   };
 }
-
-const envelopeShape = z.object({
-  schema_version: z.number().int(),
-  event_id: z.string().uuid(),
-  kind: z.enum(EVENT_KINDS as [EventKind, ...EventKind[]]),
-  project_id: z.string().min(1),
-  received_at: z.string().datetime({ offset: true }),
-  data: z.unknown(),
-});
 
 /** A message that can never be decoded: permanent, so the consumer dead-letters it. */
 export class DecodeError extends Failure {
@@ -72,38 +93,134 @@ export class DecodeError extends Failure {
   }
 }
 
+/** What one message holds: its readable events, and those of its events that cannot be read. */
+export interface DecodedMessage<K extends EventKind = EventKind> {
+  events: Array<Envelope<K>>;
+  rejected: Array<{ event: unknown; reason: string }>;
+  /** Re-encodes one event of this message as a message of its own (a dead letter's value). */
+  alone(event: unknown): Buffer;
+}
+
 /**
- * Decodes and validates a message of the expected kind. Newer minor fields are
- * ignored; a schema_version above what this build knows is refused (DecodeError) so it
- * lands in the dead-letter topic rather than being half-understood.
+ * Decodes a message of the expected kind, of either version. A message that cannot be
+ * read as a whole (not JSON, not an envelope, another kind, a version newer than this
+ * build knows) throws DecodeError; in a readable batch, each event that fails its
+ * schema is `rejected` on its own and the others are returned. Unknown fields are ignored.
  */
-export function decodeEnvelope<K extends EventKind>(kind: K, value: Buffer | string | null): Envelope<K> {
+export function decodeMessage<K extends EventKind>(kind: K, value: Buffer | string | null): DecodedMessage<K> {
+  const raw = parseValue(value);
+  const version = isPlainObject(raw) ? raw.schema_version : undefined;
+  if (version === 1) {
+    const env = decodeV1(kind, raw);
+    return { events: [env], rejected: [], alone: () => Buffer.from(typeof value === 'string' ? value : value!) };
+  }
+  if (version !== SCHEMA_VERSION)
+    throw new DecodeError(typeof version === 'number' && version > SCHEMA_VERSION ? `unsupported schema_version ${version}` : 'bad envelope: schema_version');
+  const batch = batchShape.safeParse(raw);
+  if (!batch.success) throw new DecodeError(`bad envelope: ${describe(batch.error)}`);
+  const { project_id, received_at } = batch.data;
+  if (batch.data.kind !== kind) throw new DecodeError(`expected kind ${kind}, got ${batch.data.kind}`);
+  const out: DecodedMessage<K> = {
+    events: [],
+    rejected: [],
+    alone: (event) => Buffer.from(JSON.stringify({ schema_version: SCHEMA_VERSION, kind, project_id, received_at, events: [event] })),
+  };
+  for (const e of batch.data.events) {
+    const event_id = isPlainObject(e) ? e.event_id : undefined;
+    if (typeof event_id !== 'string' || !UUID.test(event_id)) {
+      out.rejected.push({ event: e, reason: 'bad event: event_id: Invalid uuid' });
+      continue;
+    }
+    const data = eventData(kind, (e as { data?: unknown }).data);
+    if (typeof data === 'string') out.rejected.push({ event: e, reason: `bad ${kind} data: ${data}` });
+    else out.events.push({ schema_version: SCHEMA_VERSION, event_id, kind, project_id, received_at, data });
+  }
+  return out;
+}
+
+function parseValue(value: Buffer | string | null): unknown {
   if (value === null) throw new DecodeError('empty message value');
-  let raw: unknown;
   try {
-    raw = JSON.parse(typeof value === 'string' ? value : value.toString('utf8'));
+    return JSON.parse(typeof value === 'string' ? value : value.toString('utf8'));
   } catch {
     throw new DecodeError('message value is not JSON');
   }
-  const fast = fastEnvelope(kind, raw);
+}
+
+// The top of a version-2 value: events are checked one by one (eventData).
+const batchShape = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  kind: z.enum(EVENT_KINDS as [EventKind, ...EventKind[]]),
+  project_id: z.string().min(1),
+  received_at: z.string().datetime({ offset: true }),
+  events: z.array(z.unknown()),
+});
+
+/** An event's data validated against its kind's schema (the zod-free fast path for logs); a string says why not. */
+function eventData<K extends EventKind>(kind: K, data: unknown): EventDataByKind[K] | string {
+  if (kind === 'log') {
+    const fast = fastLogEvent(data);
+    if (fast) return fast as EventDataByKind[K];
+  }
+  const parsed = KINDS[kind].event.safeParse(data);
+  return parsed.success ? (parsed.data as EventDataByKind[K]) : describe(parsed.error);
+}
+
+// --- version 1: one event per message (receivers before schema version 2) ------------
+
+/** A version-1 message of one event, as older receivers wrote it. */
+export function encodeEnvelope(env: Envelope): EncodedMessage {
+  return {
+    key: env.event_id,
+    value: Buffer.from(JSON.stringify({ ...env, schema_version: 1 })),
+    headers: {
+      [HEADERS.schemaVersion]: '1',
+      [HEADERS.kind]: env.kind,
+      [HEADERS.eventId]: env.event_id,
+      [HEADERS.projectId]: env.project_id,
+      [HEADERS.contentType]: 'application/json',
+    },
+  };
+}
+
+/** One event as a consumer sees it (tests and fixtures build them here). */
+export function newEnvelope<K extends EventKind>(kind: K, projectId: string, receivedAt: string, data: EventDataByKind[K]): Envelope<K> {
+  return { schema_version: SCHEMA_VERSION, event_id: randomUUID(), kind, project_id: projectId, received_at: receivedAt, data };
+}
+
+const v1Shape = z.object({
+  schema_version: z.literal(1),
+  event_id: z.string().uuid(),
+  kind: z.enum(EVENT_KINDS as [EventKind, ...EventKind[]]),
+  project_id: z.string().min(1),
+  received_at: z.string().datetime({ offset: true }),
+  data: z.unknown(),
+});
+
+/** Decodes a version-1 message; anything else (another version included) is a DecodeError. */
+export function decodeEnvelope<K extends EventKind>(kind: K, value: Buffer | string | null): Envelope<K> {
+  return decodeV1(kind, parseValue(value));
+}
+
+function decodeV1<K extends EventKind>(kind: K, raw: unknown): Envelope<K> {
+  const fast = fastV1(kind, raw);
   if (fast) return fast;
-  const env = envelopeShape.safeParse(raw);
+  const env = v1Shape.safeParse(raw);
   if (!env.success) throw new DecodeError(`bad envelope: ${describe(env.error)}`);
-  if (env.data.schema_version > SCHEMA_VERSION) throw new DecodeError(`unsupported schema_version ${env.data.schema_version}`);
   if (env.data.kind !== kind) throw new DecodeError(`expected kind ${kind}, got ${env.data.kind}`);
-  const data = KINDS[kind].event.safeParse(env.data.data);
-  if (!data.success) throw new DecodeError(`bad ${kind} data: ${describe(data.error)}`);
-  return { ...env.data, kind, data: data.data } as Envelope<K>;
+  const data = eventData(kind, env.data.data);
+  if (typeof data === 'string') throw new DecodeError(`bad ${kind} data: ${data}`);
+  return { ...env.data, kind, data };
 }
 
 /** The regex z.string().uuid() tests (zod 3). */
 const UUID = /^[0-9a-fA-F]{8}\b-[0-9a-fA-F]{4}\b-[0-9a-fA-F]{4}\b-[0-9a-fA-F]{4}\b-[0-9a-fA-F]{12}$/i;
 
-/** The zod path's result for a well-formed log envelope without running zod (fast-paths.ts); undefined otherwise. */
-function fastEnvelope<K extends EventKind>(kind: K, raw: unknown): Envelope<K> | undefined {
+/** The zod path's result for a well-formed version-1 log message without running zod (fast-paths.ts); undefined otherwise. */
+function fastV1<K extends EventKind>(kind: K, raw: unknown): Envelope<K> | undefined {
   if (kind !== 'log' || !isPlainObject(raw)) return undefined;
   const { schema_version, event_id, project_id, received_at } = raw;
-  if (typeof schema_version !== 'number' || !Number.isInteger(schema_version) || schema_version > SCHEMA_VERSION) return undefined;
+  if (schema_version !== 1) return undefined;
   if (raw.kind !== kind || typeof event_id !== 'string' || !UUID.test(event_id)) return undefined;
   if (typeof project_id !== 'string' || project_id.length < 1 || typeof received_at !== 'string' || !ISO_DATETIME.test(received_at)) return undefined;
   const data = fastLogEvent(raw.data);
@@ -112,5 +229,8 @@ function fastEnvelope<K extends EventKind>(kind: K, raw: unknown): Envelope<K> |
 }
 
 function describe(e: z.ZodError): string {
-  return e.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+  return e.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
 }

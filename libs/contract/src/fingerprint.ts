@@ -55,7 +55,10 @@ export function errorTypeOf(stack: string, message: string): string {
 
 /** Strips everything that varies between installs: absolute prefixes, hosts, query strings, line:col. */
 export function normalisePath(path: string): string {
-  let p = path.replace(/^[a-z][\w+.-]*:\/\/[^/]*/i, '').replace(/[?#].*$/, '').replace(/\\/g, '/');
+  let p = path
+    .replace(/^[a-z][\w+.-]*:\/\/[^/]*/i, '')
+    .replace(/[?#].*$/, '')
+    .replace(/\\/g, '/');
   p = p.replace(/:\d+(:\d+)?$/, '');
   const nm = p.lastIndexOf('node_modules/');
   if (nm >= 0) return p.slice(nm);
@@ -92,7 +95,11 @@ export function normaliseFrames(stack: string, limit = FINGERPRINT_FRAMES): stri
     } else {
       continue;
     }
-    const name = (fn ?? '').replace(/^async\s+/, '').replace(/\s*\[as .*\]$/, '').trim() || '<anonymous>';
+    const name =
+      (fn ?? '')
+        .replace(/^async\s+/, '')
+        .replace(/\s*\[as .*\]$/, '')
+        .trim() || '<anonymous>';
     frames.push(`${name}@${normalisePath((file ?? '').trim())}`);
   }
   return frames;

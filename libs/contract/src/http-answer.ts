@@ -71,8 +71,8 @@ export const rateLimited = (retryAfter: number) => httpError(429, ERRORS.rateLim
 export const unsupportedEncoding = () => httpError(415, ERRORS.unsupportedEncoding);
 export const unavailable = (backend: Backend = 'message-log') => httpError(503, UNAVAILABLE[backend], { 'retry-after': String(RETRY_AFTER_SECONDS) });
 
-export const tooLarge = (limitBytes?: number) =>
-  httpError(413, limitBytes ? `Request body too large (limit ${limitBytes} bytes, counted after decompression)` : 'Request body too large');
+export const tooLarge = (limitBytes?: number, countedAs = 'counted after decompression') =>
+  httpError(413, limitBytes ? `Request body too large (limit ${limitBytes} bytes, ${countedAs})` : 'Request body too large');
 
 export const emptyBody = () => badRequest('Request body is empty', 'JSON body', 'empty body');
 export const malformedJson = (detail: string) => badRequest(`Malformed JSON body: ${detail}`, 'valid JSON', 'malformed JSON');

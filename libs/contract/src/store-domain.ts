@@ -25,10 +25,7 @@ export function timestampInRange(ts: string): boolean {
 }
 
 /** An ISO 8601 timestamp with a Z or an offset, at an instant the time columns hold. */
-export const storeTimestamp = z
-  .string()
-  .datetime({ offset: true })
-  .refine(timestampInRange, { message: TIMESTAMP_RANGE_MESSAGE });
+export const storeTimestamp = z.string().datetime({ offset: true }).refine(timestampInRange, { message: TIMESTAMP_RANGE_MESSAGE });
 
 /** A count or duration: >= 0, rounded to an integer, exact in JSON. */
 export const storeCount = z

@@ -9,10 +9,17 @@ const NOW = '2026-11-21T10:00:00.000Z';
 /** A small deterministic generator, so a failure names a reproducible case. */
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
-const TIMESTAMPS = ['2026-11-21T10:00:00Z', '2026-11-21T10:00:00.123Z', '2026-11-21T10:00Z', '2026-11-21T12:00:00+02:00', '2026-11-21T10:00:00.123456-0130', '2024-02-29T23:59:59.999Z'];
+const TIMESTAMPS = [
+  '2026-11-21T10:00:00Z',
+  '2026-11-21T10:00:00.123Z',
+  '2026-11-21T10:00Z',
+  '2026-11-21T12:00:00+02:00',
+  '2026-11-21T10:00:00.123456-0130',
+  '2024-02-29T23:59:59.999Z',
+];
 
 function validBody(r: () => number): Record<string, unknown> {
   const maybe = <T>(v: T) => (r() < 0.5 ? v : undefined);

@@ -47,7 +47,10 @@ describe('error fingerprint', () => {
   it('reads Gecko and Python frames', () => {
     const gecko = fingerprintParts({ error_message: 'x', stack_trace: 'render@https://cdn.example.com/assets/app.3f9a.js:10:20\n@debugger eval code:1:1' });
     expect(gecko.frames[0]).toBe('render@assets/app.3f9a.js');
-    const py = fingerprintParts({ error_message: 'x', stack_trace: 'Traceback (most recent call last):\n  File "/usr/lib/app/views.py", line 12, in index\nValueError: x' });
+    const py = fingerprintParts({
+      error_message: 'x',
+      stack_trace: 'Traceback (most recent call last):\n  File "/usr/lib/app/views.py", line 12, in index\nValueError: x',
+    });
     expect(py.frames[0]).toBe('index@app/views.py');
   });
 });
@@ -62,12 +65,15 @@ describe('error fingerprint on hostile and unusual input', () => {
   });
 
   it('does not read an email in a message line as a browser frame', () => {
-    const parts = fingerprintParts({ error_message: 'User jane@example.com not found', stack_trace: 'Error: User jane@example.com not found\n    at find (/srv/app/users.js:3:9)' });
+    const parts = fingerprintParts({
+      error_message: 'User jane@example.com not found',
+      stack_trace: 'Error: User jane@example.com not found\n    at find (/srv/app/users.js:3:9)',
+    });
     expect(parts.frames).toEqual(['find@app/users.js']);
     expect(parts.message).toBe('User <email> not found');
-    expect(fingerprint({ error_message: 'User bob@example.org not found', stack_trace: 'Error: User bob@example.org not found\n    at find (/srv/app/users.js:3:9)' })).toBe(
-      fingerprint({ error_message: 'User jane@example.com not found', stack_trace: 'Error: User jane@example.com not found\n    at find (/srv/app/users.js:3:9)' }),
-    );
+    expect(
+      fingerprint({ error_message: 'User bob@example.org not found', stack_trace: 'Error: User bob@example.org not found\n    at find (/srv/app/users.js:3:9)' }),
+    ).toBe(fingerprint({ error_message: 'User jane@example.com not found', stack_trace: 'Error: User jane@example.com not found\n    at find (/srv/app/users.js:3:9)' }));
   });
 
   it('reads Python tracebacks innermost frame first, with the type from the last line', () => {

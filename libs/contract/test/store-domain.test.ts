@@ -56,7 +56,8 @@ describe('timestamps: the instant must be one DateTime64(3) holds on ClickHouse 
 
 describe('numbers: integer columns hold exact JSON integers, Float64 finite ones', () => {
   const span = (duration_ms: number) => spanSchema.safeParse({ trace_id: 't', span_id: 's', operation: 'o', start_time: iso(Date.now()), duration_ms });
-  const llm = (over: Record<string, number>) => llmUsageSchema.safeParse({ model: 'm', provider: 'p', operation: 'o', input_tokens: 1, output_tokens: 1, latency_ms: 1, ...over });
+  const llm = (over: Record<string, number>) =>
+    llmUsageSchema.safeParse({ model: 'm', provider: 'p', operation: 'o', input_tokens: 1, output_tokens: 1, latency_ms: 1, ...over });
 
   it('accepts 2^53 - 1 and refuses what lies beyond (1e20 would wrap, 1e21 is not an integer literal)', () => {
     expect(span(COLUMN.count.max).success).toBe(true);

@@ -35,11 +35,12 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 /** Header values as strings (a loop: this runs for every consumed message). */
 function headerStrings(raw: IHeaders | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (raw) for (const k in raw) {
-    if (!Object.hasOwn(raw, k)) continue;
-    const v = raw[k];
-    out[k] = Buffer.isBuffer(v) ? v.toString('utf8') : String(v ?? '');
-  }
+  if (raw)
+    for (const k in raw) {
+      if (!Object.hasOwn(raw, k)) continue;
+      const v = raw[k];
+      out[k] = Buffer.isBuffer(v) ? v.toString('utf8') : String(v ?? '');
+    }
   return out;
 }
 
@@ -61,7 +62,14 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
   });
   // A separate client with short retries for health and admin calls: readiness must
   // answer fast when the broker is gone.
-  const quick = new Kafka({ clientId: `${opts.clientId}-admin`, brokers: opts.brokers, connectionTimeout: 1000, requestTimeout: 3000, retry: { retries: 1, initialRetryTime: 100 }, logLevel: logLevel.NOTHING });
+  const quick = new Kafka({
+    clientId: `${opts.clientId}-admin`,
+    brokers: opts.brokers,
+    connectionTimeout: 1000,
+    requestTimeout: 3000,
+    retry: { retries: 1, initialRetryTime: 100 },
+    logLevel: logLevel.NOTHING,
+  });
   let admin: Admin | undefined;
   const getAdmin = async () => {
     if (!admin) {
@@ -94,13 +102,13 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
           // Another process may be creating the same topics right now: that is fine.
           await a
             .createTopics({
-            waitForLeaders: true,
-            topics: missing.map((topic) => ({
-              topic,
-              numPartitions: partitions,
-              replicationFactor,
-              configEntries: kafkaTopicConfig(replicationFactor),
-            })),
+              waitForLeaders: true,
+              topics: missing.map((topic) => ({
+                topic,
+                numPartitions: partitions,
+                replicationFactor,
+                configEntries: kafkaTopicConfig(replicationFactor),
+              })),
             })
             .catch(async (err) => {
               const now = new Set(await a.listTopics());

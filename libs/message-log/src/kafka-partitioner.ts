@@ -28,12 +28,12 @@ export function murmur2(key: string | Buffer): number {
   }
   const tail = length & ~3;
   switch (length % 4) {
+    // biome-ignore lint/suspicious/noFallthroughSwitchClause: murmur2 mixes the tail bytes from the highest down.
     case 3:
       h ^= (data[tail + 2] & 0xff) << 16;
-    // falls through
+    // biome-ignore lint/suspicious/noFallthroughSwitchClause: as above.
     case 2:
       h ^= (data[tail + 1] & 0xff) << 8;
-    // falls through
     case 1:
       h ^= data[tail] & 0xff;
       h = Math.imul(h, M);

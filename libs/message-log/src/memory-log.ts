@@ -13,8 +13,9 @@ import {
 
 // The in-process message log of the embedded mode. Same contract as Kafka for what
 // the stages rely on: partitions by key, per-partition order, consumer groups that
-// resume from their commit, lag. Bounded: when `capacity` messages are retained and
-// none can be dropped, a send fails (retryable) instead of growing. Not durable across a crash (documented).
+// resume from their commit, lag. Bounded: when `capacity` messages or `capacityBytes`
+// of values are retained and none can be dropped, a send fails (retryable) instead of
+// growing. Not durable across a crash (documented).
 
 interface Stored {
   offset: number;
@@ -34,17 +35,20 @@ class Partition {
 
 export interface MemoryLogOptions {
   capacity?: number;
+  capacityBytes?: number;
   maxBatch?: number;
 }
 
 export function createMemoryLog(opts: MemoryLogOptions = {}): MessageLog {
   const capacity = opts.capacity ?? 500_000;
+  const capacityBytes = opts.capacityBytes ?? 256 * 1024 * 1024;
   const maxBatch = opts.maxBatch ?? 5000;
   const topics = new Map<string, Partition[]>();
   const committed = new Map<string, Map<string, number>>(); // group -> "topic/partition" -> offset
   const groupTopics = new Map<string, Set<string>>();
   const waiters = new Set<() => void>();
   let retained = 0;
+  let retainedBytes = 0;
   let closed = false;
 
   const wake = () => {
@@ -67,7 +71,7 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): MessageLog {
       const min = Math.min(...groups.map((g) => committedOf(g, topic, i) ?? p.base));
       const drop = Math.min(p.messages.length, Math.max(0, min - p.base));
       if (drop > 0) {
-        p.messages.splice(0, drop);
+        for (const m of p.messages.splice(0, drop)) retainedBytes -= m.value.length;
         p.base += drop;
         retained -= drop;
       }
@@ -77,7 +81,12 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): MessageLog {
   return {
     kind: 'memory',
     async ensureTopics(names, partitions) {
-      for (const t of names) if (!topics.has(t)) topics.set(t, Array.from({ length: partitions }, () => new Partition()));
+      for (const t of names)
+        if (!topics.has(t))
+          topics.set(
+            t,
+            Array.from({ length: partitions }, () => new Partition()),
+          );
     },
 
     createProducer(): Producer {
@@ -87,10 +96,12 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): MessageLog {
         async send(batches) {
           if (closed) throw new MessageLogError('message log closed', true);
           const count = batches.reduce((n, b) => n + b.messages.length, 0);
+          const bytes = batches.reduce((n, b) => b.messages.reduce((m, x) => m + x.value.length, n), 0);
+          const full = () => retained + count > capacity || retainedBytes + bytes > capacityBytes;
           // Like Kafka, keep what was consumed until room is needed; then drop only
           // what every known group has committed past.
-          if (retained + count > capacity) for (const t of topics.keys()) trim(t);
-          if (retained + count > capacity) throw new MessageLogError('message log full', true);
+          if (full()) for (const t of topics.keys()) trim(t);
+          if (full()) throw new MessageLogError('message log full', true);
           const now = Date.now();
           for (const b of batches) {
             const parts = partitionsOf(b.topic);
@@ -100,6 +111,7 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): MessageLog {
             }
           }
           retained += count;
+          retainedBytes += bytes;
           wake();
         },
         async disconnect() {},

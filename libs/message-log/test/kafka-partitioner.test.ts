@@ -6,7 +6,8 @@ import { javaCompatiblePartitioner, murmur2 } from '../src/kafka-partitioner.ts'
 // The partitioner must pick exactly the partition kafkajs's default one picks for every
 // key (spans stay on their trace's partition across receivers and versions).
 
-const meta = (n: number): PartitionMetadata[] => Array.from({ length: n }, (_, i) => ({ partitionId: i, leader: 1, replicas: [1], isr: [1], partitionErrorCode: 0, offlineReplicas: [] }));
+const meta = (n: number): PartitionMetadata[] =>
+  Array.from({ length: n }, (_, i) => ({ partitionId: i, leader: 1, replicas: [1], isr: [1], partitionErrorCode: 0, offlineReplicas: [] }));
 
 function keys(): Array<string | Buffer> {
   const out: Array<string | Buffer> = ['', 'a', 'ab', 'abc', 'abcd', 'abcde', 'ünïcødé ✓', '😀 emoji', '4bf92f3577b34da6a3ce929d0e0e4736'];

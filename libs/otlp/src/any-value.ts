@@ -15,8 +15,7 @@ function intValue(v: Int64): number | string {
 
 // protobufjs messages carry proto3 defaults on their prototype ('' for stringValue, 0 ...),
 // so the oneof member that was actually set is the one that is an own property.
-const isSet = <K extends keyof AnyValue>(v: AnyValue, k: K): v is AnyValue & Required<Pick<AnyValue, K>> =>
-  Object.prototype.hasOwnProperty.call(v, k) && v[k] != null;
+const isSet = <K extends keyof AnyValue>(v: AnyValue, k: K): v is AnyValue & Required<Pick<AnyValue, K>> => Object.hasOwn(v, k) && v[k] != null;
 
 export function plainValue(v: AnyValue | null | undefined): unknown {
   if (!v) return null;

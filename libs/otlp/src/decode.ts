@@ -66,8 +66,6 @@ function decode<T>(type: Type, body: unknown, encoding: OtlpEncoding, jsonIds: (
   }
 }
 
-export const decodeLogsRequest = (body: unknown, encoding: OtlpEncoding): LogsRequest =>
-  decode<LogsRequest>(OTLP_TYPES.logsRequest, body, encoding, jsonLogIds);
+export const decodeLogsRequest = (body: unknown, encoding: OtlpEncoding): LogsRequest => decode<LogsRequest>(OTLP_TYPES.logsRequest, body, encoding, jsonLogIds);
 
-export const decodeTraceRequest = (body: unknown, encoding: OtlpEncoding): TraceRequest =>
-  decode<TraceRequest>(OTLP_TYPES.traceRequest, body, encoding, jsonSpanIds);
+export const decodeTraceRequest = (body: unknown, encoding: OtlpEncoding): TraceRequest => decode<TraceRequest>(OTLP_TYPES.traceRequest, body, encoding, jsonSpanIds);

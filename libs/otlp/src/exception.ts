@@ -18,7 +18,12 @@ export interface ExceptionSpan {
   attributes: Record<string, unknown>;
 }
 
-export function exceptionReport(event: SpanEvent, span: ExceptionSpan, shared: { service?: string; environment?: string; release?: string }, resourceRest?: Record<string, unknown>): ErrorReportBody {
+export function exceptionReport(
+  event: SpanEvent,
+  span: ExceptionSpan,
+  shared: { service?: string; environment?: string; release?: string },
+  resourceRest?: Record<string, unknown>,
+): ErrorReportBody {
   const attrs = attributesToObject(event.attributes);
   const type = stringAttr(attrs, EXCEPTION.type);
   const message = stringAttr(attrs, EXCEPTION.message) ?? '';

@@ -10,10 +10,9 @@ const PROTO_DIR = fileURLToPath(new URL('../proto/', import.meta.url));
 
 const root = new protobuf.Root();
 root.resolvePath = (_origin, target) => path.join(PROTO_DIR, target);
-root.loadSync(
-  ['opentelemetry/proto/collector/logs/v1/logs_service.proto', 'opentelemetry/proto/collector/trace/v1/trace_service.proto', 'google/rpc/status.proto'],
-  { keepCase: false },
-);
+root.loadSync(['opentelemetry/proto/collector/logs/v1/logs_service.proto', 'opentelemetry/proto/collector/trace/v1/trace_service.proto', 'google/rpc/status.proto'], {
+  keepCase: false,
+});
 
 export const OTLP_TYPES = {
   logsRequest: root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest'),

@@ -34,7 +34,12 @@ const TEXT_LEVELS: Record<string, Level> = {
 
 export function levelOfText(text: string): Level | undefined {
   // "INFO2", "Warn" and friends: the data model lets the text carry a short-name suffix digit.
-  return TEXT_LEVELS[text.trim().toLowerCase().replace(/[1-4]$/, '')];
+  return TEXT_LEVELS[
+    text
+      .trim()
+      .toLowerCase()
+      .replace(/[1-4]$/, '')
+  ];
 }
 
 export function logLevel(severityNumber: number | null | undefined, severityText: string | null | undefined): Level {

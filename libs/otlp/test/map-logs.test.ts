@@ -74,14 +74,19 @@ describe.each([
   });
 
   it('reads the older deployment.environment and leaves absent shared fields to the native defaults', () => {
-    expect(map(logsRequest([{ body: { stringValue: 'x' } }], resource(str('deployment.environment', 'qa')))).batches[0]).toEqual({ environment: 'qa', logs: [expect.any(Object)] });
+    expect(map(logsRequest([{ body: { stringValue: 'x' } }], resource(str('deployment.environment', 'qa')))).batches[0]).toEqual({
+      environment: 'qa',
+      logs: [expect.any(Object)],
+    });
     const parsed = logBatchSchema.parse(map(logsRequest([{ body: { stringValue: 'x' } }], resource())).batches[0]);
     expect(parsed).toMatchObject({ service: 'unknown', environment: 'production' });
     expect(parsed.release).toBeUndefined();
   });
 
   it('writes structured bodies as JSON and an empty body as an empty message', () => {
-    const kv = { kvlistValue: { values: [str('user', 'ann'), { key: 'tags', value: { arrayValue: { values: [{ stringValue: 'a' }, { intValue: '9007199254740993' }] } } }] } };
+    const kv = {
+      kvlistValue: { values: [str('user', 'ann'), { key: 'tags', value: { arrayValue: { values: [{ stringValue: 'a' }, { intValue: '9007199254740993' }] } } }] },
+    };
     const out = map(logsRequest([{ body: kv }, {}]));
     expect(JSON.parse(out.batches[0].logs[0].message)).toEqual({ user: 'ann', tags: ['a', '9007199254740993'] });
     expect(out.batches[0].logs[1].message).toBe('');
@@ -104,15 +109,31 @@ describe.each([
 
 describe('severity -> level', () => {
   it.each([
-    [1, 'debug'], [4, 'debug'], [5, 'debug'], [8, 'debug'],
-    [9, 'info'], [12, 'info'],
-    [13, 'warn'], [16, 'warn'],
-    [17, 'error'], [20, 'error'], [21, 'error'], [24, 'error'],
+    [1, 'debug'],
+    [4, 'debug'],
+    [5, 'debug'],
+    [8, 'debug'],
+    [9, 'info'],
+    [12, 'info'],
+    [13, 'warn'],
+    [16, 'warn'],
+    [17, 'error'],
+    [20, 'error'],
+    [21, 'error'],
+    [24, 'error'],
   ])('number %i -> %s', (n, level) => expect(logLevel(n, undefined)).toBe(level));
 
   it.each([
-    ['TRACE', 'debug'], ['debug', 'debug'], ['Info', 'info'], ['NOTICE', 'info'], ['WARNING', 'warn'], ['warn', 'warn'],
-    ['ERROR', 'error'], ['FATAL', 'error'], ['critical', 'error'], ['INFO2', 'info'],
+    ['TRACE', 'debug'],
+    ['debug', 'debug'],
+    ['Info', 'info'],
+    ['NOTICE', 'info'],
+    ['WARNING', 'warn'],
+    ['warn', 'warn'],
+    ['ERROR', 'error'],
+    ['FATAL', 'error'],
+    ['critical', 'error'],
+    ['INFO2', 'info'],
   ])('text %s -> %s when the number is unset', (text, level) => expect(logLevel(0, text)).toBe(level));
 
   it('the number wins over the text; neither means info', () => {

@@ -10,9 +10,15 @@ const viaProtobuf = (req: unknown) => {
   const msg = OTLP_TYPES.traceRequest.fromObject(decodeTraceRequest(structuredClone(req), 'json') as Record<string, unknown>);
   return mapTraces(decodeTraceRequest(OTLP_TYPES.traceRequest.encode(msg).finish(), 'protobuf'));
 };
-const RES = resource(str('service.name', 'checkout'), str('deployment.environment.name', 'staging'), str('service.version', '2.4.1'), str('telemetry.sdk.language', 'nodejs'));
+const RES = resource(
+  str('service.name', 'checkout'),
+  str('deployment.environment.name', 'staging'),
+  str('service.version', '2.4.1'),
+  str('telemetry.sdk.language', 'nodejs'),
+);
 const SHARED = { service: 'checkout', environment: 'staging', release: '2.4.1' };
-const stack = 'TypeError: Cannot read properties of undefined (reading \'id\')\n    at loadOrder (/srv/app/src/orders.js:40:11)\n    at handler (/srv/app/src/routes.js:12:3)';
+const stack =
+  "TypeError: Cannot read properties of undefined (reading 'id')\n    at loadOrder (/srv/app/src/orders.js:40:11)\n    at handler (/srv/app/src/routes.js:12:3)";
 
 describe.each([
   ['OTLP/JSON', viaJson],
@@ -124,7 +130,12 @@ describe.each([
   });
 
   it('reads the older GenAI names (gen_ai.system, prompt/completion tokens) and the request model alone', () => {
-    const attrs = [str('gen_ai.system', 'anthropic'), str('gen_ai.request.model', 'claude-3-5-sonnet'), int('gen_ai.usage.prompt_tokens', 10), int('gen_ai.usage.completion_tokens', 5)];
+    const attrs = [
+      str('gen_ai.system', 'anthropic'),
+      str('gen_ai.request.model', 'claude-3-5-sonnet'),
+      int('gen_ai.usage.prompt_tokens', 10),
+      int('gen_ai.usage.completion_tokens', 5),
+    ];
     const out = map(traceRequest([span({ name: 'anthropic.messages', attributes: attrs })]));
     expect(out.llm[0].body).toMatchObject({ model: 'claude-3-5-sonnet', provider: 'anthropic', operation: 'anthropic.messages', input_tokens: 10, output_tokens: 5 });
   });
@@ -138,7 +149,12 @@ describe.each([
     const ev = {
       name: 'exception',
       timeUnixNano: '1795255200140000000',
-      attributes: [str('exception.type', 'TypeError'), str('exception.message', "Cannot read properties of undefined (reading 'id')"), str('exception.stacktrace', stack), { key: 'exception.escaped', value: { boolValue: true } }],
+      attributes: [
+        str('exception.type', 'TypeError'),
+        str('exception.message', "Cannot read properties of undefined (reading 'id')"),
+        str('exception.stacktrace', stack),
+        { key: 'exception.escaped', value: { boolValue: true } },
+      ],
     };
     const out = map(traceRequest([span({ status: { code: 2 }, events: [ev], attributes: [str('enduser.id', 'user-7')] })], RES));
     expect(out.errors).toEqual([
@@ -165,7 +181,13 @@ describe.each([
     // Same inputs, same group as the native endpoint's report of this error.
     expect(fingerprint(report)).toBe(fingerprint({ error_message: "Cannot read properties of undefined (reading 'id')", stack_trace: stack }));
     // The span keeps which exception happened, not the stack twice.
-    expect(out.spans[0].metadata!['otel.events']).toEqual([{ name: 'exception', timestamp: '2026-11-21T10:00:00.140Z', attributes: { 'exception.type': 'TypeError', 'exception.message': "Cannot read properties of undefined (reading 'id')", 'exception.escaped': true } }]);
+    expect(out.spans[0].metadata!['otel.events']).toEqual([
+      {
+        name: 'exception',
+        timestamp: '2026-11-21T10:00:00.140Z',
+        attributes: { 'exception.type': 'TypeError', 'exception.message': "Cannot read properties of undefined (reading 'id')", 'exception.escaped': true },
+      },
+    ]);
   });
 
   it('an exception without a stack keeps "Type: message" as its stack; on a span that did not fail it is medium', () => {

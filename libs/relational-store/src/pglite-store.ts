@@ -11,7 +11,9 @@ export async function createPgliteStore(dataDir?: string): Promise<RelationalSto
       return (await db.query(sql, params as unknown[]).catch(rethrowRelational)).rows as T[];
     },
     transaction(fn) {
-      return db.transaction((tx) => fn({ query: async <T>(sql: string, params?: unknown[]) => (await tx.query(sql, params as unknown[]).catch(rethrowRelational)).rows as T[] }));
+      return db.transaction((tx) =>
+        fn({ query: async <T>(sql: string, params?: unknown[]) => (await tx.query(sql, params as unknown[]).catch(rethrowRelational)).rows as T[] }),
+      );
     },
     async listen(channel, onNotify) {
       // One process, one connection: notifications cannot be missed, so no reset.

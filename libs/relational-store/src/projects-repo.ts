@@ -160,4 +160,3 @@ export function projectsRepo(store: RelationalStore) {
 }
 
 export type ProjectsRepo = ReturnType<typeof projectsRepo>;
-

@@ -56,10 +56,10 @@ export function usersRepo(store: RelationalStore) {
     /** A further (non-owner) account; null when the username is taken. */
     async create(username: string, passwordHash: string): Promise<User | null> {
       try {
-        const [row] = await store.query<UserRow>(
-          'INSERT INTO users (username, password_hash) VALUES ($1, $2) RETURNING id, username, is_owner, created_at',
-          [username, passwordHash],
-        );
+        const [row] = await store.query<UserRow>('INSERT INTO users (username, password_hash) VALUES ($1, $2) RETURNING id, username, is_owner, created_at', [
+          username,
+          passwordHash,
+        ]);
         return toUser(row);
       } catch (err) {
         if (isUniqueViolation(err)) return null;
@@ -72,10 +72,9 @@ export function usersRepo(store: RelationalStore) {
     },
 
     async findByUsername(username: string): Promise<(User & { passwordHash: string }) | null> {
-      const [row] = await store.query<UserRow & { password_hash: string }>(
-        'SELECT id, username, is_owner, created_at, password_hash FROM users WHERE username = $1',
-        [username],
-      );
+      const [row] = await store.query<UserRow & { password_hash: string }>('SELECT id, username, is_owner, created_at, password_hash FROM users WHERE username = $1', [
+        username,
+      ]);
       return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
     },
 

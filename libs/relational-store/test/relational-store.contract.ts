@@ -36,9 +36,7 @@ export function relationalStoreContract(name: string, open: () => Promise<{ stor
 
     it('enforces one active key per project in the database', async () => {
       const { project } = await projectsRepo(store).create('one-key', 10);
-      await expect(
-        store.query("INSERT INTO api_keys (project_id, key_hash, key_prefix) VALUES ($1, $2, 'dt_x')", [project.id, 'a'.repeat(64)]),
-      ).rejects.toThrow();
+      await expect(store.query("INSERT INTO api_keys (project_id, key_hash, key_prefix) VALUES ($1, $2, 'dt_x')", [project.id, 'a'.repeat(64)])).rejects.toThrow();
     });
 
     it('revokes a key, creates its successor and notifies listeners', async () => {

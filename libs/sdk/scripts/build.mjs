@@ -11,7 +11,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
 rmSync(join(root, 'dist'), { recursive: true, force: true });
-for (const [config, type] of [['tsconfig.esm.json', 'module'], ['tsconfig.cjs.json', 'commonjs']]) {
+for (const [config, type] of [
+  ['tsconfig.esm.json', 'module'],
+  ['tsconfig.cjs.json', 'commonjs'],
+]) {
   const run = spawnSync(process.execPath, [tsc, '-p', join(root, config)], { stdio: 'inherit' });
   if (run.status !== 0) process.exit(run.status ?? 1);
   const out = join(root, 'dist', type === 'module' ? 'esm' : 'cjs');

@@ -11,9 +11,7 @@ import { Scope, mergeScopes } from './scope.js';
 import { Span } from './span.js';
 import { createTraceHeaders, type SpanContext } from './trace-context.js';
 import { HttpTransport, NoopTransport, type TelemetryTransport, type TransportStats } from './transport/transport.js';
-import type {
-  Breadcrumb, CaptureErrorOptions, LlmUsageInput, LogLevel, Metadata, SpanRecordInput, TagValue,
-} from './types.js';
+import type { Breadcrumb, CaptureErrorOptions, LlmUsageInput, LogLevel, Metadata, SpanRecordInput, TagValue } from './types.js';
 import { buildErrorReport, buildLlmRecord, buildLogEntry, buildSpanRecord, clampRelease } from './wire.js';
 
 export interface SpanOptions {
@@ -99,15 +97,18 @@ export class DevtrailClient {
     if (level !== 'debug') this.addBreadcrumb({ type: 'log', message: `[${level}] ${message}` });
     if (!this.enabled) return;
     const active = activeContext();
-    this.transport.send('log', buildLogEntry({
-      level,
-      message,
-      metadata: withTags(this.currentTags(active?.scope), bindings.metadata, metadata),
-      traceId: bindings.traceId ?? active?.span?.traceId,
-      spanId: bindings.spanId ?? active?.span?.spanId,
-      requestId: bindings.requestId ?? active?.requestId,
-      context: bindings.context,
-    }));
+    this.transport.send(
+      'log',
+      buildLogEntry({
+        level,
+        message,
+        metadata: withTags(this.currentTags(active?.scope), bindings.metadata, metadata),
+        traceId: bindings.traceId ?? active?.span?.traceId,
+        spanId: bindings.spanId ?? active?.span?.spanId,
+        requestId: bindings.requestId ?? active?.requestId,
+        context: bindings.context,
+      }),
+    );
   }
 
   private printToConsole(level: LogLevel, message: string, metadata: Metadata | undefined, bindings: LoggerBindings): void {
@@ -126,19 +127,26 @@ export class DevtrailClient {
       const active = activeContext();
       const scope = mergeScopes(this.globalScope, active?.scope, this.options.maxBreadcrumbs);
       const span = active?.span;
-      this.transport.send('error', buildErrorReport({
-        errorMessage: info.message,
-        stackTrace: info.stack,
-        severity: options.severity,
-        context: withTags(scope.tags, {
-          error_type: info.type,
-          span_id: span?.spanId,
-          request_id: active?.requestId,
-        }, options.context),
-        traceId: options.traceId ?? span?.traceId,
-        userId: options.userId ?? scope.userId,
-        breadcrumbs: [...scope.breadcrumbs, ...(options.breadcrumbs ?? [])],
-      }));
+      this.transport.send(
+        'error',
+        buildErrorReport({
+          errorMessage: info.message,
+          stackTrace: info.stack,
+          severity: options.severity,
+          context: withTags(
+            scope.tags,
+            {
+              error_type: info.type,
+              span_id: span?.spanId,
+              request_id: active?.requestId,
+            },
+            options.context,
+          ),
+          traceId: options.traceId ?? span?.traceId,
+          userId: options.userId ?? scope.userId,
+          breadcrumbs: [...scope.breadcrumbs, ...(options.breadcrumbs ?? [])],
+        }),
+      );
     } catch {
       // see class comment
     }
@@ -186,10 +194,7 @@ export class DevtrailClient {
     if (!isValidTraceId(traceId)) traceId = parentSpanId = undefined;
     if (!isValidSpanId(parentSpanId)) parentSpanId = undefined;
     const scope = active?.scope;
-    return new Span(
-      { operation, traceId, parentSpanId, metadata: options.metadata, startTime: options.startTime },
-      (span) => this.sendSpan(span, scope),
-    );
+    return new Span({ operation, traceId, parentSpanId, metadata: options.metadata, startTime: options.startTime }, (span) => this.sendSpan(span, scope));
   }
 
   /** Runs `fn` with `span` as the active span (logs and child spans attach to it). */
@@ -205,10 +210,13 @@ export class DevtrailClient {
   recordSpan(record: SpanRecordInput): void {
     if (!this.enabled) return;
     try {
-      this.transport.send('span', buildSpanRecord({
-        ...record,
-        metadata: withTags(this.globalScope.tags, record.metadata),
-      }));
+      this.transport.send(
+        'span',
+        buildSpanRecord({
+          ...record,
+          metadata: withTags(this.globalScope.tags, record.metadata),
+        }),
+      );
     } catch {
       // see class comment
     }
@@ -216,16 +224,19 @@ export class DevtrailClient {
 
   private sendSpan(span: Span, scope: Scope | undefined): void {
     if (!this.enabled) return;
-    this.transport.send('span', buildSpanRecord({
-      traceId: span.traceId,
-      spanId: span.spanId,
-      parentSpanId: span.parentSpanId,
-      operation: span.operation,
-      startTime: span.startTime,
-      durationMs: span.durationMs ?? 0,
-      status: span.status,
-      metadata: withTags(this.currentTags(scope), span.metadata),
-    }));
+    this.transport.send(
+      'span',
+      buildSpanRecord({
+        traceId: span.traceId,
+        spanId: span.spanId,
+        parentSpanId: span.parentSpanId,
+        operation: span.operation,
+        startTime: span.startTime,
+        durationMs: span.durationMs ?? 0,
+        status: span.status,
+        metadata: withTags(this.currentTags(scope), span.metadata),
+      }),
+    );
   }
 
   /** Headers for an outgoing request so the callee joins the active trace. Empty outside a span. */
@@ -241,14 +252,21 @@ export class DevtrailClient {
     if (!this.enabled) return;
     try {
       const active = activeContext();
-      this.transport.send('llm', buildLlmRecord({
-        ...usage,
-        metadata: withTags(this.currentTags(active?.scope), {
-          trace_id: active?.span?.traceId,
-          span_id: active?.span?.spanId,
-          request_id: active?.requestId,
-        }, usage.metadata),
-      }));
+      this.transport.send(
+        'llm',
+        buildLlmRecord({
+          ...usage,
+          metadata: withTags(
+            this.currentTags(active?.scope),
+            {
+              trace_id: active?.span?.traceId,
+              span_id: active?.span?.spanId,
+              request_id: active?.requestId,
+            },
+            usage.metadata,
+          ),
+        }),
+      );
     } catch {
       // see class comment
     }

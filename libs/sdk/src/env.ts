@@ -12,14 +12,7 @@ export function isBrowser(): boolean {
 }
 
 /** Platforms that freeze or kill the process right after a response, so batches must be short-lived. */
-const SERVERLESS_MARKERS = [
-  'AWS_LAMBDA_FUNCTION_NAME',
-  'VERCEL',
-  'NETLIFY',
-  'FUNCTION_TARGET',
-  'FUNCTIONS_WORKER_RUNTIME',
-  'K_SERVICE',
-];
+const SERVERLESS_MARKERS = ['AWS_LAMBDA_FUNCTION_NAME', 'VERCEL', 'NETLIFY', 'FUNCTION_TARGET', 'FUNCTIONS_WORKER_RUNTIME', 'K_SERVICE'];
 
 export function isServerless(): boolean {
   return SERVERLESS_MARKERS.some((name) => readEnv(name) !== undefined);

@@ -46,12 +46,19 @@ function routeOf(req: ExpressLikeRequest): string | undefined {
 
 export function devtrailExpress(client: DevtrailClient, options: RequestTracingOptions = {}) {
   return function devtrailMiddleware(req: ExpressLikeRequest, res: ExpressLikeResponse, next: Next): void {
-    const trace = startRequestTrace(client, {
-      method: req.method,
-      path: pathOf(req.originalUrl ?? req.url),
-      headers: req.headers,
-    }, options);
-    if (!trace) return next();
+    const trace = startRequestTrace(
+      client,
+      {
+        method: req.method,
+        path: pathOf(req.originalUrl ?? req.url),
+        headers: req.headers,
+      },
+      options,
+    );
+    if (!trace) {
+      next();
+      return;
+    }
     const r = req as Decorated;
     r.devtrail = r[TELEMETRY] = trace.telemetry;
     r[TRACE] = trace;

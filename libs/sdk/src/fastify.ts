@@ -5,9 +5,7 @@
 import type { DevtrailClient } from './client.js';
 import { runWithContext } from './context/context-manager.js';
 import { pathOf } from './http/headers.js';
-import {
-  startRequestTrace, type RequestTelemetry, type RequestTrace, type RequestTracingOptions,
-} from './http/request-tracing.js';
+import { startRequestTrace, type RequestTelemetry, type RequestTrace, type RequestTracingOptions } from './http/request-tracing.js';
 import { installNodeAsyncContext } from './node/install-async-context.js';
 
 installNodeAsyncContext();
@@ -48,7 +46,10 @@ export function getRequestTelemetry(request: object): RequestTelemetry | undefin
 
 function devtrailFastifyPlugin(fastify: FastifyLikeInstance, options: DevtrailFastifyOptions, done: Done): void {
   const { client, ...tracing } = options;
-  if (!client) return done(new Error('@devtrail/sdk/fastify: pass { client } when registering the plugin'));
+  if (!client) {
+    done(new Error('@devtrail/sdk/fastify: pass { client } when registering the plugin'));
+    return;
+  }
   // Declared up front so Fastify keeps one request object shape.
   if (!fastify.hasRequestDecorator('devtrail')) fastify.decorateRequest('devtrail', null);
 

@@ -15,7 +15,10 @@ export interface LoggerBindings {
 export type LogSink = (level: LogLevel, message: string, metadata: Metadata | undefined, bindings: LoggerBindings) => void;
 
 export class Logger {
-  constructor(private readonly sink: LogSink, readonly bindings: LoggerBindings = {}) {}
+  constructor(
+    private readonly sink: LogSink,
+    readonly bindings: LoggerBindings = {},
+  ) {}
 
   debug(message: string, metadata?: Metadata | Error): void {
     this.log('debug', message, metadata);
@@ -49,7 +52,7 @@ export class Logger {
   child(bindings: string | LoggerBindings): Logger {
     const add: LoggerBindings = typeof bindings === 'string' ? { context: bindings } : definedOnly(bindings);
     const parent = this.bindings;
-    const context = add.context && parent.context ? `${parent.context}.${add.context}` : add.context ?? parent.context;
+    const context = add.context && parent.context ? `${parent.context}.${add.context}` : (add.context ?? parent.context);
     return new Logger(this.sink, {
       ...parent,
       ...add,

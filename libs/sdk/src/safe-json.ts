@@ -18,9 +18,7 @@ function normalize(value: unknown, ancestors: object[]): unknown {
   if (ancestors.includes(value)) return '[Circular]';
   if (ancestors.length >= MAX_DEPTH) return '[Truncated]';
   ancestors.push(value);
-  const out = Array.isArray(obj)
-    ? obj.map((item) => normalize(item, ancestors))
-    : Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, normalize(v, ancestors)]));
+  const out = Array.isArray(obj) ? obj.map((item) => normalize(item, ancestors)) : Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, normalize(v, ancestors)]));
   ancestors.pop();
   return out;
 }

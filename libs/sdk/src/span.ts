@@ -22,8 +22,7 @@ export interface SpanEndOptions {
 
 const now = (): number => Date.now();
 // performance.now() gives sub-millisecond, monotonic durations where available.
-const monotonic = (): number | undefined =>
-  typeof performance !== 'undefined' && typeof performance.now === 'function' ? performance.now() : undefined;
+const monotonic = (): number | undefined => (typeof performance !== 'undefined' && typeof performance.now === 'function' ? performance.now() : undefined);
 
 export class Span {
   readonly traceId: string;
@@ -36,7 +35,10 @@ export class Span {
   durationMs: number | undefined;
   private readonly startMono: number | undefined;
 
-  constructor(init: SpanInit, private readonly onEnd: (span: Span) => void) {
+  constructor(
+    init: SpanInit,
+    private readonly onEnd: (span: Span) => void,
+  ) {
     this.traceId = init.traceId ?? newTraceId();
     this.spanId = newSpanId();
     this.parentSpanId = init.parentSpanId ?? '';
@@ -78,9 +80,10 @@ export class Span {
     if (this.ended) return;
     if (options.status) this.status = options.status;
     const mono = monotonic();
-    this.durationMs = options.endTime === undefined && this.startMono !== undefined && mono !== undefined
-      ? mono - this.startMono
-      : Math.max(0, (options.endTime ?? now()) - this.startTime);
+    this.durationMs =
+      options.endTime === undefined && this.startMono !== undefined && mono !== undefined
+        ? mono - this.startMono
+        : Math.max(0, (options.endTime ?? now()) - this.startTime);
     this.onEnd(this);
   }
 

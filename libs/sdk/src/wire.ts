@@ -1,10 +1,7 @@
 // camelCase inputs -> the snake_case bodies of spec section 2, normalised so
 // the receiver's validation (spec 7) does not reject them: integer counters
 // clamped at zero, release cut to 128 characters, enums defaulted.
-import type {
-  Breadcrumb, ErrorReportInput, LlmUsageInput, LogEntryInput, LogLevel, Metadata, Severity,
-  SpanRecordInput, SpanStatus, TimeInput,
-} from './types.js';
+import type { Breadcrumb, ErrorReportInput, LlmUsageInput, LogEntryInput, LogLevel, Metadata, Severity, SpanRecordInput, SpanStatus, TimeInput } from './types.js';
 
 /** The client-name -> wire-name table of spec 4.3. */
 export const WIRE_FIELD_NAMES = {
@@ -72,7 +69,11 @@ function optionalObject(value: unknown): Metadata | undefined {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Metadata) : undefined;
 }
 
-export interface WireBreadcrumb { type: string; message: string; timestamp: string }
+export interface WireBreadcrumb {
+  type: string;
+  message: string;
+  timestamp: string;
+}
 
 export function toWireBreadcrumb(b: Breadcrumb): WireBreadcrumb {
   return { type: String(b.type || 'default'), message: String(b.message ?? ''), timestamp: toIsoTime(b.timestamp) };
@@ -182,4 +183,8 @@ export function buildLlmRecord(input: LlmUsageInput): WireLlmRecord {
   }) as unknown as WireLlmRecord;
 }
 
-export interface Envelope { service: string; environment: string; release?: string }
+export interface Envelope {
+  service: string;
+  environment: string;
+  release?: string;
+}

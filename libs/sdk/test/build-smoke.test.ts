@@ -18,10 +18,23 @@ const EXPECTED_EXPORTS: Record<string, string[]> = {
   '@devtrail/sdk/fastify': ['devtrailFastify', 'getRequestTelemetry'],
   '@devtrail/sdk/next': ['register', 'onRequestError', 'withRouteHandler', 'withServerAction', 'createSpanExporter', 'DevtrailErrorBoundary'],
 };
+/** Internals users must not pin: reachable only from the SDK's own source files. */
+const INTERNALS = [
+  'WIRE_FIELD_NAMES',
+  'toWireKeys',
+  'buildLogEntry',
+  'buildErrorReport',
+  'buildSpanRecord',
+  'buildLlmRecord',
+  'backoffDelay',
+  'parseRetryAfter',
+  'getContextManager',
+  'setContextManager',
+  'installAsyncContext',
+];
 
 function newestMtime(dir: string): number {
-  return Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) =>
-    e.isDirectory() ? newestMtime(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs));
+  return Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestMtime(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
 }
 
 function node(args: string[], env: Record<string, string> = {}): string {
@@ -30,8 +43,7 @@ function node(args: string[], env: Record<string, string> = {}): string {
 
 beforeAll(() => {
   const marker = join(pkgDir, 'dist/cjs/package.json');
-  const stale = !existsSync(join(pkgDir, 'dist/esm/index.js')) || !existsSync(marker)
-    || newestMtime(join(pkgDir, 'src')) > statSync(marker).mtimeMs;
+  const stale = !existsSync(join(pkgDir, 'dist/esm/index.js')) || !existsSync(marker) || newestMtime(join(pkgDir, 'src')) > statSync(marker).mtimeMs;
   if (stale) execFileSync('npm', ['run', 'build', '-w', '@devtrail/sdk'], { cwd: repoRoot, stdio: 'pipe' });
 }, 120_000);
 
@@ -50,15 +62,20 @@ describe('package build', () => {
   });
 
   it('loads every entry with require() from the CJS build', () => {
+    // The Node entry's AsyncLocalStorage context shows as the active span surviving an await.
     const script = `
       const out = {};
       for (const e of ${JSON.stringify(ENTRIES)}) out[e] = { file: require.resolve(e), keys: Object.keys(require(e)) };
-      out.async = require('@devtrail/sdk').getContextManager().async;
-      console.log(JSON.stringify(out));`;
+      const client = require('@devtrail/sdk').createClient({ enabled: false });
+      client.startSpan('outer', async () => {
+        await new Promise((r) => setTimeout(r, 1));
+        out.async = client.activeSpan()?.operation === 'outer';
+      }).then(() => console.log(JSON.stringify(out)));`;
     const out = JSON.parse(node(['-e', script]));
     for (const entry of ENTRIES) {
       expect(out[entry].file).toContain('/dist/cjs/');
       expect(out[entry].keys).toEqual(expect.arrayContaining(EXPECTED_EXPORTS[entry]));
+      expect(out[entry].keys.filter((k: string) => INTERNALS.includes(k))).toEqual([]);
     }
     expect(out.async).toBe(true);
   });
@@ -72,6 +89,7 @@ describe('package build', () => {
     for (const entry of ENTRIES) {
       expect(out[entry].file).toContain('/dist/esm/');
       expect(out[entry].keys).toEqual(expect.arrayContaining(EXPECTED_EXPORTS[entry]));
+      expect(out[entry].keys.filter((k: string) => INTERNALS.includes(k))).toEqual([]);
     }
   });
 
@@ -84,9 +102,17 @@ describe('package build', () => {
         client.startSpan('smoke-span', () => client.logger.info('from cjs'));
         client.close().then((ok) => console.log(ok));`;
       const { execFile } = await import('node:child_process');
-      const stdout = await new Promise<string>((res, rej) => execFile(process.execPath, ['-e', script], {
-        cwd: repoRoot, env: { ...process.env, URL: capture.url },
-      }, (err, out) => (err ? rej(err) : res(out))));
+      const stdout = await new Promise<string>((res, rej) =>
+        execFile(
+          process.execPath,
+          ['-e', script],
+          {
+            cwd: repoRoot,
+            env: { ...process.env, URL: capture.url },
+          },
+          (err, out) => (err ? rej(err) : res(out)),
+        ),
+      );
       expect(stdout.trim()).toBe('true');
       expect(capture.bodies('/ingest/traces')[0]).toMatchObject({ service: 'smoke', operation: 'smoke-span' });
       expect(capture.logs()[0]).toMatchObject({ message: 'from cjs', trace_id: capture.bodies('/ingest/traces')[0].trace_id });
@@ -102,9 +128,17 @@ describe('package build', () => {
         const { createClient } = require('@devtrail/sdk');
         createClient({ apiKey: 'dt_0123456789abcdef01234567', baseUrl: process.env.URL }).logger.info('last words');`;
       const { execFile } = await import('node:child_process');
-      await new Promise<void>((res, rej) => execFile(process.execPath, ['-e', script], {
-        cwd: repoRoot, env: { ...process.env, URL: capture.url },
-      }, (err) => (err ? rej(err) : res())));
+      await new Promise<void>((res, rej) =>
+        execFile(
+          process.execPath,
+          ['-e', script],
+          {
+            cwd: repoRoot,
+            env: { ...process.env, URL: capture.url },
+          },
+          (err) => (err ? rej(err) : res()),
+        ),
+      );
       expect(capture.logs().map((l) => l.message)).toEqual(['last words']);
     } finally {
       await capture.close();

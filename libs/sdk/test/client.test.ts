@@ -19,7 +19,12 @@ describe('logger', () => {
     await client.flush();
     const [batch] = bodiesAt(calls, '/ingest/logs');
     expect(batch).toMatchObject({ service: 'checkout', environment: 'test', release: 'v1' });
-    expect(batch.logs.map((l: any) => [l.level, l.message])).toEqual([['debug', 'd'], ['info', 'i'], ['warn', 'w'], ['error', 'e']]);
+    expect(batch.logs.map((l: any) => [l.level, l.message])).toEqual([
+      ['debug', 'd'],
+      ['info', 'i'],
+      ['warn', 'w'],
+      ['error', 'e'],
+    ]);
     expect(batch.logs[1].metadata).toEqual({ orderId: 7 });
     expect(batch.logs[3].metadata.error).toMatchObject({ name: 'Error', message: 'bad' });
     expect(batch.logs[0].trace_id).toBeUndefined();
@@ -62,13 +67,18 @@ describe('spans', () => {
   it('startSpan ends with ok and returns the value (sync and async)', async () => {
     const { client, calls } = makeClient();
     expect(client.startSpan('sync', () => 42)).toBe(42);
-    await expect(client.startSpan('async', async () => {
-      await new Promise((r) => setTimeout(r, 15));
-      return 'done';
-    })).resolves.toBe('done');
+    await expect(
+      client.startSpan('async', async () => {
+        await new Promise((r) => setTimeout(r, 15));
+        return 'done';
+      }),
+    ).resolves.toBe('done');
     await client.flush();
     const spans = bodiesAt(calls, '/ingest/traces');
-    expect(spans.map((s) => [s.operation, s.status])).toEqual([['sync', 'ok'], ['async', 'ok']]);
+    expect(spans.map((s) => [s.operation, s.status])).toEqual([
+      ['sync', 'ok'],
+      ['async', 'ok'],
+    ]);
     expect(spans[0]).toMatchObject({ service: 'checkout', parent_span_id: '' });
     expect(spans[0].trace_id).toMatch(HEX32);
     expect(spans[0].span_id).toMatch(HEX16);
@@ -78,16 +88,21 @@ describe('spans', () => {
 
   it('startSpan ends with error when the function throws or rejects, and rethrows', async () => {
     const { client, calls } = makeClient();
-    expect(() => client.startSpan('sync', () => {
-      throw new TypeError('nope');
-    })).toThrow('nope');
-    await expect(client.startSpan('async', async () => {
-      throw new Error('later');
-    })).rejects.toThrow('later');
+    expect(() =>
+      client.startSpan('sync', () => {
+        throw new TypeError('nope');
+      }),
+    ).toThrow('nope');
+    await expect(
+      client.startSpan('async', async () => {
+        throw new Error('later');
+      }),
+    ).rejects.toThrow('later');
     await client.flush();
     const spans = bodiesAt(calls, '/ingest/traces');
     expect(spans.map((s) => [s.operation, s.status, s.metadata['error.message']])).toEqual([
-      ['sync', 'error', 'nope'], ['async', 'error', 'later'],
+      ['sync', 'error', 'nope'],
+      ['async', 'error', 'later'],
     ]);
     expect(spans[0].metadata['error.type']).toBe('TypeError');
   });
@@ -137,7 +152,9 @@ describe('spans', () => {
     expect(client.traceHeaders()).toEqual({});
     client.startSpan('call', (span) => {
       expect(client.traceHeaders()).toEqual({
-        traceparent: `00-${span.traceId}-${span.spanId}-01`, 'x-trace-id': span.traceId, 'x-span-id': span.spanId,
+        traceparent: `00-${span.traceId}-${span.spanId}-01`,
+        'x-trace-id': span.traceId,
+        'x-span-id': span.spanId,
       });
     });
   });
@@ -149,19 +166,27 @@ describe('captureError', () => {
     client.addBreadcrumb({ type: 'navigation', message: '/cart' });
     client.logger.info('added item');
     client.captureError(new RangeError('out of stock'), {
-      severity: 'critical', userId: 'u-42', context: { sku: 'A1' },
+      severity: 'critical',
+      userId: 'u-42',
+      context: { sku: 'A1' },
       breadcrumbs: [{ type: 'ui', message: 'clicked pay', timestamp: '2024-01-01T00:00:00.000Z' }],
     });
     await client.flush();
     const [report] = bodiesAt(calls, '/ingest/errors');
     expect(report).toMatchObject({
-      service: 'checkout', environment: 'test', release: 'v1',
-      error_message: 'out of stock', severity: 'critical', user_id: 'u-42',
+      service: 'checkout',
+      environment: 'test',
+      release: 'v1',
+      error_message: 'out of stock',
+      severity: 'critical',
+      user_id: 'u-42',
       context: { sku: 'A1', error_type: 'RangeError' },
     });
     expect(report.stack_trace).toContain('RangeError: out of stock');
     expect(report.breadcrumbs.map((b: any) => [b.type, b.message])).toEqual([
-      ['navigation', '/cart'], ['log', '[info] added item'], ['ui', 'clicked pay'],
+      ['navigation', '/cart'],
+      ['log', '[info] added item'],
+      ['ui', 'clicked pay'],
     ]);
     expect(report.breadcrumbs[2].timestamp).toBe('2024-01-01T00:00:00.000Z');
     expect(report.trace_id).toBeUndefined();
@@ -178,8 +203,12 @@ describe('captureError', () => {
     await client.flush();
     const [report] = bodiesAt(calls, '/ingest/errors');
     expect(report).toMatchObject({
-      error_message: 'a string was thrown', stack_trace: 'a string was thrown', severity: 'medium',
-      trace_id: traceId, user_id: '99', context: { region: 'eu', tier: 'gold', error_type: 'string' },
+      error_message: 'a string was thrown',
+      stack_trace: 'a string was thrown',
+      severity: 'medium',
+      trace_id: traceId,
+      user_id: '99',
+      context: { region: 'eu', tier: 'gold', error_type: 'string' },
     });
   });
 
@@ -196,16 +225,29 @@ describe('llmUsage', () => {
     const { client, calls } = makeClient();
     const ids = await client.startSpan('chat', async (span) => {
       client.llmUsage({
-        model: 'gpt-4o', provider: 'openai', operation: 'chat.completion',
-        inputTokens: 120, outputTokens: 30, latencyMs: 812.4, costUsd: 0.0021, metadata: { feature: 'summary' },
+        model: 'gpt-4o',
+        provider: 'openai',
+        operation: 'chat.completion',
+        inputTokens: 120,
+        outputTokens: 30,
+        latencyMs: 812.4,
+        costUsd: 0.0021,
+        metadata: { feature: 'summary' },
       });
       return span;
     });
     await client.flush();
     expect(bodiesAt(calls, '/ingest/llm')[0]).toEqual({
-      service: 'checkout', environment: 'test', release: 'v1',
-      model: 'gpt-4o', provider: 'openai', operation: 'chat.completion',
-      input_tokens: 120, output_tokens: 30, latency_ms: 812, cost_usd: 0.0021,
+      service: 'checkout',
+      environment: 'test',
+      release: 'v1',
+      model: 'gpt-4o',
+      provider: 'openai',
+      operation: 'chat.completion',
+      input_tokens: 120,
+      output_tokens: 30,
+      latency_ms: 812,
+      cost_usd: 0.0021,
       metadata: { feature: 'summary', trace_id: ids.traceId, span_id: ids.spanId },
     });
   });

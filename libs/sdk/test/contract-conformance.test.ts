@@ -38,15 +38,25 @@ describe('SDK payloads against the receiver schemas (@devtrail/contract)', () =>
       client.captureError(undefined);
       client.captureError({ weird: 'object' }, { severity: 'nope' as never, breadcrumbs: [{ type: '', message: '' }] });
       client.captureError(new Error('', { cause: 'string cause' }), { context: deep(60) });
-      await client.startSpan('failing', async () => {
-        throw new Error('x');
-      }).catch(() => {});
+      await client
+        .startSpan('failing', async () => {
+          throw new Error('x');
+        })
+        .catch(() => {});
     });
     client.startManualSpan('manual').end({ endTime: 0 }); // end before start -> clamped to 0
-    createSpanExporter(client).export([{
-      name: 'otel', spanContext: () => ({ traceId: 'a'.repeat(32), spanId: 'b'.repeat(16) }),
-      startTime: [1, 0], endTime: [0, 0], attributes: { nested: deep(60) },
-    }], () => {});
+    createSpanExporter(client).export(
+      [
+        {
+          name: 'otel',
+          spanContext: () => ({ traceId: 'a'.repeat(32), spanId: 'b'.repeat(16) }),
+          startTime: [1, 0],
+          endTime: [0, 0],
+          attributes: { nested: deep(60) },
+        },
+      ],
+      () => {},
+    );
     await client.flush();
 
     expect(new Set(calls.map((c) => c.path))).toEqual(new Set(Object.keys(SCHEMAS)));

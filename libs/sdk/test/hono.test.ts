@@ -32,9 +32,10 @@ runMiddlewareSuite('hono', async (client, options) => {
   await new Promise((resolve) => server.once('listening', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      (server as unknown as { closeAllConnections(): void }).closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        (server as unknown as { closeAllConnections(): void }).closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 });

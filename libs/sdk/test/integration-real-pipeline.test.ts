@@ -28,15 +28,13 @@ const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(pkgDir, '../..');
 
 function newestMtime(dir: string): number {
-  return Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) =>
-    e.isDirectory() ? newestMtime(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs));
+  return Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestMtime(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
 }
 
 /** Builds dist when it is missing or older than src (as build-smoke.test.ts does). */
 function ensureBuilt(): void {
   const marker = join(pkgDir, 'dist/cjs/package.json');
-  const stale = !existsSync(join(pkgDir, 'dist/esm/index.js')) || !existsSync(marker)
-    || newestMtime(join(pkgDir, 'src')) > statSync(marker).mtimeMs;
+  const stale = !existsSync(join(pkgDir, 'dist/esm/index.js')) || !existsSync(marker) || newestMtime(join(pkgDir, 'src')) > statSync(marker).mtimeMs;
   if (stale) execFileSync('npm', ['run', 'build', '-w', '@devtrail/sdk'], { cwd: repoRoot, stdio: 'pipe' });
 }
 
@@ -189,7 +187,15 @@ describe.skipIf(!up)(`SDK through the real pipeline: Express -> Fastify${up ? ''
       await frontend.startSpan('llm.call', async (span) => {
         seen.llmSpanId = span.spanId;
         await delay(5);
-        frontend.llmUsage({ model: 'gpt-4o-mini', provider: 'openai', operation: 'chat.completion', inputTokens: 1200, outputTokens: 300, latencyMs: 950, costUsd: 0.0042 });
+        frontend.llmUsage({
+          model: 'gpt-4o-mini',
+          provider: 'openai',
+          operation: 'chat.completion',
+          inputTokens: 1200,
+          outputTokens: 300,
+          latencyMs: 950,
+          costUsd: 0.0042,
+        });
         frontend.logger.info('llm answered');
       });
       // The request's span is active again here, so it becomes the backend span's parent.
@@ -246,8 +252,7 @@ describe.skipIf(!up)(`SDK through the real pipeline: Express -> Fastify${up ? ''
     for (const c of [...feCalls, ...beCalls].filter((c) => c.path === '/ingest/errors')) {
       expect(c.response).toEqual({ ok: true, fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) });
     }
-    const count = (calls: IngestCall[], path: string) =>
-      calls.filter((c) => c.path === path).reduce((n, c) => n + (path === '/ingest/logs' ? c.body.logs.length : 1), 0);
+    const count = (calls: IngestCall[], path: string) => calls.filter((c) => c.path === path).reduce((n, c) => n + (path === '/ingest/logs' ? c.body.logs.length : 1), 0);
     // frontend: 3 logs, 2 errors, 4 spans (GET /checkout, llm.call, GET /explode x2), 1 LLM record.
     expect([count(feCalls, '/ingest/logs'), count(feCalls, '/ingest/errors'), count(feCalls, '/ingest/traces'), count(feCalls, '/ingest/llm')]).toEqual([3, 2, 4, 1]);
     // backend: 1 log, 1 error, 1 span.
@@ -259,7 +264,7 @@ describe.skipIf(!up)(`SDK through the real pipeline: Express -> Fastify${up ? ''
     for (const c of beCalls) expect(c.body).toMatchObject({ service: 'backend', environment, release });
   }, 30_000);
 
-  it('stores both services\' spans in one trace: the Fastify span\'s parent is the Express span', async () => {
+  it("stores both services' spans in one trace: the Fastify span's parent is the Express span", async () => {
     const t0 = Date.now();
     await expect.poll(async () => (await api(`/traces/${traceId}`)).body.spans?.length ?? 0, { timeout: READ_TIMEOUT_MS, interval: 200 }).toBe(3);
     console.log(`[sdk-real-pipeline] checkout trace readable ${Date.now() - t0} ms after the clients closed`);
@@ -280,11 +285,23 @@ describe.skipIf(!up)(`SDK through the real pipeline: Express -> Fastify${up ? ''
     }
     // Express server span: joined the caller's trace, under the caller's span.
     expect(front).toMatchObject({ service: 'frontend', span_id: seen.checkout.spanId, parent_span_id: callerSpanId });
-    expect(front.metadata).toMatchObject({ 'http.request.method': 'GET', 'url.path': '/checkout', 'http.route': '/checkout', 'http.response.status_code': 200, request_id: requestId });
+    expect(front.metadata).toMatchObject({
+      'http.request.method': 'GET',
+      'url.path': '/checkout',
+      'http.route': '/checkout',
+      'http.response.status_code': 200,
+      request_id: requestId,
+    });
     expect(llm).toMatchObject({ service: 'frontend', span_id: seen.llmSpanId, parent_span_id: front.span_id });
     // Fastify server span: same trace, child of the Express span (traceparent propagation).
     expect(back).toMatchObject({ service: 'backend', span_id: seen.checkout.body.backend.spanId, parent_span_id: front.span_id });
-    expect(back.metadata).toMatchObject({ 'http.request.method': 'GET', 'url.path': '/price', 'http.route': '/price', 'http.response.status_code': 200, request_id: requestId });
+    expect(back.metadata).toMatchObject({
+      'http.request.method': 'GET',
+      'url.path': '/price',
+      'http.route': '/price',
+      'http.response.status_code': 200,
+      request_id: requestId,
+    });
     // The parent starts first and lasts at least as long as the call it made.
     expect(Date.parse(front.start_time)).toBeLessThanOrEqual(Date.parse(back.start_time));
     expect(front.duration_ms).toBeGreaterThanOrEqual(back.duration_ms);
@@ -344,9 +361,19 @@ describe.skipIf(!up)(`SDK through the real pipeline: Express -> Fastify${up ? ''
   it('stores the LLM usage record, tied to the checkout trace', async () => {
     await expect.poll(async () => (await api('/llm-usage')).body.usage?.length ?? 0, { timeout: READ_TIMEOUT_MS, interval: 200 }).toBe(1);
     const [usage] = (await api('/llm-usage')).body.usage;
-    expect(usage).toMatchObject({ model: 'gpt-4o-mini', provider: 'openai', service: 'frontend', calls: 1, input_tokens: 1200, output_tokens: 300, cost_usd: 0.0042, latency_p50_ms: 950 });
+    expect(usage).toMatchObject({
+      model: 'gpt-4o-mini',
+      provider: 'openai',
+      service: 'frontend',
+      calls: 1,
+      input_tokens: 1200,
+      output_tokens: 300,
+      cost_usd: 0.0042,
+      latency_p50_ms: 950,
+    });
     // The read API aggregates LLM usage, so the record's metadata is checked in ClickHouse.
-    const where = "JSONExtractString(metadata, 'trace_id') = {trace:String} AND JSONExtractString(metadata, 'span_id') = {span:String} AND JSONExtractString(metadata, 'request_id') = {req:String} AND environment = {env:String} AND operation = 'chat.completion'";
+    const where =
+      "JSONExtractString(metadata, 'trace_id') = {trace:String} AND JSONExtractString(metadata, 'span_id') = {span:String} AND JSONExtractString(metadata, 'request_id') = {req:String} AND environment = {env:String} AND operation = 'chat.completion'";
     expect(await p.count('llm_usage', where, { trace: traceId, span: seen.llmSpanId, req: requestId, env: environment })).toBe(1);
   });
 
@@ -400,7 +427,7 @@ describe.skipIf(!up)(`SDK through the real pipeline: Express -> Fastify${up ? ''
     expect(await p.count('errors', "project_id = {p:String} AND error_message = 'from the wrong origin'", { p: proj.id })).toBe(0);
   });
 
-  it('waits out the receiver\'s 429 Retry-After, then delivers (started in beforeAll)', async () => {
+  it("waits out the receiver's 429 Retry-After, then delivers (started in beforeAll)", async () => {
     const { calls, warnings, stats, delivered } = await rateLimited;
     expect(delivered).toBe(true);
     expect(warnings).toEqual([]);
@@ -414,6 +441,11 @@ describe.skipIf(!up)(`SDK through the real pipeline: Express -> Fastify${up ? ''
     const later = calls.filter((c) => c.at >= limited!.answeredAt);
     expect(later.map((c) => [c.status, c.body.error_message])).toEqual([[200, limited!.body.error_message]]);
     expect(later[0].at - limited!.answeredAt).toBeGreaterThanOrEqual(retryAfterMs - 50);
-    expect(calls.filter((c) => c.status === 200).map((c) => c.body.error_message).sort()).toEqual(['first, within the limit', 'second, over the limit']);
+    expect(
+      calls
+        .filter((c) => c.status === 200)
+        .map((c) => c.body.error_message)
+        .sort(),
+    ).toEqual(['first, within the limit', 'second, over the limit']);
   }, 90_000);
 });

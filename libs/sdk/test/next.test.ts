@@ -2,8 +2,15 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as React from 'react';
 import {
-  DevtrailErrorBoundary, createSpanExporter, getBrowserClient, getNextClient, onRequestError, register,
-  withRouteHandler, withServerAction, type ReadableSpanLike,
+  DevtrailErrorBoundary,
+  createSpanExporter,
+  getBrowserClient,
+  getNextClient,
+  onRequestError,
+  register,
+  withRouteHandler,
+  withServerAction,
+  type ReadableSpanLike,
 } from '../src/next/index.js';
 import { getContextManager } from '../src/context/context-manager.js';
 import { bodiesAt, logsIn, makeClient } from './helpers/client.js';
@@ -53,29 +60,42 @@ describe('OpenTelemetry-shaped span exporter', () => {
     const { client, calls } = makeClient();
     const exporter = createSpanExporter(client);
     const results: unknown[] = [];
-    exporter.export([
-      otelSpan(),
-      otelSpan({
-        name: 'render route (app) /items', kind: 0,
-        spanContext: () => ({ traceId: TRACE, spanId: 'bbbbbbbbbbbbbbbb' }),
-        parentSpanContext: { spanId: 'aaaaaaaaaaaaaaaa' }, // SDK 2.x
-        duration: [0, 12_400_000],
-        status: { code: 2, message: 'render failed' },
-        events: [{ name: 'exception', attributes: { 'exception.type': 'TypeError', 'exception.message': 'x is undefined' } }],
-      }),
-      otelSpan({ spanContext: () => ({ traceId: TRACE, spanId: 'cccccccccccccccc' }), parentSpanId: 'aaaaaaaaaaaaaaaa' }), // SDK 1.x
-    ], (r) => results.push(r));
+    exporter.export(
+      [
+        otelSpan(),
+        otelSpan({
+          name: 'render route (app) /items',
+          kind: 0,
+          spanContext: () => ({ traceId: TRACE, spanId: 'bbbbbbbbbbbbbbbb' }),
+          parentSpanContext: { spanId: 'aaaaaaaaaaaaaaaa' }, // SDK 2.x
+          duration: [0, 12_400_000],
+          status: { code: 2, message: 'render failed' },
+          events: [{ name: 'exception', attributes: { 'exception.type': 'TypeError', 'exception.message': 'x is undefined' } }],
+        }),
+        otelSpan({ spanContext: () => ({ traceId: TRACE, spanId: 'cccccccccccccccc' }), parentSpanId: 'aaaaaaaaaaaaaaaa' }), // SDK 1.x
+      ],
+      (r) => results.push(r),
+    );
     expect(results).toEqual([{ code: 0 }]);
     await exporter.forceFlush();
     const spans = bodiesAt(calls, '/ingest/traces');
     expect(spans[0]).toEqual({
-      service: 'checkout', environment: 'test', release: 'v1',
-      trace_id: TRACE, span_id: 'aaaaaaaaaaaaaaaa', parent_span_id: '', operation: 'GET /api/items',
-      start_time: new Date(1_700_000_000_250).toISOString(), duration_ms: 41, status: 'ok',
+      service: 'checkout',
+      environment: 'test',
+      release: 'v1',
+      trace_id: TRACE,
+      span_id: 'aaaaaaaaaaaaaaaa',
+      parent_span_id: '',
+      operation: 'GET /api/items',
+      start_time: new Date(1_700_000_000_250).toISOString(),
+      duration_ms: 41,
+      status: 'ok',
       metadata: { 'http.method': 'GET', 'next.span_type': 'BaseServer.handleRequest', 'otel.kind': 'server', 'otel.scope': 'next.js' },
     });
     expect(spans[1]).toMatchObject({
-      parent_span_id: 'aaaaaaaaaaaaaaaa', duration_ms: 12, status: 'error',
+      parent_span_id: 'aaaaaaaaaaaaaaaa',
+      duration_ms: 12,
+      status: 'error',
       metadata: { 'otel.kind': 'internal', 'otel.status_message': 'render failed', 'exception.type': 'TypeError', 'exception.message': 'x is undefined' },
     });
     expect(spans[2].parent_span_id).toBe('aaaaaaaaaaaaaaaa');
@@ -115,16 +135,29 @@ describe('instrumentation.ts helpers', () => {
     const { client, calls } = makeClient();
     register({ client });
     const err = Object.assign(new Error('db down'), { digest: '12345' });
-    await onRequestError(err, {
-      path: '/orders/1', method: 'GET', headers: { traceparent: `00-${TRACE}-${PARENT}-01`, 'x-request-id': 'r-1' },
-    }, { routerKind: 'App Router', routePath: '/orders/[id]', routeType: 'render', renderSource: 'react-server-components' });
+    await onRequestError(
+      err,
+      {
+        path: '/orders/1',
+        method: 'GET',
+        headers: { traceparent: `00-${TRACE}-${PARENT}-01`, 'x-request-id': 'r-1' },
+      },
+      { routerKind: 'App Router', routePath: '/orders/[id]', routeType: 'render', renderSource: 'react-server-components' },
+    );
     await client.flush();
     const [report] = bodiesAt(calls, '/ingest/errors');
     expect(report).toMatchObject({
-      error_message: 'db down', severity: 'high', trace_id: TRACE,
+      error_message: 'db down',
+      severity: 'high',
+      trace_id: TRACE,
       context: {
-        'http.request.method': 'GET', 'url.path': '/orders/1', request_id: 'r-1', digest: '12345',
-        'next.router_kind': 'App Router', 'next.route_path': '/orders/[id]', 'next.route_type': 'render',
+        'http.request.method': 'GET',
+        'url.path': '/orders/1',
+        request_id: 'r-1',
+        digest: '12345',
+        'next.router_kind': 'App Router',
+        'next.route_path': '/orders/[id]',
+        'next.route_type': 'render',
       },
     });
   });
@@ -145,11 +178,14 @@ describe('instrumentation.ts helpers', () => {
 describe('withRouteHandler', () => {
   it('traces the request, correlates logs and sets trace headers on the response', async () => {
     const { client, calls } = makeClient();
-    const GET = withRouteHandler(async (request: Request) => {
-      await new Promise((r) => setTimeout(r, 2));
-      client.logger.info('listing items');
-      return Response.json({ url: new URL(request.url).pathname });
-    }, { client });
+    const GET = withRouteHandler(
+      async (request: Request) => {
+        await new Promise((r) => setTimeout(r, 2));
+        client.logger.info('listing items');
+        return Response.json({ url: new URL(request.url).pathname });
+      },
+      { client },
+    );
     const res = await GET(new Request('http://localhost/api/items?page=2', { headers: { traceparent: `00-${TRACE}-${PARENT}-01` } }), {});
     expect(await res.json()).toEqual({ url: '/api/items' });
     await client.flush();
@@ -171,9 +207,12 @@ describe('withRouteHandler', () => {
 
   it('reports thrown errors, ends the span as error and rethrows', async () => {
     const { client, calls } = makeClient();
-    const GET = withRouteHandler(() => {
-      throw new Error('handler broke');
-    }, { client });
+    const GET = withRouteHandler(
+      () => {
+        throw new Error('handler broke');
+      },
+      { client },
+    );
     await expect(GET(new Request('http://localhost/api/broken'), {})).rejects.toThrow('handler broke');
     await client.flush();
     expect(bodiesAt(calls, '/ingest/traces')[0]).toMatchObject({ status: 'error', metadata: { 'http.response.status_code': 500 } });
@@ -186,14 +225,18 @@ describe('withRouteHandler', () => {
     const res = await GET(new Request('http://localhost/go'), {});
     expect(res.status).toBe(302);
     expect(res.headers.get('x-trace-id')).toMatch(/^[0-9a-f]{32}$/);
-    const redirecting = withRouteHandler(() => {
-      throw Object.assign(new Error('NEXT_REDIRECT'), { digest: 'NEXT_REDIRECT;push;/login;307;' });
-    }, { client });
+    const redirecting = withRouteHandler(
+      () => {
+        throw Object.assign(new Error('NEXT_REDIRECT'), { digest: 'NEXT_REDIRECT;push;/login;307;' });
+      },
+      { client },
+    );
     await expect(redirecting(new Request('http://localhost/private'), {})).rejects.toThrow('NEXT_REDIRECT');
     await client.flush();
     expect(bodiesAt(calls, '/ingest/errors')).toHaveLength(0);
     expect(bodiesAt(calls, '/ingest/traces').map((s) => [s.operation, s.status, s.metadata['http.response.status_code']])).toEqual([
-      ['GET /go', 'ok', 302], ['GET /private', 'ok', 307],
+      ['GET /go', 'ok', 302],
+      ['GET /private', 'ok', 307],
     ]);
   });
 
@@ -210,10 +253,14 @@ describe('withRouteHandler', () => {
 describe('withServerAction', () => {
   it('wraps the action in a span and passes arguments and result through', async () => {
     const { client, calls } = makeClient();
-    const createOrder = withServerAction('createOrder', async (sku: string, qty: number) => {
-      client.logger.info('creating');
-      return { sku, qty };
-    }, { client });
+    const createOrder = withServerAction(
+      'createOrder',
+      async (sku: string, qty: number) => {
+        client.logger.info('creating');
+        return { sku, qty };
+      },
+      { client },
+    );
     expect(await createOrder('A1', 2)).toEqual({ sku: 'A1', qty: 2 });
     await client.flush();
     const [span] = bodiesAt(calls, '/ingest/traces');
@@ -223,12 +270,20 @@ describe('withServerAction', () => {
 
   it('reports failures but not redirects', async () => {
     const { client, calls } = makeClient();
-    const failing = withServerAction('pay', async () => {
-      throw new Error('card declined');
-    }, { client });
-    const redirecting = withServerAction('login', async () => {
-      throw Object.assign(new Error('NEXT_REDIRECT'), { digest: 'NEXT_REDIRECT;push;/home;303;' });
-    }, { client });
+    const failing = withServerAction(
+      'pay',
+      async () => {
+        throw new Error('card declined');
+      },
+      { client },
+    );
+    const redirecting = withServerAction(
+      'login',
+      async () => {
+        throw Object.assign(new Error('NEXT_REDIRECT'), { digest: 'NEXT_REDIRECT;push;/home;303;' });
+      },
+      { client },
+    );
     await expect(failing()).rejects.toThrow('card declined');
     await expect(redirecting()).rejects.toThrow('NEXT_REDIRECT');
     await client.flush();
@@ -236,7 +291,10 @@ describe('withServerAction', () => {
     expect(errors).toHaveLength(1);
     const spans = bodiesAt(calls, '/ingest/traces');
     expect(errors[0]).toMatchObject({ error_message: 'card declined', trace_id: spans[0].trace_id, context: { 'next.action': 'pay' } });
-    expect(spans.map((s) => [s.operation, s.status])).toEqual([['action pay', 'error'], ['action login', 'ok']]);
+    expect(spans.map((s) => [s.operation, s.status])).toEqual([
+      ['action pay', 'error'],
+      ['action login', 'ok'],
+    ]);
   });
 });
 
@@ -253,7 +311,8 @@ describe('browser error boundary', () => {
     expect(fallback).toHaveBeenCalledWith({ error, reset: boundary.reset });
     await client.flush();
     expect(bodiesAt(calls, '/ingest/errors')[0]).toMatchObject({
-      error_message: 'widget crashed', severity: 'high',
+      error_message: 'widget crashed',
+      severity: 'high',
       context: { source: 'react.error_boundary', component_stack: '\n    at Widget\n    at Page' },
     });
   });

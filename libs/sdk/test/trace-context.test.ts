@@ -57,7 +57,10 @@ describe('extractTraceContext', () => {
 
   it('builds outgoing headers', () => {
     expect(createTraceHeaders({ traceId: TRACE, spanId: SPAN }, 'req-9')).toEqual({
-      traceparent: `00-${TRACE}-${SPAN}-01`, 'x-trace-id': TRACE, 'x-span-id': SPAN, 'x-request-id': 'req-9',
+      traceparent: `00-${TRACE}-${SPAN}-01`,
+      'x-trace-id': TRACE,
+      'x-span-id': SPAN,
+      'x-request-id': 'req-9',
     });
   });
 });

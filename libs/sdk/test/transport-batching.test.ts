@@ -25,7 +25,10 @@ describe('log batching', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0].url).toBe('http://ingest.test/ingest/logs');
     expect(calls[0].body).toEqual({
-      service: 'svc', environment: 'test', release: '1.0.0', logs: [log('a'), log('b'), log('c')],
+      service: 'svc',
+      environment: 'test',
+      release: '1.0.0',
+      logs: [log('a'), log('b'), log('c')],
     });
     expect(calls[0].headers).toMatchObject({ authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' });
     expect(calls[0].init.method).toBe('POST');
@@ -65,7 +68,12 @@ describe('log batching', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(calls.map((c) => c.path)).toEqual(['/ingest/errors', '/ingest/traces', '/ingest/llm']);
     expect(calls[0].body).toEqual({
-      service: 'svc', environment: 'test', release: '1.0.0', error_message: 'boom', stack_trace: 's', severity: 'high',
+      service: 'svc',
+      environment: 'test',
+      release: '1.0.0',
+      error_message: 'boom',
+      stack_trace: 's',
+      severity: 'high',
     });
   });
 

@@ -54,10 +54,13 @@ describe('retries', () => {
   it('backs off exponentially and gives up after maxRetries, counting the drop', async () => {
     const start = Date.now();
     const times: number[] = [];
-    const { transport, calls, warn } = makeTransport(() => {
-      times.push(Date.now() - start);
-      return status(500);
-    }, { maxRetries: 3, random: () => 1 });
+    const { transport, calls, warn } = makeTransport(
+      () => {
+        times.push(Date.now() - start);
+        return status(500);
+      },
+      { maxRetries: 3, random: () => 1 },
+    );
     transport.send('span', { trace_id: 't' });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(calls).toHaveLength(4); // first try + 3 retries
@@ -77,8 +80,7 @@ describe('retries', () => {
   });
 
   it('honours Retry-After as an HTTP date on 503', async () => {
-    const { transport, calls } = makeTransport((_c, i) =>
-      i === 0 ? status(503, { 'retry-after': 'Sat, 01 Jun 2024 00:00:20 GMT' }) : ok());
+    const { transport, calls } = makeTransport((_c, i) => (i === 0 ? status(503, { 'retry-after': 'Sat, 01 Jun 2024 00:00:20 GMT' }) : ok()));
     transport.send('error', error);
     await vi.advanceTimersByTimeAsync(19_999);
     expect(calls).toHaveLength(1);

@@ -1,13 +1,22 @@
 import { toRow, type ColumnStore } from '@devtrail/column-store';
-import { createTopicConsumer, envelopeDecoder, type TopicConsumer } from '@devtrail/consumer-kit';
-import { EVENT_KINDS, KINDS, kindByName, type Envelope, type EventKind, type Topics } from '@devtrail/contract';
+import { createEventConsumer, type TopicConsumer } from '@devtrail/consumer-kit';
+import { EVENT_KINDS, KINDS, kindByName, type EventKind, type Topics } from '@devtrail/contract';
 import type { MessageLog } from '@devtrail/message-log';
 import type { Config, Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
 
-// One column-store sink per telemetry kind, each its own consumer group. The error
-// sink is also the error-grouping stage: its rows feed error_groups (a materialised
-// view keyed by the fingerprint the shared function computed in the receiver).
+// THE PATH OF AN EVENT AFTER KAFKA (docs/architecture.md): one column-store sink per
+// kind, each its own consumer group (`<prefix><name>-sink`).
+//   decode  the kit reads the kind's messages: a request's batch of events (or one event,
+//           from older receivers); an event that cannot be read is dead-lettered alone
+//   row     each event becomes its table's row as it is decoded (column-store toRow), so a
+//           batch waiting for its write holds flat rows, not envelope object graphs
+//   insert  up to CONSUMER_BATCH_ROWS rows or CONSUMER_BATCH_MS, one INSERT; an outage is
+//           waited out with backoff, a row the store refuses for good is isolated and
+//           dead-lettered
+//   commit  offsets, only after the insert (at-least-once; tables de-duplicate by event id)
+// The error sink is also the error-grouping stage: its rows feed error_groups (a
+// materialised view keyed by the fingerprint the receiver computed).
 
 /** Every sink's name (CONSUMERS=...): the kinds' plural names (contract kinds.ts). */
 export const SINK_NAMES = EVENT_KINDS.map((k) => KINDS[k].name);
@@ -24,17 +33,15 @@ export interface SinkOptions {
 
 export function createSink(kind: EventKind, o: SinkOptions): TopicConsumer {
   const { name, table } = KINDS[kind];
-  const decode = envelopeDecoder(kind);
-  return createTopicConsumer<Record<string, unknown>>({
+  const insert = (rows: Array<Record<string, unknown>>) => o.columnStore.insert(table, rows);
+  return createEventConsumer({
+    kind,
+    topics: o.topics,
+    map: toRow,
+    write: insert,
     name: `${name}-sink`,
-    messageLog: o.messageLog,
     groupId: `${o.groupPrefix}${name}-sink`,
-    topic: o.topics.of(kind),
-    deadLetterTopic: o.topics.deadLetterOf(kind),
-    // Mapped to its row at once: a batch waiting for its write holds flat rows, not
-    // envelope object graphs (less for the garbage collector to trace).
-    decode: (m) => toRow(decode(m) as Envelope),
-    write: (rows) => o.columnStore.insert(table, rows),
+    messageLog: o.messageLog,
     batchRows: o.batchRows,
     batchMs: o.batchMs,
     logger: o.logger,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createKafkaLog, createMemoryLog, type MessageLog } from '@devtrail/message-log';
-import { encodeEnvelope, logsToEvents, newEnvelope } from '@devtrail/contract';
+import { encodeBatch, encodeEnvelope, logsToEvents, newEnvelope, newEvents, topicNames } from '@devtrail/contract';
 import { eventsPerMinute } from '../src/index.ts';
 import { STACK, stackUp } from '../../../test/support/stack.ts';
 
@@ -13,28 +13,38 @@ if (up) logs.push(['Kafka', () => createKafkaLog({ brokers: STACK.kafkaBrokers, 
 describe.each(logs)('example consumer: events per project and minute (%s)', (_name, open) => {
   it('counts each event once per project and minute, even when a batch is redelivered', { timeout: 60_000 }, async () => {
     const log = open();
-    const topic = `example-${randomUUID().slice(0, 8)}.logs`;
+    const topics = topicNames(`example-${randomUUID().slice(0, 8)}.`);
+    const topic = topics.of('log');
     await log.ensureTopics([topic, `${topic}.dlq`], 2);
     const [p1, p2] = [randomUUID(), randomUUID()];
     const now = new Date().toISOString();
-    const mk = (project: string, minute: string, n: number) =>
-      logsToEvents({ service: 's', environment: 'e', logs: Array.from({ length: n }, () => ({ level: 'info', message: 'm', timestamp: `2026-11-21T10:${minute}:30.000Z` })) } as never, now).map((d) =>
-        encodeEnvelope(newEnvelope('log', project, now, d)),
+    const events = (minute: string, n: number) =>
+      logsToEvents(
+        {
+          service: 's',
+          environment: 'e',
+          logs: Array.from({ length: n }, () => ({ level: 'info', message: 'm', timestamp: `2026-11-21T10:${minute}:30.000Z` })),
+        } as never,
+        now,
       );
-    const batch = [...mk(p1, '01', 3), ...mk(p1, '02', 2), ...mk(p2, '01', 4)];
+    // One message per request (schema version 2), and p2's events one per message as older receivers wrote them (version 1).
+    const request = (project: string, minute: string, n: number) => encodeBatch('log', project, now, newEvents(events(minute, n)));
+    const batch = [request(p1, '01', 3), request(p1, '02', 2), ...events('01', 4).map((d) => encodeEnvelope(newEnvelope('log', p2, now, d)))];
     const prod = log.createProducer();
     await prod.send([{ topic, messages: batch }]);
-    await prod.send([{ topic, messages: batch.slice(0, 3) }]); // a redelivery of the same events
+    await prod.send([{ topic, messages: batch.slice(0, 1) }]); // a redelivery of the same events
     await prod.send([{ topic, messages: [{ key: null, value: Buffer.from('garbage'), headers: {} }] }]);
     await prod.disconnect();
 
-    const c = eventsPerMinute(log, topic);
+    const c = eventsPerMinute(log, topics);
     await c.start();
-    await expect.poll(() => Object.fromEntries(c.counts()), { timeout: 30_000 }).toEqual({
-      [`${p1}|2026-11-21T10:01`]: 3,
-      [`${p1}|2026-11-21T10:02`]: 2,
-      [`${p2}|2026-11-21T10:01`]: 4,
-    });
+    await expect
+      .poll(() => Object.fromEntries(c.counts()), { timeout: 30_000 })
+      .toEqual({
+        [`${p1}|2026-11-21T10:01`]: 3,
+        [`${p1}|2026-11-21T10:02`]: 2,
+        [`${p2}|2026-11-21T10:01`]: 4,
+      });
     await expect.poll(() => c.stats().deadLettered, { timeout: 10_000 }).toBe(1);
     await c.stop();
     await log.close();

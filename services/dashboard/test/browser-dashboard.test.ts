@@ -64,7 +64,14 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     const { page } = b;
     const now = Date.now();
     const logs = [
-      { level: 'info', message: 'checkout started', trace_id: TRACE_ID, span_id: 'span-root', metadata: { cart_id: 'c-42', items: 3 }, timestamp: new Date(now - 3000).toISOString() },
+      {
+        level: 'info',
+        message: 'checkout started',
+        trace_id: TRACE_ID,
+        span_id: 'span-root',
+        metadata: { cart_id: 'c-42', items: 3 },
+        timestamp: new Date(now - 3000).toISOString(),
+      },
       { level: 'warn', message: 'payment slow', trace_id: TRACE_ID, span_id: 'span-pay', metadata: { ms: 812 }, timestamp: new Date(now - 2000).toISOString() },
       { level: 'error', message: 'inventory service unreachable', metadata: { host: 'inv-1' }, timestamp: new Date(now - 1000).toISOString() },
     ];
@@ -95,7 +102,11 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
 
   it('pages through many logs with infinite scroll', async () => {
     const { page } = b;
-    const logs = Array.from({ length: 250 }, (_, i) => ({ level: 'debug', message: `bulk line ${String(i).padStart(3, '0')}`, timestamp: new Date(Date.now() - 60_000 + i).toISOString() }));
+    const logs = Array.from({ length: 250 }, (_, i) => ({
+      level: 'debug',
+      message: `bulk line ${String(i).padStart(3, '0')}`,
+      timestamp: new Date(Date.now() - 60_000 + i).toISOString(),
+    }));
     expect((await ingest(dt.url, project.key, 'logs', { service: 'bulk', logs })).status).toBe(200);
     await page.goto(at('/logs?service=bulk'));
     await reloadUntilVisible(page, 'bulk line 249');
@@ -149,9 +160,31 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     const { page } = b;
     const t0 = Date.now() - 4000;
     const spans = [
-      { span_id: 'span-root', parent_span_id: '', operation: 'POST /api/checkout', start_time: new Date(t0).toISOString(), duration_ms: 420, metadata: { 'http.status_code': 200 } },
-      { span_id: 'span-db', parent_span_id: 'span-root', operation: 'SELECT cart', start_time: new Date(t0 + 20).toISOString(), duration_ms: 35, metadata: { 'db.system': 'postgresql' } },
-      { span_id: 'span-pay', parent_span_id: 'span-root', operation: 'payment.charge', start_time: new Date(t0 + 80).toISOString(), duration_ms: 300, status: 'error', metadata: { provider: 'stripe' } },
+      {
+        span_id: 'span-root',
+        parent_span_id: '',
+        operation: 'POST /api/checkout',
+        start_time: new Date(t0).toISOString(),
+        duration_ms: 420,
+        metadata: { 'http.status_code': 200 },
+      },
+      {
+        span_id: 'span-db',
+        parent_span_id: 'span-root',
+        operation: 'SELECT cart',
+        start_time: new Date(t0 + 20).toISOString(),
+        duration_ms: 35,
+        metadata: { 'db.system': 'postgresql' },
+      },
+      {
+        span_id: 'span-pay',
+        parent_span_id: 'span-root',
+        operation: 'payment.charge',
+        start_time: new Date(t0 + 80).toISOString(),
+        duration_ms: 300,
+        status: 'error',
+        metadata: { provider: 'stripe' },
+      },
     ];
     for (const s of spans) expect((await ingest(dt.url, project.key, 'traces', { service: 'checkout', trace_id: TRACE_ID, ...s })).status).toBe(200);
     await page.goto(at('/traces'));

@@ -62,7 +62,11 @@ describe.skipIf(!browserAvailable())(`OTLP data in the dashboard${browserAvailab
     const row = page.getByTestId('error-group-row').first();
     expect(await row.textContent()).toContain('TypeError');
     await row.getByRole('link').first().click();
-    await page.getByTestId('stack-trace').getByText(/otel-emit\.ts/).first().waitFor();
+    await page
+      .getByTestId('stack-trace')
+      .getByText(/otel-emit\.ts/)
+      .first()
+      .waitFor();
     await screenshot(page, 'otlp-error');
   }, 60_000);
 

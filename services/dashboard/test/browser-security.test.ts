@@ -64,7 +64,11 @@ describe.skipIf(!browserAvailable())(`dashboard security in Chromium${browserAva
       ],
     });
     expect(logs.status).toBe(200);
-    const err = await ingest(dt.url, project.key, 'errors', { error_message: XSS_ERROR, stack_trace: `Error: ${XSS_ERROR}\n    at x (y.js:1:1)`, context: { html: XSS_META } });
+    const err = await ingest(dt.url, project.key, 'errors', {
+      error_message: XSS_ERROR,
+      stack_trace: `Error: ${XSS_ERROR}\n    at x (y.js:1:1)`,
+      context: { html: XSS_META },
+    });
     expect(err.status).toBe(200);
 
     await page.goto(`/projects/${project.id}/logs`);
@@ -161,7 +165,9 @@ describe.skipIf(!browserAvailable())(`dashboard security in Chromium${browserAva
       expect((await pageGet(page, `/api/admin/projects/${project.id}`)).status).toBe(404);
       expect((await pageGet(page, `/auth/projects/${project.id}/members`)).status).toBe(404);
       expect((await pageFetch(page, `/api/admin/projects/${project.id}/revoke-key`, { method: 'POST', csrf: 'fetch' })).status).toBe(404);
-      expect((await pageFetch(page, `/api/admin/projects/${project.id}/allowed-origins`, { method: 'PUT', body: { origins: ['evil.test'] }, csrf: 'fetch' })).status).toBe(404);
+      expect(
+        (await pageFetch(page, `/api/admin/projects/${project.id}/allowed-origins`, { method: 'PUT', body: { origins: ['evil.test'] }, csrf: 'fetch' })).status,
+      ).toBe(404);
       // Owner-only routes.
       expect((await pageGet(page, '/auth/users')).status).toBe(403);
       expect((await pageFetch(page, `/auth/projects/${project.id}/members`, { method: 'POST', body: { username: 'mallory' }, csrf: 'fetch' })).status).toBe(403);

@@ -55,14 +55,23 @@ describe('embedded mode, one process', () => {
     expect(printed).toContain(`curl -s -X POST ${first.url}/ingest/logs`);
 
     const post = (path: string, body: unknown) =>
-      fetch(`${first.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      fetch(`${first.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+        async (r) => ({ status: r.status, body: await r.json() }),
+      );
     const get = async (base: string, path: string) => (await fetch(`${base}/api/projects/${projectId}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
 
-    expect(await post('/ingest/logs', { service: 'demo', logs: [{ level: 'info', message: 'embedded hello', metadata: { a: 1 } }] })).toEqual({ status: 200, body: { ok: true, count: 1 } });
+    expect(await post('/ingest/logs', { service: 'demo', logs: [{ level: 'info', message: 'embedded hello', metadata: { a: 1 } }] })).toEqual({
+      status: 200,
+      body: { ok: true, count: 1 },
+    });
     const err = await post('/ingest/errors', { error_message: 'embedded boom', stack_trace: 'Error: embedded boom\n    at f (/x/y.js:1:1)' });
     expect(err.status).toBe(200);
-    expect((await post('/ingest/traces', { trace_id: 'tr-emb', span_id: 'sp-1', operation: 'GET /', start_time: new Date().toISOString(), duration_ms: 5 })).status).toBe(200);
-    expect((await post('/ingest/llm', { model: 'm', provider: 'p', operation: 'chat', input_tokens: 3, output_tokens: 4, latency_ms: 5, cost_usd: 0.5 })).status).toBe(200);
+    expect((await post('/ingest/traces', { trace_id: 'tr-emb', span_id: 'sp-1', operation: 'GET /', start_time: new Date().toISOString(), duration_ms: 5 })).status).toBe(
+      200,
+    );
+    expect((await post('/ingest/llm', { model: 'm', provider: 'p', operation: 'chat', input_tokens: 3, output_tokens: 4, latency_ms: 5, cost_usd: 0.5 })).status).toBe(
+      200,
+    );
 
     const readAll = async (base: string) => ({
       logs: (await get(base, '/logs')).logs,
@@ -70,10 +79,15 @@ describe('embedded mode, one process', () => {
       trace: (await get(base, '/traces/tr-emb')).spans,
       llm: (await get(base, '/llm-usage')).usage,
     });
-    await expect.poll(async () => {
-      const r = await readAll(first.url);
-      return [r.logs?.length, r.groups?.length, r.trace?.length, r.llm?.length];
-    }, { timeout: 5000 }).toEqual([1, 1, 1, 1]);
+    await expect
+      .poll(
+        async () => {
+          const r = await readAll(first.url);
+          return [r.logs?.length, r.groups?.length, r.trace?.length, r.llm?.length];
+        },
+        { timeout: 5000 },
+      )
+      .toEqual([1, 1, 1, 1]);
     const before = await readAll(first.url);
     expect(before.logs[0]).toMatchObject({ message: 'embedded hello', service: 'demo', metadata: { a: 1 } });
     expect(before.groups[0]).toMatchObject({ fingerprint: err.body.fingerprint, count: 1 });
@@ -85,7 +99,15 @@ describe('embedded mode, one process', () => {
     const after = await readAll(second.url);
     expect(after).toEqual(before);
     // The key and the operator token survived too.
-    expect((await fetch(`${second.url}/ingest/logs`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ logs: [{ level: 'info', message: 'again' }] }) })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${second.url}/ingest/logs`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ logs: [{ level: 'info', message: 'again' }] }),
+        })
+      ).status,
+    ).toBe(200);
     expect(await stop(second)).toBe(0);
   });
 
@@ -95,7 +117,15 @@ describe('embedded mode, one process', () => {
     const [a, b] = await Promise.all([startEmbedded(d1, await freePort()), startEmbedded(d2, await freePort())]);
     for (const s of [a, b]) expect((await fetch(`${s.url}/health/ready`)).status).toBe(200);
     const keyA = /(dt_[0-9a-f]{24})/.exec(a.out())![1];
-    expect((await fetch(`${b.url}/ingest/logs`, { method: 'POST', headers: { authorization: `Bearer ${keyA}`, 'content-type': 'application/json' }, body: '{"logs":[{"level":"info","message":"x"}]}' })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${b.url}/ingest/logs`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${keyA}`, 'content-type': 'application/json' },
+          body: '{"logs":[{"level":"info","message":"x"}]}',
+        })
+      ).status,
+    ).toBe(401);
     await Promise.all([stop(a), stop(b)]);
   });
 });

@@ -14,7 +14,9 @@ const DECODERS: Record<string, () => Gunzip | Inflate> = { gzip: createGunzip, '
  */
 export function acceptCompressedBodies(app: FastifyInstance): void {
   app.addHook('preParsing', async (request, _reply, payload) => {
-    const enc = String(request.headers['content-encoding'] ?? '').trim().toLowerCase();
+    const enc = String(request.headers['content-encoding'] ?? '')
+      .trim()
+      .toLowerCase();
     if (enc === '' || enc === 'identity') return payload;
     const create = DECODERS[enc];
     if (!create) throw unsupportedEncoding();

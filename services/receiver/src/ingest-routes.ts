@@ -5,15 +5,17 @@ import {
   drainBodySchema,
   drainEntryToEvent,
   emptyBody,
-  encodeEnvelope,
+  encodeBatch,
   EVENT_KINDS,
   kindRow,
-  newEnvelope,
+  newEvents,
   parseJsonBody,
+  tooLarge,
   type EventDataByKind,
   type EventKind,
   type Topics,
 } from '@devtrail/contract';
+import { KAFKA_MAX_MESSAGE_BYTES } from '@devtrail/message-log';
 import type { ProduceQueue } from './produce-queue.ts';
 import type { KeyCache } from './auth/key-cache.ts';
 import type { RateLimiter } from './auth/rate-limiter.ts';
@@ -33,7 +35,7 @@ import { registerOtlpRoutes } from './otlp-routes.ts';
 //   4 decompress                  preParsing      415 unknown Content-Encoding; 400 not valid gzip/deflate
 //   5 parse JSON                  content parser  415 not JSON; 413 over the limit after decompression; 400 empty or malformed
 //   6 validate and normalise      handler         400 zod issues (the column store's domain included)
-//   7 produce, wait for acks=all  handler         503 + Retry-After when Kafka cannot take it
+//   7 produce, wait for acks=all  handler         503 + Retry-After when Kafka cannot take it; 413 past Kafka's message limit
 //   8 answer                      handler         200 with the spec's body
 //   9 count the outcome           onResponse      accepted events per kind, refused requests per status
 // The drain route takes the same steps, with its raw body kept for the signature (5').
@@ -76,10 +78,12 @@ export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Pr
   });
 }
 
-/** 7: one envelope per event on the kind's topic; resolves once Kafka acknowledged all of them. */
+/** 7: the request's events, each with its own id, as one message on the kind's topic; resolves once Kafka acknowledged it. */
 export async function produce<K extends EventKind>(deps: IngestDeps, kind: K, projectId: string, now: string, events: Array<EventDataByKind[K]>) {
-  const messages = events.map((d) => encodeEnvelope(newEnvelope(kind, projectId, now, d)));
-  await deps.queue.enqueue(deps.topics.of(kind), messages);
+  const message = encodeBatch(kind, projectId, now, newEvents(events));
+  // Normalising can make a body longer (an invalid UTF-8 byte becomes a 3-byte U+FFFD).
+  if (message.value.length > KAFKA_MAX_MESSAGE_BYTES) throw tooLarge(KAFKA_MAX_MESSAGE_BYTES, 'as a Kafka message');
+  await deps.queue.enqueue(deps.topics.of(kind), [message], events.length);
   deps.counters.onAccepted(kind, events.length);
 }
 

@@ -89,8 +89,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   });
 
   // --- headers --------------------------------------------------------------------
-  const header = (name: string, description: string) =>
-    r.registerComponent('headers', name, { description, schema: { type: 'integer', minimum: 0 } }).ref;
+  const header = (name: string, description: string) => r.registerComponent('headers', name, { description, schema: { type: 'integer', minimum: 0 } }).ref;
   const rateHeaders = {
     'X-RateLimit-Limit': header('X-RateLimit-Limit', "Requests allowed per one-minute window for this key (the project's setting, default 5000)."),
     'X-RateLimit-Remaining': header('X-RateLimit-Remaining', 'Requests left in the current window.'),
@@ -182,16 +181,19 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     'VercelDrainEntry',
     drainEntrySchema.openapi({ description: 'One Vercel log drain entry; unknown fields are accepted and ignored. Mapping to a log: docs/api.md#log-drain.' }),
   );
-  const drainBody = r.register(
-    'VercelDrainBody',
-    drainBodySchema.openapi({ description: `A JSON array of at most ${MAX_DRAIN_ENTRIES} Vercel drain entries.` }),
-  );
+  const drainBody = r.register('VercelDrainBody', drainBodySchema.openapi({ description: `A JSON array of at most ${MAX_DRAIN_ENTRIES} Vercel drain entries.` }));
 
   // --- success bodies (spec 2.8) --------------------------------------------------
   const okCount = r.register('OkCount', z.object({ ok: z.literal(true), count: z.number().int().min(0) }));
   const okFingerprint = r.register(
     'OkFingerprint',
-    z.object({ ok: z.literal(true), fingerprint: z.string().regex(/^[0-9a-f]{64}$/).openapi({ description: 'SHA-256, 64 lowercase hex (docs/fingerprint.md).' }) }),
+    z.object({
+      ok: z.literal(true),
+      fingerprint: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .openapi({ description: 'SHA-256, 64 lowercase hex (docs/fingerprint.md).' }),
+    }),
   );
   const ok = r.register('Ok', z.object({ ok: z.literal(true) }));
 
@@ -225,11 +227,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       rateHeaders,
     ),
     429: errorResponse('Rate limit exceeded for this key in the current one-minute window.', ERRORS.rateLimited, { ...rateHeaders, 'Retry-After': retryAfter }),
-    503: errorResponse(
-      `The event log (Kafka) cannot take the event; nothing was stored. Retry after ${RETRY_AFTER_SECONDS} s.`,
-      UNAVAILABLE['message-log'],
-      { ...rateHeaders, 'Retry-After': retryAfter },
-    ),
+    503: errorResponse(`The event log (Kafka) cannot take the event; nothing was stored. Retry after ${RETRY_AFTER_SECONDS} s.`, UNAVAILABLE['message-log'], {
+      ...rateHeaders,
+      'Retry-After': retryAfter,
+    }),
   });
   const gzipHeader = z.object({
     'content-encoding': z
@@ -255,8 +256,19 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         ...ingestErrors(invalidType([required[0]], required[1], 'undefined', 'Required')),
       },
     });
-  ingest('/ingest/logs', 'Send a batch of log entries', `1 to ${MAX_LOGS_PER_BATCH} logs; count is the number accepted.`, logBatch, okCount, { ok: true, count: 1 }, ['logs', 'array']);
-  ingest('/ingest/errors', 'Report one error', 'Answers the error group fingerprint.', errorReport, okFingerprint, { ok: true, fingerprint: fingerprint(EXAMPLE_ERROR) }, ['stack_trace', 'string']);
+  ingest('/ingest/logs', 'Send a batch of log entries', `1 to ${MAX_LOGS_PER_BATCH} logs; count is the number accepted.`, logBatch, okCount, { ok: true, count: 1 }, [
+    'logs',
+    'array',
+  ]);
+  ingest(
+    '/ingest/errors',
+    'Report one error',
+    'Answers the error group fingerprint.',
+    errorReport,
+    okFingerprint,
+    { ok: true, fingerprint: fingerprint(EXAMPLE_ERROR) },
+    ['stack_trace', 'string'],
+  );
   ingest('/ingest/traces', 'Send one trace span', 'One span per request.', span, ok, { ok: true }, ['trace_id', 'string']);
   ingest('/ingest/llm', 'Record one LLM call', 'One usage record per request.', llmUsage, ok, { ok: true }, ['model', 'string']);
 
@@ -285,11 +297,14 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
     },
     responses: {
-      200: { description: 'Accepted: count logs, durable in Kafka.', headers: rateHeaders, content: { 'application/json': { schema: okCount, example: { ok: true, count: 2 } } } },
+      200: {
+        description: 'Accepted: count logs, durable in Kafka.',
+        headers: rateHeaders,
+        content: { 'application/json': { schema: okCount, example: { ok: true, count: 2 } } },
+      },
       ...ingestErrors(invalidType([], 'array', 'object', 'Expected array, received object'), true),
     },
   });
-
 
   // --- health ---------------------------------------------------------------------
   const check = z.object({
@@ -353,7 +368,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   sameKeys<z.infer<typeof project>, ProjectJson>(true);
   const projectWithKey = r.register(
     'ProjectWithKey',
-    z.object({ project, api_key: z.string().regex(/^dt_[0-9a-f]{24}$/).openapi({ description: 'The raw key, shown only in this answer.' }) }),
+    z.object({
+      project,
+      api_key: z
+        .string()
+        .regex(/^dt_[0-9a-f]{24}$/)
+        .openapi({ description: 'The raw key, shown only in this answer.' }),
+    }),
   );
   const projectOnly = z.object({ project });
 
@@ -373,7 +394,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
     },
   });
-  const admin = (method: 'get' | 'post' | 'put', path: string, summary: string, opts: { params?: boolean; body?: AnyZodObject; ok: z.ZodTypeAny; status?: number; extra?: Record<string, ResponseConfig> }) =>
+  const admin = (
+    method: 'get' | 'post' | 'put',
+    path: string,
+    summary: string,
+    opts: { params?: boolean; body?: AnyZodObject; ok: z.ZodTypeAny; status?: number; extra?: Record<string, ResponseConfig> },
+  ) =>
     r.registerPath({
       method,
       path,
@@ -399,7 +425,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   admin('put', '/api/admin/projects/{id}/allowed-origins', 'Replace the allowed origins (empty list: allow all)', {
     params: true,
     body: describeFields(originsBody, {
-      origins: 'Each a host ("example.com"), a wildcard host ("*.example.com", subdomains only) or a full origin ("https://app.example.com:8443"). Stored lower-case without a trailing slash.',
+      origins:
+        'Each a host ("example.com"), a wildcard host ("*.example.com", subdomains only) or a full origin ("https://app.example.com:8443"). Stored lower-case without a trailing slash.',
     }),
     ok: projectOnly,
     extra: {
@@ -408,7 +435,15 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         content: {
           'application/json': {
             schema: validationError,
-            example: badRequestBody([{ code: 'custom', expected: 'a host, *.host or an http(s) origin', received: 'invalid', path: ['origins', 0], message: 'Not a domain or origin: http://x/y' }]),
+            example: badRequestBody([
+              {
+                code: 'custom',
+                expected: 'a host, *.host or an http(s) origin',
+                received: 'invalid',
+                path: ['origins', 0],
+                message: 'Not a domain or origin: http://x/y',
+              },
+            ]),
           },
         },
       },
@@ -500,24 +535,23 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     }),
   );
   const llmSummaryRow = z.object({
-      day: z.string().openapi({ example: '2025-01-31' }),
-      model: z.string(),
-      provider: z.string(),
-      service: z.string(),
-      calls: z.number().int(),
-      input_tokens: z.number().int(),
-      output_tokens: z.number().int(),
-      cost_usd: z.number(),
-      latency_p50_ms: z.number(),
-      latency_p95_ms: z.number(),
-    });
+    day: z.string().openapi({ example: '2025-01-31' }),
+    model: z.string(),
+    provider: z.string(),
+    service: z.string(),
+    calls: z.number().int(),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    cost_usd: z.number(),
+    latency_p50_ms: z.number(),
+    latency_p95_ms: z.number(),
+  });
   const llmSummary = r.register(
     'LlmUsageSummary',
     llmSummaryRow.extend({
-      estimated_cost_usd: z
-        .number()
-        .nullable()
-        .openapi({ description: "From the deployment's price table and the summed tokens, at read time; null for a model the table does not price (docs/otlp.md#llm-cost)." }),
+      estimated_cost_usd: z.number().nullable().openapi({
+        description: "From the deployment's price table and the summed tokens, at read time; null for a model the table does not price (docs/otlp.md#llm-cost).",
+      }),
     }),
   );
   const ingestionRate = r.register('IngestionRate', z.object({ minute: z.string().datetime(), kind: z.enum(['log', 'error', 'span', 'llm']), events: z.number().int() }));
@@ -530,8 +564,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   sameKeys<z.infer<typeof ingestionRate>, IngestionRate>(true);
 
   const nextCursor = z.string().nullable().openapi({ description: 'Pass as cursor for the next (older) page; null on the last page.' });
-  const rangeNote =
-    'from/to: ISO 8601 with offset, or epoch milliseconds. Default range: the 24 hours before `to` (default now + 60 s). limit: 1..1000, default 100.';
+  const rangeNote = 'from/to: ISO 8601 with offset, or epoch milliseconds. Default range: the 24 hours before `to` (default now + 60 s). limit: 1..1000, default 100.';
   const read = (path: string, summary: string, query: AnyZodObject | null, ok: z.ZodTypeAny, extraParams?: AnyZodObject, notFound?: string) =>
     r.registerPath({
       method: 'get',
@@ -554,7 +587,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     describeFields(logsQuery, { level: 'Comma-separated levels, e.g. warn,error.', q: 'Case-insensitive substring of the message.' }),
     z.object({ logs: z.array(logRecord), next_cursor: nextCursor }),
   );
-  read('/api/projects/{id}/errors', 'Error occurrences, newest first, optionally of one group', errorsQuery, z.object({ errors: z.array(errorRecord), next_cursor: nextCursor }));
+  read(
+    '/api/projects/{id}/errors',
+    'Error occurrences, newest first, optionally of one group',
+    errorsQuery,
+    z.object({ errors: z.array(errorRecord), next_cursor: nextCursor }),
+  );
   read('/api/projects/{id}/error-groups', 'Error groups seen in the range, most recently seen first', rangeQuery, z.object({ groups: z.array(errorGroup) }));
   read(
     '/api/projects/{id}/error-groups/{fingerprint}',
@@ -606,7 +644,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       { name: 'ingest', description: 'Telemetry intake; API key.' },
       { name: 'health', description: 'No authentication.' },
       { name: 'admin', description: 'Projects, keys, origins, limits, drain secrets; operator token.' },
-      { name: 'read', description: "What the dashboard reads; operator token. Every query is bounded by project and time range." },
+      { name: 'read', description: 'What the dashboard reads; operator token. Every query is bounded by project and time range.' },
     ],
   }) as unknown as Record<string, unknown>;
   cached = doc;

@@ -15,7 +15,10 @@ export function registerOtlpPaths(r: OpenAPIRegistry, headers: { rate: Record<st
     'OtlpStatus',
     z
       .object({
-        code: z.number().int().openapi({ description: 'gRPC status code (3 invalid argument, 8 resource exhausted, 12 unimplemented, 14 unavailable, 16 unauthenticated, ...).' }),
+        code: z
+          .number()
+          .int()
+          .openapi({ description: 'gRPC status code (3 invalid argument, 8 resource exhausted, 12 unimplemented, 14 unavailable, 16 unauthenticated, ...).' }),
         message: z.string(),
         details: z.array(z.unknown()).optional(),
       })
@@ -44,26 +47,49 @@ export function registerOtlpPaths(r: OpenAPIRegistry, headers: { rate: Record<st
     content: both(status, { code, message }),
   });
   const errors: Record<number, ResponseConfig> = {
-    400: fail('The body is not a decodable OTLP message (bad protobuf, malformed JSON, wrong structure, non-hex id in OTLP/JSON).', 'not a valid ExportLogsServiceRequest (protobuf): index out of range', 3),
+    400: fail(
+      'The body is not a decodable OTLP message (bad protobuf, malformed JSON, wrong structure, non-hex id in OTLP/JSON).',
+      'not a valid ExportLogsServiceRequest (protobuf): index out of range',
+      3,
+    ),
     401: fail('API key missing, malformed, unknown or revoked.', 'Missing or invalid API key', 16),
     403: fail("Browser request from an origin not in the project's allowed list.", 'Origin not allowed', 7),
     413: fail('Body larger than 5 MB (counted after gzip decompression).', 'Request body too large (limit 5242880 bytes, counted after decompression)', 8),
-    415: fail('A Content-Type other than application/x-protobuf or application/json, or a Content-Encoding other than gzip or deflate.', 'Unsupported Content-Type: send application/json', 3),
+    415: fail(
+      'A Content-Type other than application/x-protobuf or application/json, or a Content-Encoding other than gzip or deflate.',
+      'Unsupported Content-Type: send application/json',
+      3,
+    ),
     429: fail('Rate limit exceeded (shared with /ingest/*).', 'Rate limit exceeded', 8, { 'Retry-After': headers.retryAfter }),
-    503: fail(`The event log cannot take the records; nothing acknowledged. Retry after ${RETRY_AFTER_SECONDS} s.`, 'Ingestion temporarily unavailable: the event log cannot accept writes. Retry later.', 14, {
-      'Retry-After': headers.retryAfter,
-    }),
+    503: fail(
+      `The event log cannot take the records; nothing acknowledged. Retry after ${RETRY_AFTER_SECONDS} s.`,
+      'Ingestion temporarily unavailable: the event log cannot accept writes. Retry later.',
+      14,
+      {
+        'Retry-After': headers.retryAfter,
+      },
+    ),
   };
   const request = (message: string) => ({
     required: true,
     content: {
       'application/x-protobuf': { schema: z.string().openapi({ format: 'binary', description: `opentelemetry.proto.collector.${message} (libs/otlp/proto).` }) },
-      'application/json': { schema: z.object({}).passthrough().openapi({ description: `${message} in OTLP/JSON (lowerCamelCase, hex ids).` }) },
+      'application/json': {
+        schema: z
+          .object({})
+          .passthrough()
+          .openapi({ description: `${message} in OTLP/JSON (lowerCamelCase, hex ids).` }),
+      },
     },
   });
   for (const [signal, path, message, becomes] of [
     ['logs', OTLP_PATHS.logs, 'logs.v1.ExportLogsServiceRequest', 'Each log record becomes a log event.'],
-    ['traces', OTLP_PATHS.traces, 'trace.v1.ExportTraceServiceRequest', 'Each span becomes a span event; GenAI spans also LLM usage, `exception` events also error reports.'],
+    [
+      'traces',
+      OTLP_PATHS.traces,
+      'trace.v1.ExportTraceServiceRequest',
+      'Each span becomes a span event; GenAI spans also LLM usage, `exception` events also error reports.',
+    ],
   ] as const) {
     r.registerPath({
       method: 'post',

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest, httpError, toHttpAnswer, type EventKind, type HttpError } from '@devtrail/contract';
+import { badRequest, httpError, MAX_LOGS_PER_BATCH, toHttpAnswer, type EventKind, type HttpError } from '@devtrail/contract';
 import {
   decodeLogsRequest,
   decodeTraceRequest,
@@ -26,7 +26,11 @@ export const METRICS_NOT_SUPPORTED =
   'devtrail does not accept OTLP metrics: send logs to /v1/logs and traces to /v1/traces. Point the metrics exporter elsewhere or turn it off.';
 
 const encodingOf = (request: FastifyRequest): OtlpEncoding =>
-  String(request.headers['content-type'] ?? '').toLowerCase().startsWith(OTLP_CONTENT_TYPES.protobuf) ? 'protobuf' : 'json';
+  String(request.headers['content-type'] ?? '')
+    .toLowerCase()
+    .startsWith(OTLP_CONTENT_TYPES.protobuf)
+    ? 'protobuf'
+    : 'json';
 
 /** The parsed body; no body at all (Content-Length: 0 leaves it unset) is an empty protobuf message, which is valid. */
 const bodyOf = (request: FastifyRequest, encoding: OtlpEncoding): unknown => request.body ?? (encoding === 'protobuf' ? Buffer.alloc(0) : undefined);
@@ -38,7 +42,11 @@ function messageOf(h: HttpError): string {
   const b = h.body as { error?: unknown };
   if (typeof b.error === 'string') return b.error;
   const issues = (b.error as { issues?: Array<{ message?: string; path?: unknown[] }> } | undefined)?.issues;
-  if (issues?.length) return issues.slice(0, 5).map((i) => (i.path?.length ? `${i.path.join('.')}: ${i.message}` : String(i.message))).join('; ');
+  if (issues?.length)
+    return issues
+      .slice(0, 5)
+      .map((i) => (i.path?.length ? `${i.path.join('.')}: ${i.message}` : String(i.message)))
+      .join('; ');
   return `HTTP ${h.status}`;
 }
 
@@ -54,11 +62,18 @@ function decoded<T>(decode: () => T): T {
 
 type Produce = typeof produceFn;
 
+/**
+ * Every kind acknowledged before the answer: one 200 covers spans and what they carried.
+ * A 5 MB OTLP body can hold far more records than a native log batch; they go out in
+ * messages of at most a native batch each, so no message outgrows what /ingest/logs sends.
+ */
 async function produceAll(produce: Produce, deps: IngestDeps, projectId: string, now: string, accepted: Accepted): Promise<void> {
-  // Every kind acknowledged before the answer: one 200 covers spans and what they carried.
-  await Promise.all(
-    (Object.keys(accepted.events) as EventKind[]).map((kind) => produce(deps, kind, projectId, now, accepted.events[kind] as never)),
-  );
+  const sends: Array<Promise<void>> = [];
+  for (const kind of Object.keys(accepted.events) as EventKind[]) {
+    const events = accepted.events[kind] as unknown[];
+    for (let i = 0; i < events.length; i += MAX_LOGS_PER_BATCH) sends.push(produce(deps, kind, projectId, now, events.slice(i, i + MAX_LOGS_PER_BATCH) as never));
+  }
+  await Promise.all(sends);
 }
 
 export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps, produce: Produce): void {

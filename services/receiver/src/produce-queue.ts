@@ -3,11 +3,12 @@ import { MessageLogError, type OutgoingMessage, type Producer } from '@devtrail/
 // Coalesces concurrent requests into one produce call: while a send is in flight,
 // new requests wait and then leave together (like Kafka's linger, without a fixed
 // delay). Each request's promise settles only when its own messages are acknowledged.
-// Bounded: past `maxPendingEvents` waiting messages a request is refused (503).
+// Bounded: past `maxPendingEvents` waiting events a request is refused (503).
 
 interface Pending {
   topic: string;
   messages: OutgoingMessage[];
+  events: number;
   bytes: number;
   resolve: () => void;
   reject: (err: unknown) => void;
@@ -15,7 +16,7 @@ interface Pending {
 
 export class ProduceQueue {
   private queue: Pending[] = [];
-  private queuedMessages = 0;
+  private queuedEvents = 0;
   private sending = false;
   private idle: Array<() => void> = [];
 
@@ -25,18 +26,20 @@ export class ProduceQueue {
     private readonly maxSendBytes = 8 * 1024 * 1024,
   ) {}
 
+  /** Events waiting for their acknowledgement. */
   get pending(): number {
-    return this.queuedMessages;
+    return this.queuedEvents;
   }
 
-  enqueue(topic: string, messages: OutgoingMessage[]): Promise<void> {
-    if (this.queuedMessages + messages.length > this.maxPendingEvents) {
+  /** Resolves once Kafka acknowledged every message; `events` is what they carry (the bound counts events). */
+  enqueue(topic: string, messages: OutgoingMessage[], events = messages.length): Promise<void> {
+    if (this.queuedEvents + events > this.maxPendingEvents) {
       return Promise.reject(new MessageLogError('produce queue full', true));
     }
     const bytes = messages.reduce((n, m) => n + m.value.length, 0);
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ topic, messages, bytes, resolve, reject });
-      this.queuedMessages += messages.length;
+      this.queue.push({ topic, messages, events, bytes, resolve, reject });
+      this.queuedEvents += events;
       if (!this.sending) void this.pump();
     });
   }
@@ -63,7 +66,7 @@ export class ProduceQueue {
       } catch (err) {
         take.forEach((p) => p.reject(err));
       } finally {
-        this.queuedMessages -= take.reduce((n, p) => n + p.messages.length, 0);
+        this.queuedEvents -= take.reduce((n, p) => n + p.events, 0);
       }
     }
     this.sending = false;

@@ -10,7 +10,8 @@ beforeAll(async () => {
 afterAll(async () => h.close());
 
 const body = JSON.stringify({ logs: [{ level: 'info', message: 'x' }] });
-const post = (headers: Record<string, string>, url = '/ingest/logs') => h.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload: body });
+const post = (headers: Record<string, string>, url = '/ingest/logs') =>
+  h.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload: body });
 const UNAUTHORIZED = JSON.stringify({ error: 'Missing or invalid API key' });
 
 describe('authentication', () => {
@@ -98,7 +99,12 @@ describe('rate limit', () => {
     expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
     // A 400 still carries the headers (it counted).
     const other = await h.newProject('limited-2', 100);
-    const bad = await h.app.inject({ method: 'POST', url: '/ingest/logs', headers: { authorization: `Bearer ${other.key}`, 'content-type': 'application/json' }, payload: '{}' });
+    const bad = await h.app.inject({
+      method: 'POST',
+      url: '/ingest/logs',
+      headers: { authorization: `Bearer ${other.key}`, 'content-type': 'application/json' },
+      payload: '{}',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.headers['x-ratelimit-remaining']).toBe('99');
   });

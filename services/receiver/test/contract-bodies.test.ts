@@ -59,7 +59,11 @@ describe('broken bodies on every ingest route', () => {
 describe('compressed bodies that are valid', () => {
   it('accepts deflate as well as gzip and x-gzip', async () => {
     const json = Buffer.from('{"logs":[{"level":"info","message":"deflated"}]}');
-    for (const [enc, payload] of [['deflate', deflateSync(json)], ['gzip', gzipSync(json)], ['x-gzip', gzipSync(json)]] as const) {
+    for (const [enc, payload] of [
+      ['deflate', deflateSync(json)],
+      ['gzip', gzipSync(json)],
+      ['x-gzip', gzipSync(json)],
+    ] as const) {
       const res = await post('/ingest/logs', payload, { 'content-encoding': enc, 'content-type': 'application/json' });
       expect(res.json(), enc).toEqual({ ok: true, count: 1 });
     }
@@ -92,17 +96,24 @@ describe('strings the store cannot hold are normalised, not refused or dead-lett
     for (const [url, body, path] of cases) {
       const res = await post(url, body, { 'content-type': 'application/json' });
       expect(res.statusCode, body).toBe(400);
-      expect(res.json().error.issues.map((i: { path: string[] }) => i.path.join('.')), body).toEqual([path]);
+      expect(
+        res.json().error.issues.map((i: { path: string[] }) => i.path.join('.')),
+        body,
+      ).toEqual([path]);
     }
   });
 });
 
 describe('CORS', () => {
-  it("allows the headers a browser SDK asks for in the preflight, keeping Authorization", async () => {
+  it('allows the headers a browser SDK asks for in the preflight, keeping Authorization', async () => {
     const res = await h.app.inject({
       method: 'OPTIONS',
       url: '/ingest/logs',
-      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, x-deeptracer-sdk' },
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, x-deeptracer-sdk',
+      },
     });
     expect(res.statusCode).toBe(204);
     const allowed = String(res.headers['access-control-allow-headers']).toLowerCase();

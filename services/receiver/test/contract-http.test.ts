@@ -14,7 +14,12 @@ const inject = (payload: string | Buffer, headers: Record<string, string> = {}, 
 
 describe('HTTP edges', () => {
   it('answers 404 JSON for an unknown path and method', async () => {
-    for (const [method, url] of [['GET', '/nope'], ['POST', '/ingest/unknown'], ['GET', '/ingest/logs'], ['DELETE', '/health']] as const) {
+    for (const [method, url] of [
+      ['GET', '/nope'],
+      ['POST', '/ingest/unknown'],
+      ['GET', '/ingest/logs'],
+      ['DELETE', '/health'],
+    ] as const) {
       const res = await h.app.inject({ method, url, headers: { authorization: `Bearer ${h.project.key}` } });
       expect(res.statusCode).toBe(404);
       expect(res.json().error).toMatch(/Not found/);

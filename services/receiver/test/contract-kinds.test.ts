@@ -40,7 +40,16 @@ describe('POST /ingest/errors', () => {
     await post('/ingest/errors', { ...err, error_message: 'sev-default' });
     for (const s of ['low', 'medium', 'high', 'critical']) expect((await post('/ingest/errors', { ...err, severity: s })).statusCode).toBe(200);
     const e = (await h.produced('error')).find((x) => x.data.error_message === 'sev-default')!;
-    expect(e.data).toMatchObject({ severity: 'medium', service: 'unknown', environment: 'production', release: '', user_id: '', trace_id: '', breadcrumbs: [], context: {} });
+    expect(e.data).toMatchObject({
+      severity: 'medium',
+      service: 'unknown',
+      environment: 'production',
+      release: '',
+      user_id: '',
+      trace_id: '',
+      breadcrumbs: [],
+      context: {},
+    });
   });
 
   it('rejects a severity outside low/medium/high/critical', async () => {
@@ -54,10 +63,31 @@ describe('POST /ingest/errors', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.issues[0]).toMatchObject({ code: 'invalid_type', path: ['breadcrumbs', 0, 'timestamp'], received: 'undefined', message: 'Required' });
     const crumbs = [{ type: 'ui', message: 'clicked buy', timestamp: '2026-11-21T10:00:00.000Z' }];
-    const ok = await post('/ingest/errors', { ...err, error_message: 'full-err', severity: 'critical', context: { cart: 3 }, trace_id: 'tr', user_id: 'u1', breadcrumbs: crumbs, service: 's', environment: 'e', release: 'r' });
+    const ok = await post('/ingest/errors', {
+      ...err,
+      error_message: 'full-err',
+      severity: 'critical',
+      context: { cart: 3 },
+      trace_id: 'tr',
+      user_id: 'u1',
+      breadcrumbs: crumbs,
+      service: 's',
+      environment: 'e',
+      release: 'r',
+    });
     expect(ok.statusCode).toBe(200);
     const e = (await h.produced('error')).find((x) => x.data.error_message === 'full-err')!;
-    expect(e.data).toMatchObject({ severity: 'critical', context: { cart: 3 }, trace_id: 'tr', user_id: 'u1', breadcrumbs: crumbs, service: 's', environment: 'e', release: 'r', error_type: 'Error' });
+    expect(e.data).toMatchObject({
+      severity: 'critical',
+      context: { cart: 3 },
+      trace_id: 'tr',
+      user_id: 'u1',
+      breadcrumbs: crumbs,
+      service: 's',
+      environment: 'e',
+      release: 'r',
+      error_type: 'Error',
+    });
     expect(e.data.fingerprint).toBe(ok.json().fingerprint);
   });
 });
@@ -106,7 +136,14 @@ describe('POST /ingest/llm', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ ok: true });
     // LLM records spread over partitions by event id: find this one by content, not position.
-    expect((await h.produced('llm')).find((e) => e.data.operation === 'rounding-probe')!.data).toMatchObject({ input_tokens: 100, output_tokens: 21, latency_ms: 812, cost_usd: 0, service: 'unknown', environment: 'production' });
+    expect((await h.produced('llm')).find((e) => e.data.operation === 'rounding-probe')!.data).toMatchObject({
+      input_tokens: 100,
+      output_tokens: 21,
+      latency_ms: 812,
+      cost_usd: 0,
+      service: 'unknown',
+      environment: 'production',
+    });
   });
 
   it.each([
@@ -132,6 +169,12 @@ describe('POST /ingest/llm', () => {
 
   it('keeps cost_usd, metadata, service, environment and release', async () => {
     await post('/ingest/llm', { ...rec, operation: 'fields-probe', cost_usd: 0.0123, metadata: { prompt_id: 'p1' }, service: 'bot', environment: 'dev', release: '1.0' });
-    expect((await h.produced('llm')).find((e) => e.data.operation === 'fields-probe')!.data).toMatchObject({ cost_usd: 0.0123, metadata: { prompt_id: 'p1' }, service: 'bot', environment: 'dev', release: '1.0' });
+    expect((await h.produced('llm')).find((e) => e.data.operation === 'fields-probe')!.data).toMatchObject({
+      cost_usd: 0.0123,
+      metadata: { prompt_id: 'p1' },
+      service: 'bot',
+      environment: 'dev',
+      release: '1.0',
+    });
   });
 });

@@ -9,7 +9,12 @@ beforeAll(async () => {
 afterAll(async () => h.close());
 
 const post = (payload: unknown, key = h.project.key) =>
-  h.app.inject({ method: 'POST', url: '/ingest/logs', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+  h.app.inject({
+    method: 'POST',
+    url: '/ingest/logs',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(payload),
+  });
 const log = (extra: Record<string, unknown> = {}) => ({ level: 'info', message: 'hello', ...extra });
 
 describe('POST /ingest/logs', () => {
@@ -37,7 +42,13 @@ describe('POST /ingest/logs', () => {
     const res = await post({ logs: [entry] });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.issues).toEqual([
-      expect.objectContaining({ code: 'invalid_type', expected: field === 'level' ? "'debug' | 'info' | 'warn' | 'error'" : expected, received: 'undefined', path: ['logs', 0, field], message: 'Required' }),
+      expect.objectContaining({
+        code: 'invalid_type',
+        expected: field === 'level' ? "'debug' | 'info' | 'warn' | 'error'" : expected,
+        received: 'undefined',
+        path: ['logs', 0, field],
+        message: 'Required',
+      }),
     ]);
   });
 

@@ -29,7 +29,17 @@ const deepKv = (depth: number): unknown => (depth === 0 ? { stringValue: 'x' } :
 describe('POST /v1/logs', () => {
   it('takes protobuf, answers an empty ExportLogsServiceResponse in protobuf, and produces mapped log events', async () => {
     const req = logsRequest(
-      [{ timeUnixNano: T0_NS, severityNumber: 17, severityText: 'ERROR', body: { stringValue: 'pb-log' }, traceId: TRACE_ID, spanId: SPAN_ID, attributes: [int('order', 7)] }],
+      [
+        {
+          timeUnixNano: T0_NS,
+          severityNumber: 17,
+          severityText: 'ERROR',
+          body: { stringValue: 'pb-log' },
+          traceId: TRACE_ID,
+          spanId: SPAN_ID,
+          attributes: [int('order', 7)],
+        },
+      ],
       resource(str('service.name', 'shop'), str('deployment.environment.name', 'qa'), str('service.version', 'v7')),
     );
     const res = await post('/v1/logs', logsProtobuf(req), PB);
@@ -38,7 +48,16 @@ describe('POST /v1/logs', () => {
     expect(res.rawPayload.length).toBe(0); // partial_success unset: an empty message
     const log = (await h.produced('log')).find((e) => e.data.message === 'pb-log')!;
     expect(log.project_id).toBe(h.project.id);
-    expect(log.data).toMatchObject({ service: 'shop', environment: 'qa', release: 'v7', level: 'error', timestamp: T0_ISO, trace_id: TRACE_ID, span_id: SPAN_ID, context: 'orders-logger' });
+    expect(log.data).toMatchObject({
+      service: 'shop',
+      environment: 'qa',
+      release: 'v7',
+      level: 'error',
+      timestamp: T0_ISO,
+      trace_id: TRACE_ID,
+      span_id: SPAN_ID,
+      context: 'orders-logger',
+    });
     expect(log.data.metadata).toMatchObject({ order: 7, 'otel.severity_text': 'ERROR' });
   });
 
@@ -64,7 +83,9 @@ describe('POST /v1/logs', () => {
     ]);
     const res = await postJson('/v1/logs', req);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ partialSuccess: { rejectedLogRecords: '1', errorMessage: expect.stringContaining('log record 1: metadata: Nested deeper than 32 levels') } });
+    expect(res.json()).toEqual({
+      partialSuccess: { rejectedLogRecords: '1', errorMessage: expect.stringContaining('log record 1: metadata: Nested deeper than 32 levels') },
+    });
     const messages = (await h.produced('log')).map((e) => e.data.message);
     expect(messages).toEqual(expect.arrayContaining(['partial-ok-1', 'partial-ok-2']));
     expect(messages).not.toContain('partial-too-deep');
@@ -92,6 +113,7 @@ describe('POST /v1/logs', () => {
     let body = logsProtobuf(logsRequest(records(n)));
     while (body.length > limit) body = logsProtobuf(logsRequest(records(--n)));
     expect(body.length).toBeGreaterThan(limit - 10_000);
+    expect(n).toBeGreaterThan(4 * 1000); // several native batches' worth: sent as several Kafka messages
     const res = await post('/v1/logs', body, PB);
     expect(res.statusCode).toBe(200);
     const stored = (await h.produced('log')).filter((e) => e.data.message.startsWith('big-'));
@@ -136,7 +158,7 @@ describe('POST /v1/logs', () => {
     expect(wrong.json().message).toMatch(/scopeLogs: array expected/);
   });
 
-  it('values nested past the protobuf decoder\'s recursion limit (100 messages, as protoc) make the body undecodable: 400', async () => {
+  it("values nested past the protobuf decoder's recursion limit (100 messages, as protoc) make the body undecodable: 400", async () => {
     const res = await postJson('/v1/logs', logsRequest([{ body: { stringValue: 'kv' }, attributes: [{ key: 'deep', value: deepKv(40) }] }]));
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/max depth exceeded/);
@@ -156,10 +178,23 @@ describe('POST /v1/logs', () => {
 
   it('shares the rate limit with /ingest/* (one request, one count) and answers 429 with Retry-After', async () => {
     const p = await h.newProject('otlp-limited', 2);
-    const first = await post('/v1/traces', traceProtobuf(traceRequest([span({ attributes: [str('gen_ai.request.model', 'm')], events: [{ name: 'exception', attributes: [str('exception.message', 'x')] }] })])), PB, {}, p.key);
+    const first = await post(
+      '/v1/traces',
+      traceProtobuf(
+        traceRequest([span({ attributes: [str('gen_ai.request.model', 'm')], events: [{ name: 'exception', attributes: [str('exception.message', 'x')] }] })]),
+      ),
+      PB,
+      {},
+      p.key,
+    );
     expect(first.statusCode).toBe(200);
     expect(first.headers['x-ratelimit-remaining']).toBe('1');
-    const native = await h.app.inject({ method: 'POST', url: '/ingest/logs', headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' }, payload: { logs: [{ level: 'info', message: 'n' }] } });
+    const native = await h.app.inject({
+      method: 'POST',
+      url: '/ingest/logs',
+      headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' },
+      payload: { logs: [{ level: 'info', message: 'n' }] },
+    });
     expect(native.headers['x-ratelimit-remaining']).toBe('0');
     const limited = await post('/v1/logs', logsProtobuf(logsRequest([{ body: { stringValue: 'over' } }])), PB, {}, p.key);
     expect(limited.statusCode).toBe(429);
@@ -178,9 +213,21 @@ describe('POST /v1/traces', () => {
         parentSpanId: '1000000000000001',
         spanId: '1000000000000002',
         kind: 3,
-        attributes: [str('gen_ai.operation.name', 'chat'), str('gen_ai.provider.name', 'openai'), str('gen_ai.request.model', 'gpt-4o-mini'), int('gen_ai.usage.input_tokens', 120), int('gen_ai.usage.output_tokens', 30)],
+        attributes: [
+          str('gen_ai.operation.name', 'chat'),
+          str('gen_ai.provider.name', 'openai'),
+          str('gen_ai.request.model', 'gpt-4o-mini'),
+          int('gen_ai.usage.input_tokens', 120),
+          int('gen_ai.usage.output_tokens', 30),
+        ],
         status: { code: 2 },
-        events: [{ name: 'exception', timeUnixNano: T0_NS, attributes: [str('exception.type', 'TypeError'), str('exception.message', 'boom in otlp'), str('exception.stacktrace', stack)] }],
+        events: [
+          {
+            name: 'exception',
+            timeUnixNano: T0_NS,
+            attributes: [str('exception.type', 'TypeError'), str('exception.message', 'boom in otlp'), str('exception.stacktrace', stack)],
+          },
+        ],
       }),
     ];
     const res = await postJson('/v1/traces', traceRequest(spans, resource(str('service.name', 'bot'))));
@@ -188,23 +235,45 @@ describe('POST /v1/traces', () => {
     expect(res.json()).toEqual({});
     const produced = (await h.produced('span')).filter((e) => e.data.trace_id === TRACE_ID && e.data.service === 'bot');
     expect(produced.map((e) => [e.data.operation, e.data.parent_span_id, e.data.status])).toEqual(
-      expect.arrayContaining([['POST /chat', '', 'ok'], ['chat gpt-4o-mini', '1000000000000001', 'error']]),
+      expect.arrayContaining([
+        ['POST /chat', '', 'ok'],
+        ['chat gpt-4o-mini', '1000000000000001', 'error'],
+      ]),
     );
     const llm = (await h.produced('llm')).find((e) => e.data.service === 'bot')!;
-    expect(llm.data).toMatchObject({ model: 'gpt-4o-mini', provider: 'openai', operation: 'chat', input_tokens: 120, output_tokens: 30, cost_usd: 0, latency_ms: 42, timestamp: '2026-11-21T10:00:00.165Z' });
+    expect(llm.data).toMatchObject({
+      model: 'gpt-4o-mini',
+      provider: 'openai',
+      operation: 'chat',
+      input_tokens: 120,
+      output_tokens: 30,
+      cost_usd: 0,
+      latency_ms: 42,
+      timestamp: '2026-11-21T10:00:00.165Z',
+    });
     expect(llm.data.metadata).toMatchObject({ trace_id: TRACE_ID, span_id: '1000000000000002' });
     const err = (await h.produced('error')).find((e) => e.data.error_message === 'boom in otlp')!;
     expect(err.data).toMatchObject({ service: 'bot', error_type: 'TypeError', severity: 'high', trace_id: TRACE_ID, timestamp: T0_ISO });
     // The native endpoint fingerprints the same content identically.
-    const native = await h.app.inject({ method: 'POST', url: '/ingest/errors', headers: { authorization: `Bearer ${h.project.key}`, 'content-type': 'application/json' }, payload: { error_message: 'boom in otlp', stack_trace: stack } });
+    const native = await h.app.inject({
+      method: 'POST',
+      url: '/ingest/errors',
+      headers: { authorization: `Bearer ${h.project.key}`, 'content-type': 'application/json' },
+      payload: { error_message: 'boom in otlp', stack_trace: stack },
+    });
     expect(native.json().fingerprint).toBe(err.data.fingerprint);
   });
 
   it('partial success: a span the native schema refuses is counted in rejectedSpans (protobuf answer)', async () => {
-    const spans = [span({ name: 'ok-span', spanId: '2000000000000001' }), span({ name: 'backwards', spanId: '2000000000000002', endTimeUnixNano: '1795255100000000000' })];
+    const spans = [
+      span({ name: 'ok-span', spanId: '2000000000000001' }),
+      span({ name: 'backwards', spanId: '2000000000000002', endTimeUnixNano: '1795255100000000000' }),
+    ];
     const res = await post('/v1/traces', traceProtobuf(traceRequest(spans)), PB);
     expect(res.statusCode).toBe(200);
-    expect(traceResponse(res.rawPayload)).toEqual({ partialSuccess: { rejectedSpans: 1, errorMessage: expect.stringMatching(/span 1 \("backwards"\): duration_ms: Number must be greater than or equal to 0/) } });
+    expect(traceResponse(res.rawPayload)).toEqual({
+      partialSuccess: { rejectedSpans: 1, errorMessage: expect.stringMatching(/span 1 \("backwards"\): duration_ms: Number must be greater than or equal to 0/) },
+    });
     const ops = (await h.produced('span')).map((e) => e.data.operation);
     expect(ops).toContain('ok-span');
     expect(ops).not.toContain('backwards');

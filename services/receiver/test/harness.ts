@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createLogger } from '@devtrail/config';
-import { decodeEnvelope, type EventKind, type Envelope } from '@devtrail/contract';
+import { decodeMessage, type EventKind, type Envelope } from '@devtrail/contract';
 import { projectsRepo } from '@devtrail/relational-store';
 import type { Adapters } from '@devtrail/runtime';
 import { createHttpApp, createReceiver, type Receiver } from '../src/index.ts';
@@ -12,7 +12,7 @@ export interface Harness {
   receiver: Receiver;
   project: { id: string; key: string };
   newProject(name?: string, rateLimit?: number): Promise<{ id: string; key: string }>;
-  /** Everything produced so far to a kind's topic, decoded. */
+  /** Every event produced so far to a kind's topic, decoded. */
   produced<K extends EventKind>(kind: K): Promise<Array<Envelope<K>>>;
   close(): Promise<void>;
 }
@@ -43,12 +43,14 @@ export async function receiverHarness(opts: { logCapacity?: number; bodyLimitByt
       const lag = await adapters.messageLog.lag(`peek-${group}`, [topic]);
       const total = lag.reduce((n, l) => n + Number(l.end) - Number(l.committed), 0);
       const out: Array<Envelope<K>> = [];
+      let messages = 0;
       const c = adapters.messageLog.createConsumer({ groupId: `peek-${group++}`, topics: [topic] });
       await c.run(async (batch) => {
-        out.push(...batch.map((m) => decodeEnvelope(kind, m.value)));
+        for (const m of batch) out.push(...decodeMessage(kind, m.value).events);
+        messages += batch.length;
       });
       const deadline = Date.now() + 5000;
-      while (out.length < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (messages < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       await c.stop();
       return out;
     },

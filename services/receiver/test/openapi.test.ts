@@ -71,7 +71,13 @@ describe('OpenAPI document', () => {
       '/ingest/llm': 'LlmUsage',
       '/ingest/drain': 'VercelDrainBody',
     };
-    const ok: Record<string, string> = { '/ingest/logs': 'OkCount', '/ingest/errors': 'OkFingerprint', '/ingest/traces': 'Ok', '/ingest/llm': 'Ok', '/ingest/drain': 'OkCount' };
+    const ok: Record<string, string> = {
+      '/ingest/logs': 'OkCount',
+      '/ingest/errors': 'OkFingerprint',
+      '/ingest/traces': 'Ok',
+      '/ingest/llm': 'Ok',
+      '/ingest/drain': 'OkCount',
+    };
     for (const [path, schema] of Object.entries(bodies)) {
       const op = doc.paths[path].post;
       expect(op.requestBody.content['application/json'].schema.$ref).toBe(`#/components/schemas/${schema}`);
@@ -150,7 +156,12 @@ describe('the running receiver', () => {
       for (const name of Object.keys(response.headers ?? {})) expect(headers[name.toLowerCase()], `${path} ${status} header ${name}`).toBeDefined();
     };
     const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
-      h.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${h.project.key}`, 'content-type': 'application/json', ...headers }, payload: payload as object });
+      h.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${h.project.key}`, 'content-type': 'application/json', ...headers },
+        payload: payload as object,
+      });
     const cases: Array<[string, unknown, number, Record<string, string>?]> = [
       ['/ingest/logs', { logs: [{ level: 'info', message: 'hi' }] }, 200],
       ['/ingest/logs', { service: 'x' }, 400],
@@ -167,7 +178,12 @@ describe('the running receiver', () => {
     }
     const tooBig = await post('/ingest/logs', { logs: [{ level: 'info', message: 'x'.repeat(6 * 1024 * 1024) }] });
     check('/ingest/logs', 'post', 413, tooBig.json(), tooBig.headers);
-    const form = await h.app.inject({ method: 'POST', url: '/ingest/logs', headers: { authorization: `Bearer ${h.project.key}`, 'content-type': 'text/csv' }, payload: 'a,b' });
+    const form = await h.app.inject({
+      method: 'POST',
+      url: '/ingest/logs',
+      headers: { authorization: `Bearer ${h.project.key}`, 'content-type': 'text/csv' },
+      payload: 'a,b',
+    });
     check('/ingest/logs', 'post', 415, form.json(), form.headers);
     const limited = await h.newProject('limited', 1);
     await post('/ingest/llm', {}, { authorization: `Bearer ${limited.key}` });

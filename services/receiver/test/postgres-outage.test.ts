@@ -53,7 +53,12 @@ describe.skipIf(!up)(`PostgreSQL unreachable (real PostgreSQL behind a cut proxy
   });
 
   const post = (key: string) =>
-    app.inject({ method: 'POST', url: '/ingest/logs', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: { logs: [{ level: 'info', message: 'm' }] } });
+    app.inject({
+      method: 'POST',
+      url: '/ingest/logs',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      payload: { logs: [{ level: 'info', message: 'm' }] },
+    });
 
   it('answers 503 with Retry-After for an uncached key, keeps cached keys working, recovers', async () => {
     expect((await post(cachedKey)).statusCode).toBe(200); // now cached

@@ -66,8 +66,5 @@ export async function readLlmUsage<D extends LlmDimension = (typeof SUMMARY_BY)[
       LIMIT {limit:UInt32}`,
     { project: q.projectId, from: range.fromMs, to: range.toMs, ...(q.buckets && { step: q.buckets.stepMs }), limit: q.limit ?? 10_000 },
   );
-  return rows.map(
-    (r) =>
-      Object.fromEntries([...by.map((d) => [d, DIMENSIONS[d].read(r[d])]), ...measures.map((m) => [m, Number(r[`m_${m}`])])]) as LlmUsageRow<D, M>,
-  );
+  return rows.map((r) => Object.fromEntries([...by.map((d) => [d, DIMENSIONS[d].read(r[d])]), ...measures.map((m) => [m, Number(r[`m_${m}`])])]) as LlmUsageRow<D, M>);
 }

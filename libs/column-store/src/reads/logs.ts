@@ -36,11 +36,7 @@ export async function readLogs(store: ColumnStore, f: LogFilter): Promise<{ logs
   const range = rangeOrDefault(f.range);
   const limit = clampLimit(f.limit);
   const params: Record<string, unknown> = { project: f.projectId, from: range.fromMs, to: range.toMs, limit: limit + 1 };
-  const where = [
-    'project_id = {project:String}',
-    'timestamp >= fromUnixTimestamp64Milli({from:Int64})',
-    'timestamp <= fromUnixTimestamp64Milli({to:Int64})',
-  ];
+  const where = ['project_id = {project:String}', 'timestamp >= fromUnixTimestamp64Milli({from:Int64})', 'timestamp <= fromUnixTimestamp64Milli({to:Int64})'];
   const add = (clause: string, name: string, value: unknown) => {
     where.push(clause);
     params[name] = value;

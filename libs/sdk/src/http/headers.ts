@@ -1,9 +1,7 @@
 // Reads a header from the shapes frameworks hand us: a Fetch `Headers`
 // object (Hono, Next.js) or Node's lower-cased record (Express, Fastify).
 
-export type HeaderSource =
-  | { get(name: string): string | null }
-  | Record<string, string | string[] | number | undefined>;
+export type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | number | undefined>;
 
 export function getHeader(headers: HeaderSource | undefined, name: string): string | undefined {
   if (!headers) return undefined;

@@ -64,11 +64,7 @@ export function isIgnoredPath(path: string, ignorePaths: readonly string[] | und
   return !!ignorePaths?.some((prefix) => prefix !== '' && path.startsWith(prefix));
 }
 
-export function startRequestTrace(
-  client: DevtrailClient,
-  request: RequestInfo,
-  options: RequestTracingOptions = {},
-): RequestTrace | undefined {
+export function startRequestTrace(client: DevtrailClient, request: RequestInfo, options: RequestTracingOptions = {}): RequestTrace | undefined {
   if (isIgnoredPath(request.path, options.ignorePaths)) return undefined;
   const method = request.method.toUpperCase();
   const incoming = extractTraceContext(request.headers);

@@ -65,7 +65,7 @@ export class DevtrailErrorBoundary extends React.Component<DevtrailErrorBoundary
     const { error } = this.state;
     if (!error) return this.props.children ?? null;
     const { fallback } = this.props;
-    return typeof fallback === 'function' ? fallback({ error, reset: this.reset }) : fallback ?? null;
+    return typeof fallback === 'function' ? fallback({ error, reset: this.reset }) : (fallback ?? null);
   }
 }
 
@@ -76,9 +76,8 @@ export function useDevtrailErrorHandlers(client?: DevtrailClient): void {
 
 /** For Next.js error.tsx / global-error.tsx: reports the error they receive once. */
 export function useReportError(error: unknown, options?: CaptureErrorOptions & { client?: DevtrailClient }): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: report each distinct error once, not on every option identity change.
   React.useEffect(() => {
     if (error) (options?.client ?? getBrowserClient()).captureError(error, { severity: 'high', ...options });
-    // Report each distinct error once, not on every option identity change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [error]);
 }

@@ -6,13 +6,21 @@ export type { RegisterOptions, RegisterResult, NextRequestErrorRequest, NextRequ
 export { withRouteHandler, type RouteHandlerOptions } from './route-handler.js';
 export { withServerAction, type ServerActionOptions } from './server-action.js';
 export {
-  createSpanExporter, hrTimeToMs,
-  type SpanExporterLike, type ReadableSpanLike, type ExportResultLike, type SpanExporterOptions, type HrTime,
+  createSpanExporter,
+  hrTimeToMs,
+  type SpanExporterLike,
+  type ReadableSpanLike,
+  type ExportResultLike,
+  type SpanExporterOptions,
+  type HrTime,
 } from './span-exporter.js';
 export { getNextClient, setNextClient } from './next-client.js';
 export { getBrowserClient } from './browser-client.js';
 export { isNextControlFlow } from './control-flow.js';
 export {
-  DevtrailErrorBoundary, useDevtrailErrorHandlers, useReportError,
-  type DevtrailErrorBoundaryProps, type ErrorFallbackProps,
+  DevtrailErrorBoundary,
+  useDevtrailErrorHandlers,
+  useReportError,
+  type DevtrailErrorBoundaryProps,
+  type ErrorFallbackProps,
 } from './error-boundary.js';

@@ -6,7 +6,7 @@ import type { HeaderSource } from '../http/headers.js';
 import type { ClientOptions } from '../options.js';
 import { extractTraceContext } from '../trace-context.js';
 import { isNextControlFlow } from './control-flow.js';
-import { flushIfServerless, getNextClient, setNextClient, useNextAsyncContext } from './next-client.js';
+import { flushIfServerless, getNextClient, setNextClient, installNextAsyncContext } from './next-client.js';
 import { activeOtelSpanContext } from './otel-bridge.js';
 import { createSpanExporter, type ReadableSpanLike, type SpanExporterLike } from './span-exporter.js';
 
@@ -31,7 +31,7 @@ export interface RegisterResult {
 
 export function register(options: RegisterOptions = {}): RegisterResult {
   const { client: given, registerOTel, spanFilter, ...clientOptions } = options;
-  useNextAsyncContext();
+  installNextAsyncContext();
   const client = given ? setNextClient(given) : getNextClient(clientOptions);
   const exporter = createSpanExporter(client, { filter: spanFilter });
   registerOTel?.({ serviceName: client.options.service, traceExporter: exporter });
@@ -55,11 +55,7 @@ export interface NextRequestErrorContext {
   renderType?: string;
 }
 
-export async function onRequestError(
-  error: unknown,
-  request: NextRequestErrorRequest,
-  context: NextRequestErrorContext = {},
-): Promise<void> {
+export async function onRequestError(error: unknown, request: NextRequestErrorRequest, context: NextRequestErrorContext = {}): Promise<void> {
   try {
     const client = getNextClient();
     if (!client.enabled || isNextControlFlow(error)) return;

@@ -12,7 +12,7 @@ type Holder = { [KEY]?: DevtrailClient; AsyncLocalStorage?: AsyncLocalStorageCla
  * runtimes; using it avoids importing node:async_hooks from this entry, which
  * would break edge and browser bundles.
  */
-export function useNextAsyncContext(): void {
+export function installNextAsyncContext(): void {
   installAsyncContext((globalThis as Holder).AsyncLocalStorage);
 }
 
@@ -23,7 +23,7 @@ export function setNextClient(client: DevtrailClient): DevtrailClient {
 
 /** The shared client, created from options or DEVTRAIL_* env vars on first use. */
 export function getNextClient(options?: ClientOptions): DevtrailClient {
-  useNextAsyncContext();
+  installNextAsyncContext();
   return (globalThis as Holder)[KEY] ?? setNextClient(new DevtrailClient(options));
 }
 

@@ -6,9 +6,15 @@ import type { SpanContext } from '../trace-context.js';
 const API_KEY = Symbol.for('opentelemetry.js.api.1');
 const SPAN_KEY = Symbol.for('OpenTelemetry Context Key SPAN');
 
-interface OtelContextLike { getValue(key: symbol): unknown }
-interface OtelSpanLike { spanContext(): { traceId: string; spanId: string; traceFlags?: number } }
-interface OtelGlobals { context?: { active(): OtelContextLike } }
+interface OtelContextLike {
+  getValue(key: symbol): unknown;
+}
+interface OtelSpanLike {
+  spanContext(): { traceId: string; spanId: string; traceFlags?: number };
+}
+interface OtelGlobals {
+  context?: { active(): OtelContextLike };
+}
 
 export function activeOtelSpanContext(): SpanContext | undefined {
   try {

@@ -4,7 +4,7 @@ import type { DevtrailClient } from '../client.js';
 import { runWithContext } from '../context/context-manager.js';
 import { startRequestTrace, type RequestTracingOptions } from '../http/request-tracing.js';
 import { controlFlowStatus, isNextControlFlow } from './control-flow.js';
-import { flushIfServerless, getNextClient, useNextAsyncContext } from './next-client.js';
+import { flushIfServerless, getNextClient, installNextAsyncContext } from './next-client.js';
 import { activeOtelSpanContext } from './otel-bridge.js';
 
 export interface RouteHandlerOptions extends RequestTracingOptions {
@@ -30,14 +30,18 @@ export function withRouteHandler<C = unknown>(
   options: RouteHandlerOptions = {},
 ): (request: Request, context: C) => Promise<Response> {
   return async (request, context) => {
-    useNextAsyncContext();
+    installNextAsyncContext();
     const client = options.client ?? getNextClient();
-    const trace = startRequestTrace(client, {
-      method: request.method,
-      path: new URL(request.url, 'http://localhost').pathname,
-      headers: request.headers,
-      fallbackParent: activeOtelSpanContext(),
-    }, options);
+    const trace = startRequestTrace(
+      client,
+      {
+        method: request.method,
+        path: new URL(request.url, 'http://localhost').pathname,
+        headers: request.headers,
+        fallbackParent: activeOtelSpanContext(),
+      },
+      options,
+    );
     if (!trace) return handler(request, context);
     try {
       const response = await runWithContext(trace.context, () => handler(request, context));

@@ -3,7 +3,7 @@
 import type { DevtrailClient } from '../client.js';
 import { activeContext } from '../context/context-manager.js';
 import { controlFlowStatus, isNextControlFlow } from './control-flow.js';
-import { flushIfServerless, getNextClient, useNextAsyncContext } from './next-client.js';
+import { flushIfServerless, getNextClient, installNextAsyncContext } from './next-client.js';
 import { activeOtelSpanContext } from './otel-bridge.js';
 
 export interface ServerActionOptions {
@@ -18,7 +18,7 @@ export function withServerAction<A extends unknown[], R>(
   options: ServerActionOptions = {},
 ): (...args: A) => Promise<R> {
   return async (...args) => {
-    useNextAsyncContext();
+    installNextAsyncContext();
     const client = options.client ?? getNextClient();
     const parent = activeContext()?.span ? undefined : activeOtelSpanContext();
     const span = client.startManualSpan(`action ${name}`, { parent, metadata: { 'next.action': name } });

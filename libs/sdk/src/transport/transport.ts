@@ -103,8 +103,13 @@ export class HttpTransport implements TelemetryTransport {
   private closed = false;
   private readonly flushWaiters = new Set<() => void>();
   private readonly counters = {
-    sent: 0, retried: 0, dropped: 0,
-    droppedQueueFull: 0, droppedRejected: 0, droppedRetriesExhausted: 0, droppedAfterClose: 0,
+    sent: 0,
+    retried: 0,
+    dropped: 0,
+    droppedQueueFull: 0,
+    droppedRejected: 0,
+    droppedRetriesExhausted: 0,
+    droppedAfterClose: 0,
   };
   private readonly lastWarnAt: Partial<Record<DropReason, number>> = {};
   private readonly batchSize: number;
@@ -177,11 +182,13 @@ export class HttpTransport implements TelemetryTransport {
 
   private armLogTimer(): void {
     if (this.logTimer || this.logDeadlinePassed) return;
-    this.logTimer = unref(setTimeout(() => {
-      this.logTimer = undefined;
-      this.logDeadlinePassed = true;
-      this.pump();
-    }, this.opts.flushIntervalMs));
+    this.logTimer = unref(
+      setTimeout(() => {
+        this.logTimer = undefined;
+        this.logDeadlinePassed = true;
+        this.pump();
+      }, this.opts.flushIntervalMs),
+    );
   }
 
   private pump(): void {
@@ -206,16 +213,16 @@ export class HttpTransport implements TelemetryTransport {
 
   private scheduleResume(wait: number): void {
     if (this.resumeTimer) return;
-    this.resumeTimer = unref(setTimeout(() => {
-      this.resumeTimer = undefined;
-      this.pump();
-    }, wait));
+    this.resumeTimer = unref(
+      setTimeout(() => {
+        this.resumeTimer = undefined;
+        this.pump();
+      }, wait),
+    );
   }
 
   private logsReady(): boolean {
-    return this.logCount > 0 && (
-      this.logCount >= this.batchSize || this.logDeadlinePassed || this.flushWaiters.size > 0 || this.closed
-    );
+    return this.logCount > 0 && (this.logCount >= this.batchSize || this.logDeadlinePassed || this.flushWaiters.size > 0 || this.closed);
   }
 
   private takeBatch(): Batch | undefined {
@@ -276,9 +283,7 @@ export class HttpTransport implements TelemetryTransport {
 
   private async post(batch: Batch): Promise<Outcome> {
     const { envelope } = this.opts;
-    const body = batch.kind === 'log'
-      ? { ...envelope, logs: batch.events.map((e) => e.body) }
-      : { ...envelope, ...batch.events[0].body };
+    const body = batch.kind === 'log' ? { ...envelope, logs: batch.events.map((e) => e.body) } : { ...envelope, ...batch.events[0].body };
     const json = safeStringify(body);
     const init: RequestInit = {
       method: 'POST',
@@ -332,8 +337,15 @@ export class NoopTransport implements TelemetryTransport {
   }
   stats(): TransportStats {
     return {
-      queued: 0, inFlight: 0, sent: 0, retried: 0, dropped: 0,
-      droppedQueueFull: 0, droppedRejected: 0, droppedRetriesExhausted: 0, droppedAfterClose: 0,
+      queued: 0,
+      inFlight: 0,
+      sent: 0,
+      retried: 0,
+      dropped: 0,
+      droppedQueueFull: 0,
+      droppedRejected: 0,
+      droppedRetriesExhausted: 0,
+      droppedAfterClose: 0,
     };
   }
 }

@@ -49,10 +49,11 @@ export async function startCaptureServer(): Promise<CaptureServer> {
         await new Promise((r) => setTimeout(r, 10));
       }
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

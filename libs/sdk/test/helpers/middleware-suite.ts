@@ -37,7 +37,11 @@ export function runMiddlewareSuite(framework: string, startApp: AppFactory): voi
     async function setup(options: RequestTracingOptions = {}) {
       capture = await startCaptureServer();
       client = new DevtrailClient({
-        apiKey: TEST_KEY, baseUrl: capture.url, service: framework, environment: 'test', flushIntervalMs: 10,
+        apiKey: TEST_KEY,
+        baseUrl: capture.url,
+        service: framework,
+        environment: 'test',
+        flushIntervalMs: 10,
         onWarning: (m) => {
           throw new Error(`unexpected SDK warning: ${m}`);
         },
@@ -97,7 +101,8 @@ export function runMiddlewareSuite(framework: string, startApp: AppFactory): voi
     it('keeps the request context through body parsing and awaits', async () => {
       const url = await setup();
       const res = await fetch(`${url}/echo`, {
-        method: 'POST', headers: { 'content-type': 'application/json', traceparent: `00-${TRACE}-${PARENT}-01` },
+        method: 'POST',
+        headers: { 'content-type': 'application/json', traceparent: `00-${TRACE}-${PARENT}-01` },
         body: JSON.stringify({ hello: 'world' }),
       });
       expect(await res.json()).toEqual({ hello: 'world' });

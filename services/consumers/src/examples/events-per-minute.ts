@@ -1,26 +1,24 @@
-import { createTopicConsumer, envelopeDecoder } from '@devtrail/consumer-kit';
+import { createEventConsumer } from '@devtrail/consumer-kit';
 import type { MessageLog } from '@devtrail/message-log';
-import type { Envelope } from '@devtrail/contract';
+import type { Topics } from '@devtrail/contract';
 
 // Example of an outside consumer (docs/topics.md, "Add your own consumer"): counts log
-// events per project and minute. The kit does decoding, batching, commits, dead letters
-// and shutdown; this file only says what to do with a batch. Counting by distinct
-// event id keeps the numbers right when a batch is redelivered.
-export function eventsPerMinute(messageLog: MessageLog, topic: string) {
+// events per project and minute. The kit does decoding (a request's batch of events
+// arrives one event at a time here), commits, dead letters and shutdown; this file only
+// says what to do with an event. Counting by distinct event id keeps the numbers right
+// when a message is redelivered.
+export function eventsPerMinute(messageLog: MessageLog, topics: Topics) {
   const seen = new Map<string, Set<string>>(); // "project|minute" -> event ids
-  const consumer = createTopicConsumer<Envelope<'log'>>({
+  const consumer = createEventConsumer({
+    kind: 'log',
+    topics,
     name: 'events-per-minute',
     messageLog,
     groupId: 'example-events-per-minute',
-    topic,
-    deadLetterTopic: `${topic}.dlq`,
-    decode: envelopeDecoder('log'),
-    async write(events) {
-      for (const e of events) {
-        const bucket = `${e.project_id}|${e.data.timestamp.slice(0, 16)}`;
-        if (!seen.has(bucket)) seen.set(bucket, new Set());
-        seen.get(bucket)!.add(e.event_id);
-      }
+    async each(e) {
+      const bucket = `${e.project_id}|${e.data.timestamp.slice(0, 16)}`;
+      if (!seen.has(bucket)) seen.set(bucket, new Set());
+      seen.get(bucket)!.add(e.event_id);
     },
     batchMs: 500,
   });

@@ -8,8 +8,8 @@ import { Routes } from './routes.js';
 import { Loading, ErrorBox } from './components/status.js';
 
 function App() {
-  const [session, setSession] = useState(null);
-  const [failure, setFailure] = useState(null);
+  const [session, setSession] = useState(/** @type {Omit<import('./lib/session.js').Session, 'refresh'> | null} */ (null));
+  const [failure, setFailure] = useState(/** @type {unknown} */ (null));
   const { path } = useLocation();
 
   const refresh = useCallback(async () => {
@@ -24,7 +24,7 @@ function App() {
   }, []);
 
   useEffect(() => {
-    refresh();
+    void refresh();
     setUnauthorizedHandler(() => refresh());
   }, [refresh]);
 
@@ -42,4 +42,4 @@ function App() {
   return html`<${SessionContext.Provider} value=${{ ...session, refresh }}><${Routes} path=${path} /></${SessionContext.Provider}>`;
 }
 
-render(html`<${App} />`, document.getElementById('app'));
+render(html`<${App} />`, /** @type {HTMLElement} */ (document.getElementById('app')));

@@ -52,7 +52,13 @@ export function registerAdminRoutes(app: FastifyInstance, repo: ProjectsRepo, de
     const { origins } = originsBody.parse(request.body);
     const bad = origins.findIndex((o) => !isValidOriginEntry(o));
     if (bad >= 0) throw badRequest(`Not a domain or origin: ${origins[bad]}`, 'a host, *.host or an http(s) origin', 'invalid', ['origins', bad]);
-    if (!(await repo.setAllowedOrigins(id, origins.map((o) => o.toLowerCase().replace(/\/$/, ''))))) throw httpError(404, 'Project not found');
+    if (
+      !(await repo.setAllowedOrigins(
+        id,
+        origins.map((o) => o.toLowerCase().replace(/\/$/, '')),
+      ))
+    )
+      throw httpError(404, 'Project not found');
     return { project: await load(id) };
   });
 

@@ -34,13 +34,15 @@ export function registerAuthRoutes(app: FastifyInstance, users: UsersRepo, opts:
   // Checked in onRequest, before a body is even parsed; the route reads the session back.
   const sessions = new WeakMap<FastifyRequest, SessionView>();
   const session = (request: FastifyRequest) => sessions.get(request)!;
-  const signedIn = (ownerOnly = false) => async (request: FastifyRequest) => {
-    const s = await sessionOf(users, request);
-    if (!s) throw httpError(401, 'Not logged in');
-    if (isMutating(request.method) && !csrfMatches(s.csrfToken, request)) throw new CsrfError();
-    if (ownerOnly && !s.user.isOwner) throw httpError(403, 'Only the owner may do this');
-    sessions.set(request, s);
-  };
+  const signedIn =
+    (ownerOnly = false) =>
+    async (request: FastifyRequest) => {
+      const s = await sessionOf(users, request);
+      if (!s) throw httpError(401, 'Not logged in');
+      if (isMutating(request.method) && !csrfMatches(s.csrfToken, request)) throw new CsrfError();
+      if (ownerOnly && !s.user.isOwner) throw httpError(403, 'Only the owner may do this');
+      sessions.set(request, s);
+    };
   /** Before login: the X-CSRF-Token header must equal the pre-session cookie (double submit). */
   const preSessionCsrf = async (request: FastifyRequest) => {
     const pre = readCookie(request, PRE_SESSION_COOKIE);

@@ -35,7 +35,13 @@ export function registerUiApiRoutes(app: FastifyInstance, store: ColumnStore, au
       const q = seriesQuery.parse(request.query);
       const buckets = bucketsOf(apiTimeRange(q), q.buckets);
       const [series, models] = await Promise.all([
-        readLlmUsage(store, { projectId: id, buckets, by: ['bucket', 'model'], measures: ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd'], limit: 20_000 }),
+        readLlmUsage(store, {
+          projectId: id,
+          buckets,
+          by: ['bucket', 'model'],
+          measures: ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd'],
+          limit: 20_000,
+        }),
         readLlmUsage(store, { projectId: id, buckets, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
       ]);
       return { ...axisOf(buckets), series: withEstimates(series, prices), models: withEstimates(models, prices) };

@@ -18,7 +18,13 @@ export async function registerUiPages(app: FastifyInstance): Promise<void> {
   app.get('/ui/vendor/:name', async (request, reply) => {
     const f = vendor.get((request.params as { name: string }).name);
     if (!f) return reply.code(404).send({ error: 'Not found' });
-    reply.headers({ 'content-type': f.type, etag: f.etag, 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff', vary: 'accept-encoding' });
+    reply.headers({
+      'content-type': f.type,
+      etag: f.etag,
+      'cache-control': 'public, max-age=31536000, immutable',
+      'x-content-type-options': 'nosniff',
+      vary: 'accept-encoding',
+    });
     if (request.headers['if-none-match'] === f.etag) return reply.code(304).send();
     if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(f.gzip);
     return reply.send(f.body);

@@ -71,7 +71,10 @@ export async function reloadUntilVisible(page: Page, text: string | RegExp, time
       .getByText(text)
       .first()
       .waitFor({ state: 'visible', timeout: 1000 })
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     if (found) return;
     if (Date.now() > deadline) throw new Error(`"${String(text)}" did not appear within ${timeoutMs} ms on ${page.url()}`);
     await page.reload();

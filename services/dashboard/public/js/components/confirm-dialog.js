@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 
 /** A modal confirmation on the native <dialog> element (focus trap, Escape to cancel). */
 export function ConfirmDialog({ open, title, children, confirmLabel = 'Confirm', danger = false, busy = false, onConfirm, onCancel }) {
-  const ref = useRef(null);
+  const ref = useRef(/** @type {HTMLDialogElement | null} */ (null));
   useEffect(() => {
     const d = ref.current;
     if (!d) return;

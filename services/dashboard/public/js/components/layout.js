@@ -24,12 +24,14 @@ function TopBar() {
       <${Link} href="/projects" class="brand">devtrail</${Link}>
       <nav class="topnav">
         <${Link} href="/projects">Projects</${Link}>
-        ${user && user.is_owner && html`<${Link} href="/users">Users</${Link}>`}
+        ${user?.is_owner && html`<${Link} href="/users">Users</${Link}>`}
       </nav>
       <div class="spacer"></div>
-      ${user &&
-      html`<span class="whoami" data-testid="whoami">${user.username}${user.is_owner ? ' (owner)' : ''}</span>
-        <button type="button" class="btn btn-small btn-ghost" onClick=${logout}>Log out</button>`}
+      ${
+        user &&
+        html`<span class="whoami" data-testid="whoami">${user.username}${user.is_owner ? ' (owner)' : ''}</span>
+        <button type="button" class="btn btn-small btn-ghost" onClick=${logout}>Log out</button>`
+      }
     </header>
   `;
 }
@@ -39,8 +41,9 @@ export function Layout({ project, active, children }) {
   return html`
     <div class="shell">
       <${TopBar} />
-      ${project &&
-      html`<div class="project-bar">
+      ${
+        project &&
+        html`<div class="project-bar">
         <div class="project-name" data-testid="project-name">${project.name}</div>
         <nav class="tabs" aria-label="Project">
           ${PROJECT_TABS.map(
@@ -48,7 +51,8 @@ export function Layout({ project, active, children }) {
               html`<${Link} href=${`/projects/${encodeURIComponent(project.id)}/${id}`} class=${active === id ? 'tab active' : 'tab'} aria-current=${active === id ? 'page' : undefined}>${label}</${Link}>`,
           )}
         </nav>
-      </div>`}
+      </div>`
+      }
       <main class="content">${children}</main>
     </div>
   `;

@@ -51,7 +51,7 @@ function options(uPlot, { data, series, height, yLabel, stacked, width }) {
 }
 
 export function TimeChart({ data, series, height = 220, yLabel, stacked = false, testId }) {
-  const box = useRef(null);
+  const box = useRef(/** @type {HTMLDivElement | null} */ (null));
   useEffect(() => {
     let plot;
     let alive = true;

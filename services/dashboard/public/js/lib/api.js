@@ -4,15 +4,21 @@
 let csrfToken = '';
 let onUnauthorized = () => {};
 
+/** @param {string | undefined} token */
 export function setCsrfToken(token) {
   csrfToken = token || '';
 }
 
+/** @param {() => void} fn */
 export function setUnauthorizedHandler(fn) {
   onUnauthorized = fn;
 }
 
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {any} body the parsed JSON error body
+   */
   constructor(status, body) {
     super(messageOf(status, body));
     this.status = status;
@@ -20,14 +26,23 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * @param {number} status
+ * @param {any} body
+ */
 function messageOf(status, body) {
   if (body && typeof body.error === 'string') return body.error;
-  const issues = body && body.error && Array.isArray(body.error.issues) ? body.error.issues : null;
-  if (issues) return issues.map((i) => `${(i.path || []).join('.') || 'value'}: ${i.message}`).join('; ');
+  const issues = Array.isArray(body?.error?.issues) ? body.error.issues : null;
+  if (issues) return issues.map((/** @type {{ path?: string[], message: string }} */ i) => `${(i.path || []).join('.') || 'value'}: ${i.message}`).join('; ');
   return `Request failed (${status})`;
 }
 
-/** Drops empty values so they never reach the query string. */
+/** @typedef {Record<string, string | number | boolean | string[] | null | undefined>} Query */
+
+/**
+ * Drops empty values so they never reach the query string.
+ * @param {Query} [query]
+ */
 export function queryString(query) {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries(query || {})) {
@@ -38,7 +53,22 @@ export function queryString(query) {
   return s ? `?${s}` : '';
 }
 
+/**
+ * @typedef {object} ApiOptions
+ * @property {string} [method]
+ * @property {unknown} [body] sent as JSON
+ * @property {Query} [query]
+ * @property {AbortSignal} [signal]
+ */
+
+/**
+ * The parsed JSON answer; a non-2xx answer throws ApiError.
+ * @param {string} path
+ * @param {ApiOptions} [options]
+ * @returns {Promise<any>}
+ */
 export async function api(path, { method = 'GET', body, query, signal } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && method !== 'HEAD') headers['x-csrf-token'] = csrfToken;
@@ -58,5 +88,5 @@ export async function api(path, { method = 'GET', body, query, signal } = {}) {
 }
 
 /** Per-project API paths; ids are encoded, never spliced raw. */
-export const projectApi = (projectId, rest = '') => `/api/projects/${encodeURIComponent(projectId)}${rest}`;
-export const adminApi = (projectId, rest = '') => `/api/admin/projects/${encodeURIComponent(projectId)}${rest}`;
+export const projectApi = (/** @type {string} */ projectId, rest = '') => `/api/projects/${encodeURIComponent(projectId)}${rest}`;
+export const adminApi = (/** @type {string} */ projectId, rest = '') => `/api/admin/projects/${encodeURIComponent(projectId)}${rest}`;

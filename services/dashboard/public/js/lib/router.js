@@ -4,8 +4,13 @@ import { html } from 'htm/preact';
 // Client-side routing over the History API. The server answers every UI path with the
 // same document, so a reload or a shared link lands on the same page.
 
+/** @type {Set<() => void>} */
 const listeners = new Set();
 
+/**
+ * @param {string} to
+ * @param {{ replace?: boolean }} [options]
+ */
 export function navigate(to, { replace = false } = {}) {
   if (to === location.pathname + location.search) return;
   history[replace ? 'replaceState' : 'pushState'](null, '', to);
@@ -22,12 +27,17 @@ export function useLocation() {
   useEffect(() => {
     const fn = () => bump((n) => n + 1);
     listeners.add(fn);
-    return () => listeners.delete(fn);
+    return () => {
+      listeners.delete(fn);
+    };
   }, []);
   return { path: location.pathname, query: new URLSearchParams(location.search) };
 }
 
-/** Replaces some query parameters of the current URL (empty values are dropped). */
+/**
+ * Replaces some query parameters of the current URL (empty values are dropped).
+ * @param {import('./api.js').Query} changes
+ */
 export function setQuery(changes, opts = { replace: true }) {
   const q = new URLSearchParams(location.search);
   for (const [k, v] of Object.entries(changes)) {
@@ -38,11 +48,17 @@ export function setQuery(changes, opts = { replace: true }) {
   navigate(location.pathname + (s ? `?${s}` : ''), opts);
 }
 
-/** Matches "/projects/:id/logs" style patterns; returns decoded params or null. */
+/**
+ * Matches "/projects/:id/logs" style patterns; returns decoded params or null.
+ * @param {string} pattern
+ * @param {string} path
+ * @returns {Record<string, string> | null}
+ */
 export function match(pattern, path) {
   const p = pattern.split('/');
   const s = path.replace(/\/+$/, '').split('/');
   if (p.length !== s.length) return null;
+  /** @type {Record<string, string>} */
   const params = {};
   for (let i = 0; i < p.length; i++) {
     if (p[i].startsWith(':')) {
@@ -56,9 +72,12 @@ export function match(pattern, path) {
   return params;
 }
 
-/** An <a> that navigates without reloading (modified clicks keep their browser meaning). */
+/**
+ * An <a> that navigates without reloading (modified clicks keep their browser meaning).
+ * @param {{ href: string, class?: string, children?: import('preact').ComponentChildren, [attr: string]: unknown }} props
+ */
 export function Link({ href, class: cls, children, ...rest }) {
-  const onClick = (e) => {
+  const onClick = (/** @type {MouseEvent} */ e) => {
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
     navigate(href);

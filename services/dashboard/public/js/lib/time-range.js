@@ -10,11 +10,19 @@ export const RANGES = [
 ];
 export const DEFAULT_RANGE = '24h';
 
+/** @typedef {typeof RANGES[number]} TimeRange */
+
+/**
+ * The range with this id, or the default one.
+ * @param {string | null | undefined} id
+ * @returns {TimeRange}
+ */
 export function rangeOf(id) {
-  return RANGES.find((r) => r.id === id) || RANGES.find((r) => r.id === DEFAULT_RANGE);
+  return RANGES.find((r) => r.id === id) ?? RANGES.find((r) => r.id === DEFAULT_RANGE) ?? RANGES[0];
 }
 
 /** The query bounds of a range id, ending a minute ahead of now (client clocks drift). */
+/** @param {string | null | undefined} id */
 export function boundsOf(id, now = Date.now()) {
   const r = rangeOf(id);
   return { from: now - r.ms, to: now + 60_000 };

@@ -1,11 +1,23 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 
 /**
+ * @template T
+ * @typedef {object} DataState
+ * @property {T | undefined} data
+ * @property {unknown} error
+ * @property {boolean} loading
+ */
+
+/**
  * Loads data with an async function whenever `key` changes; stale answers (from an
- * older key) are dropped. Returns { data, error, loading, reload }.
+ * older key) are dropped.
+ * @template T
+ * @param {() => T | Promise<T>} load
+ * @param {unknown} key
+ * @returns {DataState<T> & { reload: () => void }}
  */
 export function useData(load, key) {
-  const [state, setState] = useState({ data: undefined, error: null, loading: true });
+  const [state, setState] = useState(/** @type {DataState<T>} */ ({ data: undefined, error: null, loading: true }));
   const seq = useRef(0);
   const run = useCallback(() => {
     const mine = ++seq.current;
@@ -21,7 +33,11 @@ export function useData(load, key) {
   return { ...state, reload: run };
 }
 
-/** Calls fn every `ms` while `active`; stops on unmount. */
+/**
+ * Calls fn every `ms` while `active`; stops on unmount.
+ * @param {() => void} fn
+ * @param {number} ms
+ */
 export function useInterval(fn, ms, active = true) {
   const saved = useRef(fn);
   saved.current = fn;

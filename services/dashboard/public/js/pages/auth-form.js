@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 export function AuthForm({ title, intro, submitLabel, passwordHint, autocomplete, onSubmit }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState(null);
+  const [error, setError] = useState(/** @type {string | null} */ (null));
   const [busy, setBusy] = useState(false);
   const submit = async (e) => {
     e.preventDefault();
@@ -14,7 +14,7 @@ export function AuthForm({ title, intro, submitLabel, passwordHint, autocomplete
     try {
       await onSubmit(username, password);
     } catch (err) {
-      setError(err.message);
+      setError(err instanceof Error ? err.message : String(err));
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,6 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import { api, projectApi } from '../lib/api.js';
+import { ApiError, api, projectApi } from '../lib/api.js';
 import { Link } from '../lib/router.js';
 import { useData } from '../lib/use-data.js';
 import { formatNumber, formatTime } from '../lib/format.js';
@@ -15,7 +15,7 @@ function Breadcrumbs({ items }) {
     <tbody>
       ${items.map(
         (b) => html`<tr>
-          <td class="nowrap mono">${b && b.timestamp ? formatTime(b.timestamp) : ''}</td>
+          <td class="nowrap mono">${b?.timestamp ? formatTime(b.timestamp) : ''}</td>
           <td>${b && typeof b.type === 'string' ? b.type : ''}</td>
           <td class="message">${b && typeof b.message === 'string' ? b.message : JSON.stringify(b)}</td>
         </tr>`,
@@ -57,7 +57,7 @@ export function ErrorGroupPage({ project, params }) {
   const fp = params.fingerprint;
   const { data, error } = useData(() => api(projectApi(project.id, `/error-groups/${encodeURIComponent(fp)}`)), `${project.id}|${fp}`);
   const [selected, setSelected] = useState(0);
-  if (error && error.status === 404) return html`<${Empty}>This error group does not exist in this project.</${Empty}>`;
+  if (error instanceof ApiError && error.status === 404) return html`<${Empty}>This error group does not exist in this project.</${Empty}>`;
   if (error) return html`<${ErrorBox} error=${error} />`;
   if (!data) return html`<${Loading} />`;
   const { group, recent } = data;

@@ -35,10 +35,11 @@ export function ErrorsPage({ project }) {
     </div>
     ${error && html`<${ErrorBox} error=${error} />`}
     ${loading && !data && html`<${Loading} />`}
-    ${data &&
-    (data.groups.length === 0
-      ? html`<${Empty}>No errors in this time range.</${Empty}>`
-      : html`<table class="table" data-testid="error-groups">
+    ${
+      data &&
+      (data.groups.length === 0
+        ? html`<${Empty}>No errors in this time range.</${Empty}>`
+        : html`<table class="table" data-testid="error-groups">
           <thead>
             <tr><th>Error</th><th>Activity</th><th class="num">Events</th><th>First seen</th><th>Last seen</th><th>Severity</th><th>Service</th><th>Release</th></tr>
           </thead>
@@ -60,6 +61,7 @@ export function ErrorsPage({ project }) {
               </tr>`,
             )}
           </tbody>
-        </table>`)}
+        </table>`)
+    }
   `;
 }

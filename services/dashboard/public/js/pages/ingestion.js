@@ -38,8 +38,9 @@ export function IngestionPage({ project }) {
     </div>
     ${error && html`<${ErrorBox} error=${error} />`}
     ${!data && !error && html`<${Loading} />`}
-    ${data &&
-    html`
+    ${
+      data &&
+      html`
       <div class="stats">
         ${KINDS.map((k, i) => html`<div class="stat"><span class="stat-label">${LABELS[k]} stored</span><span class="stat-value" data-testid=${`ingested-${k}`}>${formatNumber(totals[i])}</span></div>`)}
       </div>
@@ -49,9 +50,10 @@ export function IngestionPage({ project }) {
       </section>
       <section class="card">
         <h2>Consumers</h2>
-        ${!Array.isArray(data.consumers)
-          ? html`<p class="muted">Consumer lag is not visible from this process (distributed mode: see each consumers process's /metrics).</p>`
-          : html`<table class="table" data-testid="consumers-table">
+        ${
+          !Array.isArray(data.consumers)
+            ? html`<p class="muted">Consumer lag is not visible from this process (distributed mode: see each consumers process's /metrics).</p>`
+            : html`<table class="table" data-testid="consumers-table">
               <thead><tr><th>Consumer</th><th>Topic</th><th class="num">Lag</th><th class="num">Written</th><th class="num">Dead-lettered</th><th>Last write</th><th>Last error</th></tr></thead>
               <tbody>
                 ${data.consumers.map(
@@ -66,8 +68,10 @@ export function IngestionPage({ project }) {
                   </tr>`,
                 )}
               </tbody>
-            </table>`}
+            </table>`
+        }
       </section>
-    `}
+    `
+    }
   `;
 }

@@ -21,21 +21,26 @@ function columns(r, field) {
 export function LlmPage({ project }) {
   const { query } = useLocation();
   const range = query.get('range') || '';
-  const { data, error, loading } = useData(
-    () => api(projectApi(project.id, '/llm-breakdown'), { query: { ...boundsOf(range), buckets: 48 } }),
-    `${project.id}|${range}`,
-  );
+  const { data, error, loading } = useData(() => api(projectApi(project.id, '/llm-breakdown'), { query: { ...boundsOf(range), buckets: 48 } }), `${project.id}|${range}`);
   // The cost chart shows cost as sent; when nothing in the range was sent with a cost (OTLP
   // never is), it shows the estimate instead, and its title says so.
-  const sentCost = Boolean(data && data.series.some((p) => p.cost_usd !== 0));
-  const cost = useMemo(() => data && columns({ ...data, series: data.series.map((p) => ({ ...p, estimated_cost_usd: p.estimated_cost_usd ?? 0 })) }, sentCost ? 'cost_usd' : 'estimated_cost_usd'), [data, sentCost]);
+  const sentCost = Boolean(data?.series.some((p) => p.cost_usd !== 0));
+  const cost = useMemo(
+    () =>
+      data &&
+      columns({ ...data, series: data.series.map((p) => ({ ...p, estimated_cost_usd: p.estimated_cost_usd ?? 0 })) }, sentCost ? 'cost_usd' : 'estimated_cost_usd'),
+    [data, sentCost],
+  );
   const tokens = useMemo(() => data && columns(data, 'tokens'), [data]);
-  const totals =
-    data &&
-    data.models.reduce(
-      (t, m) => ({ calls: t.calls + m.calls, cost: t.cost + m.cost_usd, estimated: t.estimated + (m.estimated_cost_usd ?? 0), tokens: t.tokens + m.input_tokens + m.output_tokens }),
-      { calls: 0, cost: 0, estimated: 0, tokens: 0 },
-    );
+  const totals = data?.models.reduce(
+    (t, m) => ({
+      calls: t.calls + m.calls,
+      cost: t.cost + m.cost_usd,
+      estimated: t.estimated + (m.estimated_cost_usd ?? 0),
+      tokens: t.tokens + m.input_tokens + m.output_tokens,
+    }),
+    { calls: 0, cost: 0, estimated: 0, tokens: 0 },
+  );
   // Models the price table does not know have no estimate (shown as "—").
   const unpriced = data ? data.models.filter((m) => m.estimated_cost_usd == null).length : 0;
   return html`
@@ -46,9 +51,10 @@ export function LlmPage({ project }) {
     ${error && html`<${ErrorBox} error=${error} />`}
     ${loading && !data && html`<${Loading} />`}
     ${data && data.models.length === 0 && html`<${Empty}>No LLM usage recorded in this time range.</${Empty}>`}
-    ${data &&
-    data.models.length > 0 &&
-    html`
+    ${
+      data &&
+      data.models.length > 0 &&
+      html`
       <div class="stats">
         <div class="stat"><span class="stat-label">Calls</span><span class="stat-value">${formatNumber(totals.calls)}</span></div>
         <div class="stat"><span class="stat-label">Tokens</span><span class="stat-value">${formatNumber(totals.tokens)}</span></div>
@@ -90,6 +96,7 @@ export function LlmPage({ project }) {
           </tbody>
         </table>
       </section>
-    `}
+    `
+    }
   `;
 }

@@ -41,7 +41,8 @@ function Filters({ query }) {
       <fieldset class="levels">
         <legend class="sr-only">Levels</legend>
         ${LEVELS.map(
-          (l) => html`<label class="level-toggle"><input type="checkbox" name=${`level-${l}`} checked=${levels.includes(l)} onChange=${() => toggleLevel(l)} /> ${l}</label>`,
+          (l) =>
+            html`<label class="level-toggle"><input type="checkbox" name=${`level-${l}`} checked=${levels.includes(l)} onChange=${() => toggleLevel(l)} /> ${l}</label>`,
         )}
       </fieldset>
       ${TEXT_FILTERS.map(
@@ -62,8 +63,9 @@ function LogRow({ log, projectId, open, onToggle }) {
       <td class="nowrap">${log.service}</td>
       <td class="message">${log.message}</td>
     </tr>
-    ${open &&
-    html`<tr class="log-detail">
+    ${
+      open &&
+      html`<tr class="log-detail">
       <td colspan="4">
         <dl class="fields">
           <dt>Environment</dt><dd>${log.environment}</dd>
@@ -78,7 +80,8 @@ function LogRow({ log, projectId, open, onToggle }) {
         <h4>Metadata</h4>
         <${JsonView} value=${log.metadata} />
       </td>
-    </tr>`}
+    </tr>`
+    }
   `;
 }
 
@@ -90,13 +93,13 @@ export function LogsPage({ project }) {
     level: query.get('level') || undefined,
     ...Object.fromEntries(TEXT_FILTERS.map(([k]) => [k, query.get(k) || undefined])),
   };
-  const [rows, setRows] = useState([]);
-  const [cursor, setCursor] = useState(null);
+  const [rows, setRows] = useState(/** @type {any[]} */ ([]));
+  const [cursor, setCursor] = useState(/** @type {string | null} */ (null));
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
+  const [error, setError] = useState(/** @type {unknown} */ (null));
   const [tail, setTail] = useState(false);
-  const [openId, setOpenId] = useState(null);
-  const sentinel = useRef(null);
+  const [openId, setOpenId] = useState(/** @type {string | null} */ (null));
+  const sentinel = useRef(/** @type {HTMLDivElement | null} */ (null));
   const gen = useRef(0);
   const bounds = useRef(boundsOf(range));
 
@@ -123,7 +126,7 @@ export function LogsPage({ project }) {
     setRows([]);
     setCursor(null);
     setOpenId(null);
-    loadPage(undefined);
+    void loadPage(undefined);
   }, [filterKey]);
 
   // Infinite scroll: fetch the next page when the end of the list becomes visible.
@@ -131,7 +134,7 @@ export function LogsPage({ project }) {
     const el = sentinel.current;
     if (!el || !cursor) return undefined;
     const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !busy) loadPage(cursor);
+      if (entries.some((e) => e.isIntersecting) && !busy) void loadPage(cursor);
     });
     io.observe(el);
     return () => io.disconnect();
@@ -168,16 +171,19 @@ export function LogsPage({ project }) {
     </div>
     <${Filters} query=${query} />
     ${error && html`<${ErrorBox} error=${error} />`}
-    ${rows.length === 0 && !busy && !error
-      ? html`<${Empty}>No logs match in this time range. Data appears a few seconds after it is sent.</${Empty}>`
-      : html`<table class="table logs-table" data-testid="logs-table">
+    ${
+      rows.length === 0 && !busy && !error
+        ? html`<${Empty}>No logs match in this time range. Data appears a few seconds after it is sent.</${Empty}>`
+        : html`<table class="table logs-table" data-testid="logs-table">
           <thead><tr><th>Time</th><th>Level</th><th>Service</th><th>Message</th></tr></thead>
           <tbody>
             ${rows.map(
-              (l) => html`<${LogRow} key=${l.event_id} log=${l} projectId=${project.id} open=${openId === l.event_id} onToggle=${() => setOpenId(openId === l.event_id ? null : l.event_id)} />`,
+              (l) =>
+                html`<${LogRow} key=${l.event_id} log=${l} projectId=${project.id} open=${openId === l.event_id} onToggle=${() => setOpenId(openId === l.event_id ? null : l.event_id)} />`,
             )}
           </tbody>
-        </table>`}
+        </table>`
+    }
     <div ref=${sentinel} class="sentinel" data-testid="logs-end">
       ${busy ? 'Loading…' : cursor ? 'Scroll for more' : rows.length > 0 ? `${rows.length} logs, end of range` : ''}
     </div>

@@ -1,5 +1,5 @@
 import { html } from 'htm/preact';
-import { api, adminApi } from '../lib/api.js';
+import { ApiError, api, adminApi } from '../lib/api.js';
 import { useData } from '../lib/use-data.js';
 import { Layout } from '../components/layout.js';
 import { Loading, ErrorBox } from '../components/status.js';
@@ -27,7 +27,7 @@ const PAGES = {
 /** Loads the project once for all its pages; a project the user may not see is "not found". */
 export function ProjectFrame({ projectId, page, params }) {
   const { data, error, reload } = useData(() => api(adminApi(projectId)), projectId);
-  if (error && (error.status === 404 || error.status === 400)) return html`<${NotFound} what="Project" />`;
+  if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return html`<${NotFound} what="Project" />`;
   if (error) return html`<${Layout}><${ErrorBox} error=${error} /></${Layout}>`;
   if (!data) return html`<${Layout}><${Loading} /></${Layout}>`;
   const [tab, Page] = PAGES[page];

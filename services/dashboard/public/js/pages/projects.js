@@ -11,7 +11,7 @@ import { ErrorBox, Loading, Empty } from '../components/status.js';
 function CreateProject({ onCreated }) {
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
+  const [error, setError] = useState(/** @type {unknown} */ (null));
   const submit = async (e) => {
     e.preventDefault();
     setBusy(true);
@@ -39,7 +39,7 @@ function CreateProject({ onCreated }) {
 
 export function ProjectsPage() {
   const { data, error, loading, reload } = useData(() => api('/api/admin/projects'), 'projects');
-  const [created, setCreated] = useState(null);
+  const [created, setCreated] = useState(/** @type {{ project: { id: string, name: string }, api_key: string } | null} */ (null));
   const onCreated = (r) => {
     setCreated(r);
     reload();
@@ -50,19 +50,22 @@ export function ProjectsPage() {
     </div>
     <section class="card">
       <${CreateProject} onCreated=${onCreated} />
-      ${created &&
-      html`<div class="created" data-testid="created-project">
+      ${
+        created &&
+        html`<div class="created" data-testid="created-project">
         <h2>Project “${created.project.name}” created</h2>
         <${KeyReveal} apiKey=${created.api_key} />
         <p><${Link} href=${`/projects/${encodeURIComponent(created.project.id)}/logs`} class="btn">Open ${created.project.name}</${Link}></p>
-      </div>`}
+      </div>`
+      }
     </section>
     ${loading && !data && html`<${Loading} />`}
     ${error && html`<${ErrorBox} error=${error} />`}
-    ${data &&
-    (data.projects.length === 0
-      ? html`<${Empty}>No projects yet. Create one to get an API key.</${Empty}>`
-      : html`<table class="table" data-testid="projects-table">
+    ${
+      data &&
+      (data.projects.length === 0
+        ? html`<${Empty}>No projects yet. Create one to get an API key.</${Empty}>`
+        : html`<table class="table" data-testid="projects-table">
           <thead><tr><th>Name</th><th>API key</th><th>Allowed origins</th><th>Rate limit</th><th>Created</th></tr></thead>
           <tbody>
             ${data.projects.map(
@@ -75,6 +78,7 @@ export function ProjectsPage() {
               </tr>`,
             )}
           </tbody>
-        </table>`)}
+        </table>`)
+    }
   </${Layout}>`;
 }

@@ -15,12 +15,19 @@ export function DrainTab({ project, reloadProject }) {
   const { config } = useSession();
   const endpoint = `${ingestBase(config)}/ingest/drain`;
   const [secret, setSecret] = useState('');
-  const [state, setState] = useState({ busy: false, error: null, saved: null });
+  const [state, setState] = useState(
+    /** @type {{ busy: boolean, error: unknown, saved: string | null, secret?: string | null }} */ ({ busy: false, error: null, saved: null }),
+  );
   const put = async (value) => {
     setState({ busy: true, error: null, saved: null });
     try {
       await api(adminApi(project.id, '/drain-secret'), { method: 'PUT', body: { secret: value } });
-      setState({ busy: false, error: null, saved: value === null ? 'Secret removed; drain requests are no longer signature-checked.' : 'Secret saved. Enter the same value in Vercel:', secret: value });
+      setState({
+        busy: false,
+        error: null,
+        saved: value === null ? 'Secret removed; drain requests are no longer signature-checked.' : 'Secret saved. Enter the same value in Vercel:',
+        secret: value,
+      });
       setSecret('');
       reloadProject();
     } catch (error) {

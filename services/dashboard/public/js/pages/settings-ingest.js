@@ -3,9 +3,14 @@ import { useState } from 'preact/hooks';
 import { api, adminApi } from '../lib/api.js';
 import { ErrorBox } from '../components/status.js';
 
+/**
+ * A save action and its state: busy, then saved or the error.
+ * @param {() => void} reloadProject
+ * @returns {[{ busy: boolean, error: unknown, saved: boolean }, (fn: () => Promise<unknown>) => Promise<void>]}
+ */
 function useSave(reloadProject) {
-  const [state, setState] = useState({ busy: false, error: null, saved: false });
-  const save = async (fn) => {
+  const [state, setState] = useState(/** @type {{ busy: boolean, error: unknown, saved: boolean }} */ ({ busy: false, error: null, saved: false }));
+  const save = async (/** @type {() => Promise<unknown>} */ fn) => {
     setState({ busy: true, error: null, saved: false });
     try {
       await fn();
@@ -23,8 +28,11 @@ export function OriginsTab({ project, reloadProject }) {
   const [state, save] = useSave(reloadProject);
   const submit = (e) => {
     e.preventDefault();
-    const origins = text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
-    save(() => api(adminApi(project.id, '/allowed-origins'), { method: 'PUT', body: { origins } }));
+    const origins = text
+      .split(/[\s,]+/)
+      .map((s) => s.trim())
+      .filter(Boolean);
+    void save(() => api(adminApi(project.id, '/allowed-origins'), { method: 'PUT', body: { origins } }));
   };
   return html`
     <h2>Allowed origins</h2>
@@ -50,7 +58,7 @@ export function RateLimitTab({ project, reloadProject }) {
   const [state, save] = useSave(reloadProject);
   const submit = (e) => {
     e.preventDefault();
-    save(() => api(adminApi(project.id, '/rate-limit'), { method: 'PUT', body: { rate_limit_per_minute: Number(value) } }));
+    void save(() => api(adminApi(project.id, '/rate-limit'), { method: 'PUT', body: { rate_limit_per_minute: Number(value) } }));
   };
   return html`
     <h2>Rate limit</h2>

@@ -11,8 +11,8 @@ import { ErrorBox } from '../components/status.js';
 export function ApiKeysTab({ project, reloadProject }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  const [newKey, setNewKey] = useState(null);
+  const [error, setError] = useState(/** @type {unknown} */ (null));
+  const [newKey, setNewKey] = useState(/** @type {string | null} */ (null));
   const revoke = async () => {
     setBusy(true);
     setError(null);

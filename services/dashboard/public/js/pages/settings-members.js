@@ -11,7 +11,7 @@ export function MembersTab({ project }) {
   const { user } = useSession();
   const { data, error, reload } = useData(() => api(membersPath(project.id)), project.id);
   const [username, setUsername] = useState('');
-  const [actionError, setActionError] = useState(null);
+  const [actionError, setActionError] = useState(/** @type {unknown} */ (null));
   const act = async (fn) => {
     setActionError(null);
     try {
@@ -26,8 +26,9 @@ export function MembersTab({ project }) {
     <p class="muted">Members see this project's data and manage its settings. The owner sees every project.</p>
     ${error && html`<${ErrorBox} error=${error} />`}
     ${!data && !error && html`<${Loading} />`}
-    ${data &&
-    html`<table class="table compact" data-testid="members-table">
+    ${
+      data &&
+      html`<table class="table compact" data-testid="members-table">
       <thead><tr><th>User</th><th>Account created</th><th></th></tr></thead>
       <tbody>
         ${data.members.length === 0 && html`<tr><td colspan="3" class="muted">No members; only the owner sees this project.</td></tr>`}
@@ -35,18 +36,21 @@ export function MembersTab({ project }) {
           (m) => html`<tr key=${m.id}>
             <td>${m.username}${m.is_owner ? ' (owner)' : ''}</td>
             <td>${m.created_at.slice(0, 10)}</td>
-            <td class="num">${user.is_owner && !m.is_owner && html`<button type="button" class="btn btn-small" onClick=${() => act(() => api(membersPath(project.id, `/${encodeURIComponent(m.id)}`), { method: 'DELETE' }))}>Remove</button>`}</td>
+            <td class="num">${user?.is_owner && !m.is_owner && html`<button type="button" class="btn btn-small" onClick=${() => act(() => api(membersPath(project.id, `/${encodeURIComponent(m.id)}`), { method: 'DELETE' }))}>Remove</button>`}</td>
           </tr>`,
         )}
       </tbody>
-    </table>`}
-    ${user.is_owner &&
-    html`<form class="inline-form spaced" onSubmit=${(e) => (e.preventDefault(), act(() => api(membersPath(project.id), { method: 'POST', body: { username } })).then(() => setUsername('')))}>
+    </table>`
+    }
+    ${
+      user?.is_owner &&
+      html`<form class="inline-form spaced" onSubmit=${(e) => (e.preventDefault(), act(() => api(membersPath(project.id), { method: 'POST', body: { username } })).then(() => setUsername('')))}>
       <label>Add a user by username
         <input name="member-username" required value=${username} onInput=${(e) => setUsername(e.currentTarget.value)} />
       </label>
       <button class="btn btn-primary" type="submit">Add member</button>
-    </form>`}
+    </form>`
+    }
     ${actionError && html`<${ErrorBox} error=${actionError} />`}
   `;
 }

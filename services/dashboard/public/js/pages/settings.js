@@ -5,6 +5,7 @@ import { OriginsTab, RateLimitTab } from './settings-ingest.js';
 import { DrainTab } from './settings-drain.js';
 import { MembersTab } from './settings-members.js';
 
+/** @type {Array<[string, string, import('preact').FunctionComponent<any>]>} */
 const TABS = [
   ['keys', 'API Keys', ApiKeysTab],
   ['origins', 'Allowed origins', OriginsTab],
@@ -21,7 +22,8 @@ export function SettingsPage({ project, reloadProject }) {
     <div class="page-head"><h1>Settings</h1></div>
     <nav class="tabs small settings-tabs" role="tablist">
       ${TABS.map(
-        ([id, label]) => html`<button type="button" role="tab" aria-selected=${id === current[0]} class=${id === current[0] ? 'tab active' : 'tab'} onClick=${() => setQuery({ tab: id })}>${label}</button>`,
+        ([id, label]) =>
+          html`<button type="button" role="tab" aria-selected=${id === current[0]} class=${id === current[0] ? 'tab active' : 'tab'} onClick=${() => setQuery({ tab: id })}>${label}</button>`,
       )}
     </nav>
     <section class="card"><${Tab} project=${project} reloadProject=${reloadProject} /></section>

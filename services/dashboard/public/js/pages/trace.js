@@ -1,6 +1,6 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import { api, projectApi } from '../lib/api.js';
+import { ApiError, api, projectApi } from '../lib/api.js';
 import { Link } from '../lib/router.js';
 import { useData } from '../lib/use-data.js';
 import { formatDuration, formatTime } from '../lib/format.js';
@@ -23,8 +23,8 @@ async function loadTrace(projectId, traceId) {
 export function TracePage({ project, params }) {
   const { traceId } = params;
   const { data, error } = useData(() => loadTrace(project.id, traceId), `${project.id}|${traceId}`);
-  const [selected, setSelected] = useState(null);
-  if (error && error.status === 404) return html`<${Empty}>No spans with trace id “${traceId}” in this project (yet).</${Empty}>`;
+  const [selected, setSelected] = useState(/** @type {string | null} */ (null));
+  if (error instanceof ApiError && error.status === 404) return html`<${Empty}>No spans with trace id “${traceId}” in this project (yet).</${Empty}>`;
   if (error) return html`<${ErrorBox} error=${error} />`;
   if (!data) return html`<${Loading} />`;
   const root = data.spans.find((s) => !s.parent_span_id) || data.spans[0];
@@ -67,9 +67,10 @@ export function TracePage({ project, params }) {
     <section class="card">
       <h2>Logs in this trace</h2>
       ${data.logsError && html`<${ErrorBox} error=${data.logsError} />`}
-      ${data.logs.length === 0
-        ? html`<span class="muted">No logs carry this trace id.</span>`
-        : html`<table class="table compact" data-testid="trace-logs">
+      ${
+        data.logs.length === 0
+          ? html`<span class="muted">No logs carry this trace id.</span>`
+          : html`<table class="table compact" data-testid="trace-logs">
             <thead><tr><th>Time</th><th>Level</th><th>Service</th><th>Span</th><th>Message</th></tr></thead>
             <tbody>
               ${data.logs.map(
@@ -82,7 +83,8 @@ export function TracePage({ project, params }) {
                 </tr>`,
               )}
             </tbody>
-          </table>`}
+          </table>`
+      }
     </section>
   `;
 }

@@ -32,10 +32,11 @@ export function TracesPage({ project }) {
     </form>
     ${error && html`<${ErrorBox} error=${error} />`}
     ${loading && !data && html`<${Loading} />`}
-    ${data &&
-    (data.traces.length === 0
-      ? html`<${Empty}>No traces in this time range.</${Empty}>`
-      : html`<table class="table" data-testid="traces-table">
+    ${
+      data &&
+      (data.traces.length === 0
+        ? html`<${Empty}>No traces in this time range.</${Empty}>`
+        : html`<table class="table" data-testid="traces-table">
           <thead><tr><th>Started</th><th>Root operation</th><th class="num">Duration</th><th>Status</th><th>Service</th><th>Trace id</th></tr></thead>
           <tbody>
             ${data.traces.map(
@@ -49,6 +50,7 @@ export function TracesPage({ project }) {
               </tr>`,
             )}
           </tbody>
-        </table>`)}
+        </table>`)
+    }
   `;
 }

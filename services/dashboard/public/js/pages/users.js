@@ -12,8 +12,8 @@ export function UsersPage() {
   const { user } = useSession();
   const { data, error, reload } = useData(() => api('/auth/users'), 'users');
   const [form, setForm] = useState({ username: '', password: '' });
-  const [state, setState] = useState({ error: null, created: null });
-  if (!user.is_owner) return html`<${Layout}><${ErrorBox} error=${new Error('Only the owner manages users.')} /></${Layout}>`;
+  const [state, setState] = useState(/** @type {{ error: unknown, created: string | null }} */ ({ error: null, created: null }));
+  if (!user?.is_owner) return html`<${Layout}><${ErrorBox} error=${new Error('Only the owner manages users.')} /></${Layout}>`;
   const submit = async (e) => {
     e.preventDefault();
     try {
@@ -39,10 +39,12 @@ export function UsersPage() {
     </section>
     ${error && html`<${ErrorBox} error=${error} />`}
     ${!data && !error && html`<${Loading} />`}
-    ${data &&
-    html`<table class="table" data-testid="users-table">
+    ${
+      data &&
+      html`<table class="table" data-testid="users-table">
       <thead><tr><th>Username</th><th>Role</th><th>Created</th></tr></thead>
       <tbody>${data.users.map((u) => html`<tr key=${u.id}><td>${u.username}</td><td>${u.is_owner ? 'owner' : 'member'}</td><td>${formatTime(u.created_at, { seconds: false })}</td></tr>`)}</tbody>
-    </table>`}
+    </table>`
+    }
   </${Layout}>`;
 }

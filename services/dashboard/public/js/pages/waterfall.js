@@ -43,9 +43,11 @@ export function Waterfall({ spans, selected, onSelect }) {
           </span>
           <span class="wf-track">
             <span class=${s.status === 'error' ? 'wf-bar wf-bar-error' : 'wf-bar'} style=${{ left: `${left}%`, width: `${Math.min(width, 100 - left)}%` }}></span>
-            ${left + width > 85
-              ? html`<span class="wf-label wf-label-inside" style=${{ right: `${Math.max(0, 100 - left - width)}%` }}>${formatDuration(s.duration_ms)}</span>`
-              : html`<span class="wf-label" style=${{ left: `${left + width}%` }}>${formatDuration(s.duration_ms)}</span>`}
+            ${
+              left + width > 85
+                ? html`<span class="wf-label wf-label-inside" style=${{ right: `${Math.max(0, 100 - left - width)}%` }}>${formatDuration(s.duration_ms)}</span>`
+                : html`<span class="wf-label" style=${{ left: `${left + width}%` }}>${formatDuration(s.duration_ms)}</span>`
+            }
           </span>
         </button>`;
       })}
