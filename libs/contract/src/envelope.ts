@@ -52,9 +52,9 @@ export interface EncodedMessage {
   headers: Record<string, string>;
 }
 
-/** The request's events with the event ids the receiver assigns. */
-export function newEvents<K extends EventKind>(data: Array<EventDataByKind[K]>): Array<BatchEvent<K>> {
-  return data.map((d) => ({ event_id: randomUUID(), data: d }));
+/** The request's events with the event ids the receiver assigns: `ids` when given (idempotency.ts), random otherwise. */
+export function newEvents<K extends EventKind>(data: Array<EventDataByKind[K]>, ids?: string[]): Array<BatchEvent<K>> {
+  return data.map((d, i) => ({ event_id: ids ? ids[i] : randomUUID(), data: d }));
 }
 
 /**

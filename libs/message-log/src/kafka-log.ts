@@ -185,7 +185,7 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
         // first partition of a fetch, so a smaller limit can stall a partition behind busy ones.
         maxBytesPerPartition: KAFKA_MAX_MESSAGE_BYTES,
         maxBytes: 2 * KAFKA_MAX_MESSAGE_BYTES,
-        retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 300, maxRetryTime: 5000 },
+        retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: 1000 },
       });
       const rebalanceCbs: Array<() => void> = [];
       c.on(c.events.GROUP_JOIN, () => rebalanceCbs.forEach((cb) => cb()));

@@ -8,3 +8,4 @@ export { logLevel } from './severity.ts';
 export { exportResponse, statusResponse, OTLP_CONTENT_TYPES, type OtlpSignal, type OtlpAnswer } from './responses.ts';
 export { OTLP_TYPES } from './proto-root.ts';
 export type { LogBatchBody, LogEntryBody, SpanBody, LlmUsageBody, ErrorReportBody, Timed, MappingRejection } from './native-shapes.ts';
+export { MAX_OTLP_RECORDS, logRecordCount, spanCount } from './record-count.ts';

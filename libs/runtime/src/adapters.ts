@@ -42,7 +42,12 @@ export async function openAdapters(config: Config, logger: Logger, opts: OpenOpt
     const ch = { url: config.clickhouse.url, database: config.clickhouse.database, username: config.clickhouse.user, password: config.clickhouse.password };
     if (opts.migrate) await ensureClickHouseDatabase(ch);
     columnStore = createClickHouseStore(ch);
-    relational = createPgStore({ url: config.postgres.url, onError: (err) => logger.warn({ err: err.message }, 'postgres connection error') });
+    relational = createPgStore({
+      url: config.postgres.url,
+      connectTimeoutMs: config.postgres.connectTimeoutMs,
+      queryTimeoutMs: config.postgres.queryTimeoutMs,
+      onError: (err) => logger.warn({ err: err.message }, 'postgres connection error'),
+    });
   }
   if (opts.migrate) {
     await migrateRelational(relational);

@@ -54,7 +54,11 @@ export function registerOtlpPaths(r: OpenAPIRegistry, headers: { rate: Record<st
     ),
     401: fail('API key missing, malformed, unknown or revoked.', 'Missing or invalid API key', 16),
     403: fail("Browser request from an origin not in the project's allowed list.", 'Origin not allowed', 7),
-    413: fail('Body larger than 5 MB (counted after gzip decompression).', 'Request body too large (limit 5242880 bytes, counted after decompression)', 8),
+    413: fail(
+      'Body larger than 5 MB (counted after gzip decompression), or more than 10,000 log records or spans in one request.',
+      'Request body too large (limit 5242880 bytes, counted after decompression)',
+      8,
+    ),
     415: fail(
       'A Content-Type other than application/x-protobuf or application/json, or a Content-Encoding other than gzip or deflate.',
       'Unsupported Content-Type: send application/json',

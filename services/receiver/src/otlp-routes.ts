@@ -1,24 +1,30 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest, httpError, MAX_LOGS_PER_BATCH, toHttpAnswer, type EventKind, type HttpError } from '@devtrail/contract';
+import { badRequest, bodyDigest, httpError, IDEMPOTENCY_HEADER, toHttpAnswer, type EventKind, type HttpError } from '@devtrail/contract';
 import {
   decodeLogsRequest,
   decodeTraceRequest,
   exportResponse,
+  logRecordCount,
   mapLogs,
   mapTraces,
+  MAX_OTLP_RECORDS,
   OtlpDecodeError,
+  spanCount,
   statusResponse,
   OTLP_CONTENT_TYPES,
   type OtlpAnswer,
   type OtlpEncoding,
 } from '@devtrail/otlp';
-import type { IngestDeps, produce as produceFn } from './ingest-routes.ts';
+import type { IngestDeps, produce, received } from './ingest-routes.ts';
 import { acceptLogs, acceptTraces, type Accepted } from './otlp-records.ts';
 
-// OTLP/HTTP intake (docs/otlp.md). Registered inside the ingest scope, so the same key,
-// origin check, rate limit (one request, one count), gzip and body limit apply as for
-// /ingest/*; records are validated by the native schemas (otlp-records.ts) and produced
-// by the same function, so 200 still means "acknowledged by Kafka".
+// OTLP/HTTP intake (docs/otlp.md). Registered by registerIngest in the ingest scope
+// (ingest-routes.ts), so its steps 1-5 and 9 (key, origin, rate limit: one request, one
+// count; decompression, body limit, JSON parsing; counting) are the same as for /ingest/*.
+// Here: decode and map (libs/otlp), validate each record with the native schemas
+// (otlp-records.ts, step 6), produce with the native routes' own function (step 7: one
+// message per request and kind, so 200 still means "acknowledged by Kafka"), and answer in
+// OTLP's terms (step 8).
 
 export const OTLP_PATHS = { logs: '/v1/logs', traces: '/v1/traces', metrics: '/v1/metrics' } as const;
 
@@ -60,26 +66,35 @@ function decoded<T>(decode: () => T): T {
   }
 }
 
-type Produce = typeof produceFn;
-
-/**
- * Every kind acknowledged before the answer: one 200 covers spans and what they carried.
- * A 5 MB OTLP body can hold far more records than a native log batch; they go out in
- * messages of at most a native batch each, so no message outgrows what /ingest/logs sends.
- */
-async function produceAll(produce: Produce, deps: IngestDeps, projectId: string, now: string, accepted: Accepted): Promise<void> {
-  const sends: Array<Promise<void>> = [];
-  for (const kind of Object.keys(accepted.events) as EventKind[]) {
-    const events = accepted.events[kind] as unknown[];
-    for (let i = 0; i < events.length; i += MAX_LOGS_PER_BATCH) sends.push(produce(deps, kind, projectId, now, events.slice(i, i + MAX_LOGS_PER_BATCH) as never));
-  }
-  await Promise.all(sends);
+/** The native routes' steps the OTLP routes share (ingest-routes.ts). */
+export interface IngestSteps {
+  received: typeof received;
+  produce: typeof produce;
 }
 
-export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps, produce: Produce): void {
+/** More records than one request may carry (record-count.ts): 413, which exporters do not retry. */
+function checkCount(n: number, what: string): void {
+  if (n > MAX_OTLP_RECORDS) {
+    throw httpError(
+      413,
+      `${n} ${what} in one request; at most ${MAX_OTLP_RECORDS}: lower the exporter's batch size (OTEL_BSP_/OTEL_BLRP_MAX_EXPORT_BATCH_SIZE, the Collector's send_batch_max_size)`,
+    );
+  }
+}
+
+/** Every kind acknowledged before the answer: one 200 covers spans and what they carried. */
+async function produceAll(steps: IngestSteps, deps: IngestDeps, request: FastifyRequest, at: ReturnType<typeof received>, accepted: Accepted): Promise<void> {
+  await Promise.all((Object.keys(accepted.events) as EventKind[]).map((kind) => steps.produce(deps, kind, request, at, accepted.events[kind] as never)));
+}
+
+export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps, steps: IngestSteps): void {
   app.register(async (scope) => {
     // JSON keeps the ingest scope's parser (body.ts); protobuf bodies stay bytes.
-    scope.addContentTypeParser(OTLP_CONTENT_TYPES.protobuf, { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser(OTLP_CONTENT_TYPES.protobuf, { parseAs: 'buffer' }, (request, body, done) => {
+      // As body.ts does for JSON: an Idempotency-Key's event ids are bound to the body they came with.
+      if (request.headers[IDEMPOTENCY_HEADER] !== undefined) request.bodyDigest = bodyDigest(body as Buffer);
+      done(null, body);
+    });
 
     // OTLP clients expect google.rpc.Status bodies on 4xx/5xx, in the request's encoding;
     // the status codes and Retry-After are the receiver's usual ones (contract http-answer.ts).
@@ -93,18 +108,22 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps, produ
 
     scope.post(OTLP_PATHS.logs, async (request, reply) => {
       const encoding = encodingOf(request);
-      const now = new Date().toISOString();
-      const accepted = acceptLogs(mapLogs(decoded(() => decodeLogsRequest(bodyOf(request, encoding), encoding))), now);
-      await produceAll(produce, deps, request.grant!.projectId, now, accepted);
+      const at = steps.received(request, reply);
+      const otlp = decoded(() => decodeLogsRequest(bodyOf(request, encoding), encoding));
+      checkCount(logRecordCount(otlp), 'log records');
+      const accepted = acceptLogs(mapLogs(otlp), at.defaultsTime);
+      await produceAll(steps, deps, request, at, accepted);
       deps.counters.onRejected('log', accepted.rejected);
       return send(reply, 200, exportResponse('logs', encoding, accepted.rejected, accepted.reasons.join('; ')));
     });
 
     scope.post(OTLP_PATHS.traces, async (request, reply) => {
       const encoding = encodingOf(request);
-      const now = new Date().toISOString();
-      const accepted = acceptTraces(mapTraces(decoded(() => decodeTraceRequest(bodyOf(request, encoding), encoding))), now);
-      await produceAll(produce, deps, request.grant!.projectId, now, accepted);
+      const at = steps.received(request, reply);
+      const otlp = decoded(() => decodeTraceRequest(bodyOf(request, encoding), encoding));
+      checkCount(spanCount(otlp), 'spans');
+      const accepted = acceptTraces(mapTraces(otlp), at.defaultsTime);
+      await produceAll(steps, deps, request, at, accepted);
       deps.counters.onRejected('span', accepted.rejected);
       return send(reply, 200, exportResponse('traces', encoding, accepted.rejected, accepted.reasons.join('; ')));
     });

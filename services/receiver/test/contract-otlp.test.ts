@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OTLP_TYPES } from '@devtrail/otlp';
+import { MAX_OTLP_RECORDS, OTLP_TYPES } from '@devtrail/otlp';
 import { receiverHarness, type Harness } from './harness.ts';
 import { int, logsProtobuf, logsRequest, resource, span, SPAN_ID, str, T0_ISO, T0_NS, TRACE_ID, traceProtobuf, traceRequest } from '../../../libs/otlp/test/requests.ts';
 
@@ -113,7 +113,7 @@ describe('POST /v1/logs', () => {
     let body = logsProtobuf(logsRequest(records(n)));
     while (body.length > limit) body = logsProtobuf(logsRequest(records(--n)));
     expect(body.length).toBeGreaterThan(limit - 10_000);
-    expect(n).toBeGreaterThan(4 * 1000); // several native batches' worth: sent as several Kafka messages
+    expect(n).toBeGreaterThan(4 * 1000); // several native batches' worth, in one Kafka message
     const res = await post('/v1/logs', body, PB);
     expect(res.statusCode).toBe(200);
     const stored = (await h.produced('log')).filter((e) => e.data.message.startsWith('big-'));
@@ -125,6 +125,19 @@ describe('POST /v1/logs', () => {
     expect(tooBig.statusCode).toBe(413);
     expect(tooBig.headers['content-type']).toBe(PB);
     expect(status(tooBig.rawPayload).message).toMatch(/too large \(limit 5242880 bytes, counted after decompression\)/);
+  });
+
+  it(`takes ${MAX_OTLP_RECORDS} records in one request and refuses one more with 413 (the exporter must send smaller batches)`, async () => {
+    const records = (n: number) => Array.from({ length: n }, (_, i) => ({ body: { stringValue: `cap-${i}` } }));
+    const ok = await post('/v1/logs', logsProtobuf(logsRequest(records(MAX_OTLP_RECORDS))), PB);
+    expect(ok.statusCode).toBe(200);
+    const over = await post('/v1/logs', logsProtobuf(logsRequest(records(MAX_OTLP_RECORDS + 1))), PB);
+    expect(over.statusCode).toBe(413);
+    expect(status(over.rawPayload).message).toBe(
+      `${MAX_OTLP_RECORDS + 1} log records in one request; at most ${MAX_OTLP_RECORDS}: lower the exporter's batch size (OTEL_BSP_/OTEL_BLRP_MAX_EXPORT_BATCH_SIZE, the Collector's send_batch_max_size)`,
+    );
+    const tooManySpans = await postJson('/v1/traces', traceRequest(Array.from({ length: MAX_OTLP_RECORDS + 1 }, () => span())));
+    expect(tooManySpans.statusCode).toBe(413);
   });
 
   it('a gzip body that inflates past 5 MB is 413', async () => {
@@ -140,6 +153,18 @@ describe('POST /v1/logs', () => {
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.length).toBe(0);
     expect((await h.produced('log')).length).toBe(before);
+  });
+
+  it('an Idempotency-Key gives a retried protobuf request the same event ids, and another body other ids', async () => {
+    const body = (m: string) => logsProtobuf(logsRequest([{ body: { stringValue: m } }]));
+    const key = { 'idempotency-key': 'otlp-retry-1' };
+    for (const b of [body('idem-a'), body('idem-a'), body('idem-b')]) expect((await post('/v1/logs', b, PB, key)).statusCode).toBe(200);
+    const produced = await h.produced('log');
+    const a = produced.filter((e) => e.data.message === 'idem-a').map((e) => e.event_id);
+    const b = produced.filter((e) => e.data.message === 'idem-b').map((e) => e.event_id);
+    expect(a).toHaveLength(2);
+    expect(a[0]).toBe(a[1]);
+    expect(b[0]).not.toBe(a[0]);
   });
 
   it('bad protobuf is 400 with a protobuf google.rpc.Status naming the problem', async () => {
