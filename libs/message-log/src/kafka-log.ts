@@ -1,3 +1,4 @@
+import './kafkajs-crc32c.ts'; // before kafkajs: its record batches are checksummed natively
 import { Kafka, logLevel, CompressionTypes, type Consumer as KConsumer, type Admin, type IHeaders, type LogEntry } from 'kafkajs';
 import {
   MessageLogError,
