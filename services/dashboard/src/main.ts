@@ -9,11 +9,12 @@ const logger = createLogger(config.logLevel, 'dashboard');
 const adapters = await openAdapters(config, logger, { migrate: true });
 const app = await createHttpApp(logger, 1024 * 1024);
 app.get('/health', async () => ({ status: 'ok', timestamp: new Date().toISOString() }));
-const ui = await registerDashboardUi(app, adapters, logger, { operatorToken: config.operatorToken, ingestPort: config.port });
+const ui = await registerDashboardUi(app, adapters, logger, { operatorToken: config.operatorToken, ingestPort: config.port, llmPrices: config.llmPrices });
 await registerControlPlane(app, adapters, logger, {
   operatorToken: config.operatorToken,
   defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
   authenticators: [ui.authenticator],
+  llmPrices: config.llmPrices,
 });
 await app.listen({ host: config.host, port: config.dashboardPort });
 

@@ -31,12 +31,13 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
 
   const app = await createHttpApp(logger, config.ingest.bodyLimitBytes);
   await receiver.register(app, async () => ({ consumers: await consumerMetrics(sinks) }));
-  const ui = await registerDashboardUi(app, adapters, logger, { operatorToken });
+  const ui = await registerDashboardUi(app, adapters, logger, { operatorToken, llmPrices: config.llmPrices });
   await registerControlPlane(app, adapters, logger, {
     operatorToken,
     defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
     authenticators: [ui.authenticator],
     lagOf: () => consumerMetrics(sinks),
+    llmPrices: config.llmPrices,
   });
 
   const repo = projectsRepo(adapters.relational);

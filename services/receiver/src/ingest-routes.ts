@@ -30,6 +30,7 @@ import type { IngestCounters } from './ingest-counters.ts';
 import { authenticate, checkOrigin, rateLimit } from './auth/authenticate.ts';
 import { acceptCompressedBodies, parseJsonBodies } from './body.ts';
 import { validDrainSignature } from './drain-signature.ts';
+import { registerOtlpRoutes } from './otlp-routes.ts';
 
 // THE PATH OF AN INGEST REQUEST, in the order Fastify runs it (docs/architecture.md).
 // Every refusal is thrown and answered by the one mapping in contract http-answer.ts.
@@ -81,10 +82,11 @@ export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Pr
       });
     }
     registerDrainRoute(ingest, deps);
+    registerOtlpRoutes(ingest, deps, { received, produce }); // OTLP/HTTP: the same steps (otlp-routes.ts)
   });
 }
 
-interface Received {
+export interface Received {
   /** When the request arrived (its deadline counts from here), epoch ms. */
   arrivedAt: number;
   /** The envelope's received_at. */
@@ -94,7 +96,7 @@ interface Received {
   idempotencyKey?: string;
 }
 
-function received(request: FastifyRequest, reply: FastifyReply): Received {
+export function received(request: FastifyRequest, reply: FastifyReply): Received {
   const arrivedAt = Date.now() - reply.elapsedTime;
   const idempotencyKey = idempotencyKeyOf(request.headers[IDEMPOTENCY_HEADER]);
   const receivedAt = new Date(arrivedAt).toISOString();
@@ -103,7 +105,7 @@ function received(request: FastifyRequest, reply: FastifyReply): Received {
 }
 
 /** 7: the request's events, each with its own id, as one message on the kind's topic; resolves once Kafka acknowledged it. */
-async function produce<K extends EventKind>(deps: IngestDeps, kind: K, request: FastifyRequest, at: Received, events: Array<EventDataByKind[K]>) {
+export async function produce<K extends EventKind>(deps: IngestDeps, kind: K, request: FastifyRequest, at: Received, events: Array<EventDataByKind[K]>) {
   const projectId = request.grant!.projectId;
   const ids = at.idempotencyKey ? idempotentEventIds(projectId, at.idempotencyKey, request.bodyDigest ?? '', kind, events.length) : undefined;
   const message = encodeBatch(kind, projectId, at.receivedAt, newEvents(events, ids));

@@ -4,6 +4,7 @@ import { documentAdminApi } from '@devtrail/dashboard/admin-docs';
 import { documentReadApi } from '@devtrail/dashboard/read-docs';
 import { documentIngest } from './ingest-docs.ts';
 import { documentHealth } from './health-routes.ts';
+import { documentOtlp } from './otlp-openapi.ts';
 
 // The published contract (docs/openapi.json, GET /openapi.json): every route group
 // documents itself beside its handlers; this lists the groups, in the document's order.
@@ -29,7 +30,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         { url: 'http://127.0.0.1:3001', description: 'Dashboard service in distributed mode (DASHBOARD_PORT): /api/* and /health.' },
       ],
     },
-    [documentIngest, documentHealth, documentAdminApi, documentReadApi],
+    [documentIngest, documentOtlp, documentHealth, documentAdminApi, documentReadApi],
   );
   return structuredClone(cached);
 }

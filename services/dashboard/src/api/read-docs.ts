@@ -4,6 +4,7 @@ import { errorsQuery, EVENT_KINDS, fingerprintParam, ingestionQuery, logLevels, 
 import { traceIdParam, tracesQuery, type EventKind } from '@devtrail/contract';
 import { describeFields, json, openApiPath, sameKeys, type ApiDocs } from '@devtrail/contract/api-docs';
 import { READ_PATHS } from './read-routes.ts';
+import type { withEstimates } from './llm-estimates.ts';
 import { apiAnswers } from './access-docs.ts';
 
 // The OpenAPI documentation of read-routes.ts. Its answers are written out here and
@@ -94,7 +95,10 @@ export function documentReadApi(docs: ApiDocs) {
       calls: z.number().int(),
       input_tokens: z.number().int(),
       output_tokens: z.number().int(),
-      cost_usd: z.number(),
+      cost_usd: z.number().openapi({ description: 'As sent (the spec default 0).' }),
+      estimated_cost_usd: z.number().nullable().openapi({
+        description: 'From the summed tokens and the price table (libs/config/data/llm-prices.json or LLM_PRICES_FILE); null for a model it does not price.',
+      }),
       latency_p50_ms: z.number(),
       latency_p95_ms: z.number(),
     }),
@@ -106,7 +110,7 @@ export function documentReadApi(docs: ApiDocs) {
   sameKeys<z.infer<typeof errorGroup>, ErrorGroup>(true);
   sameKeys<z.infer<typeof latest>, ErrorGroup['latest']>(true);
   sameKeys<z.infer<typeof spanRecord>, SpanRecord>(true);
-  sameKeys<z.infer<typeof llmSummary>, LlmUsageSummary>(true);
+  sameKeys<z.infer<typeof llmSummary>, ReturnType<typeof withEstimates<LlmUsageSummary>>[number]>(true);
   sameKeys<z.infer<typeof ingestionRate>, IngestionRate>(true);
 
   const nextCursor = z.string().nullable().openapi({ description: 'Pass as cursor for the next (older) page; null on the last page.' });

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates, type ColumnStore } from '@devtrail/column-store';
 import { traceIdParam, errorsQuery, fingerprintParam, ingestionQuery, logsQuery, apiTimeRange, rangeQuery, tracesQuery, notFound } from '@devtrail/contract';
 import { projectOf } from './access.ts';
+import type { LlmPriceTable } from '@devtrail/config';
+import { defaultPrices, withEstimates } from './llm-estimates.ts';
 
 // /api/projects/:id/...: what the dashboard reads. Every query is bounded by project and
 // time range and runs with ClickHouse query parameters (column-store/src/reads).
@@ -19,7 +21,7 @@ export const READ_PATHS = {
   ingestion: '/api/projects/:id/ingestion',
 };
 
-export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lagOf?: () => Promise<unknown>): void {
+export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lagOf?: () => Promise<unknown>, prices: LlmPriceTable = defaultPrices()): void {
   app.get(READ_PATHS.logs, async (request) => {
     const projectId = await projectOf(request);
     const q = logsQuery.parse(request.query);
@@ -83,7 +85,7 @@ export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lag
   app.get(READ_PATHS.llmUsage, async (request) => {
     const projectId = await projectOf(request);
     const q = rangeQuery.parse(request.query);
-    return { usage: await readLlmUsage(store, { projectId, range: apiTimeRange(q) }) };
+    return { usage: withEstimates(await readLlmUsage(store, { projectId, range: apiTimeRange(q) }), prices) };
   });
 
   app.get(READ_PATHS.ingestion, async (request) => {
