@@ -1,7 +1,7 @@
 import { z, type AnyZodObject } from 'zod';
 import type { ErrorGroup, ErrorRecord, IngestionRate, LlmUsageSummary, LogRecord, SpanRecord } from '@devtrail/column-store';
 import { errorsQuery, EVENT_KINDS, fingerprintParam, ingestionQuery, logLevels, logsQuery, notFound, rangeQuery, severities, spanStatuses } from '@devtrail/contract';
-import { traceIdParam, tracesQuery, type EventKind } from '@devtrail/contract';
+import { errorEventSchema, logEventSchema, spanEventSchema, traceIdParam, tracesQuery, type EventKind } from '@devtrail/contract';
 import { describeFields, json, openApiPath, sameKeys, type ApiDocs } from '@devtrail/contract/api-docs';
 import { READ_PATHS } from './read-routes.ts';
 import type { withEstimates } from './llm-estimates.ts';
@@ -15,40 +15,11 @@ export function documentReadApi(docs: ApiDocs) {
   const { idParam, errors, projectNotFound } = apiAnswers(docs);
   const meta = z.record(z.unknown());
   const where = { service: z.string(), environment: z.string(), release: z.string() };
-  const logRecord = r.register(
-    'LogRecord',
-    z.object({
-      event_id: z.string().uuid(),
-      timestamp: z.string().datetime(),
-      received_at: z.string().datetime(),
-      level: z.enum(logLevels),
-      ...where,
-      message: z.string(),
-      metadata: meta,
-      trace_id: z.string(),
-      span_id: z.string(),
-      request_id: z.string(),
-      context: z.string(),
-    }),
-  );
-  const breadcrumbs = z.array(z.object({ type: z.string(), message: z.string(), timestamp: z.string() }));
-  const errorRecord = r.register(
-    'ErrorRecord',
-    z.object({
-      event_id: z.string().uuid(),
-      timestamp: z.string().datetime(),
-      fingerprint: z.string(),
-      error_type: z.string(),
-      error_message: z.string(),
-      stack_trace: z.string(),
-      severity: z.enum(severities),
-      ...where,
-      context: meta,
-      trace_id: z.string(),
-      user_id: z.string(),
-      breadcrumbs,
-    }),
-  );
+  // A record as the read API answers it: the event as the envelope carried it, plus its id
+  // (and, for logs, its receive time). Derived, so a field added to an event is documented here too.
+  const eventId = { event_id: z.string().uuid() };
+  const logRecord = r.register('LogRecord', logEventSchema.extend({ ...eventId, received_at: z.string().datetime() }));
+  const errorRecord = r.register('ErrorRecord', errorEventSchema.extend(eventId));
   const latest = z.object({
     event_id: z.string().uuid(),
     error_type: z.string(),
@@ -70,21 +41,7 @@ export function documentReadApi(docs: ApiDocs) {
       latest: latest.openapi({ description: 'The most recent occurrence.' }),
     }),
   );
-  const spanRecord = r.register(
-    'SpanRecord',
-    z.object({
-      event_id: z.string().uuid(),
-      trace_id: z.string(),
-      span_id: z.string(),
-      parent_span_id: z.string(),
-      operation: z.string(),
-      start_time: z.string().datetime(),
-      duration_ms: z.number().int(),
-      status: z.enum(spanStatuses),
-      ...where,
-      metadata: meta,
-    }),
-  );
+  const spanRecord = r.register('SpanRecord', spanEventSchema.extend(eventId));
   const llmSummary = r.register(
     'LlmUsageSummary',
     z.object({
