@@ -1,0 +1,53 @@
+// Reading what a service process wrote: every line of its stdout and stderr is meant to be one
+// JSON object with a numeric pino level (issue 14).
+
+export interface LogLine {
+  level: number;
+  msg?: string;
+  [field: string]: unknown;
+}
+
+/** The lines that are not a JSON object with a numeric `level`, with their line number (1-based); none when all are. */
+export function nonJsonLines(text: string): Array<{ line: number; text: string }> {
+  const bad: Array<{ line: number; text: string }> = [];
+  const lines = text.split('\n');
+  // A complete output ends with a newline: the empty string after it is not a line.
+  if (lines.at(-1) === '') lines.pop();
+  lines.forEach((l, i) => {
+    try {
+      const v = JSON.parse(l);
+      if (v !== null && typeof v === 'object' && typeof v.level === 'number') return;
+    } catch {
+      /* not JSON */
+    }
+    bad.push({ line: i + 1, text: l.slice(0, 300) });
+  });
+  return bad;
+}
+
+/** The JSON lines of an output (others skipped). */
+export function logLines(text: string): LogLine[] {
+  const out: LogLine[] = [];
+  for (const l of text.split('\n')) {
+    if (!l.startsWith('{')) continue;
+    try {
+      out.push(JSON.parse(l));
+    } catch {
+      /* not JSON: nonJsonLines reports those */
+    }
+  }
+  return out;
+}
+
+/** What the embedded process logs once it runs (services/embedded/src/welcome.ts), when its stdout is not a terminal. */
+export interface Welcome {
+  url: string;
+  data_dir: string;
+  operator_token: string;
+  project?: { id: string; name: string };
+  api_key?: string;
+}
+
+export function welcomeOf(text: string): Welcome | undefined {
+  return logLines(text).find((l) => l.msg?.startsWith('devtrail is running')) as unknown as Welcome | undefined;
+}
