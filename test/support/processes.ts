@@ -27,7 +27,11 @@ export interface ServiceProcess {
   port: number;
   url: string;
   child: ChildProcess;
+  /** The last 20,000 characters of stdout and stderr together (for error messages). */
   output: () => string;
+  /** Everything the process wrote to stdout, and to stderr, since it started. */
+  stdout: () => string;
+  stderr: () => string;
   /** Resolves when the process has exited. */
   exited: Promise<number | null>;
 }
@@ -84,15 +88,29 @@ export async function pipeline(extraEnv: Record<string, string> = {}): Promise<P
     const port = await freePort();
     const portVar = name === 'receiver' ? 'PORT' : name === 'dashboard' ? 'DASHBOARD_PORT' : 'CONSUMER_METRICS_PORT';
     let out = '';
+    const stdout: string[] = [];
+    const stderr: string[] = [];
     const child = spawn(process.execPath, ['--import', 'tsx', ENTRY[name]], {
       cwd: ROOT,
       env: { ...process.env, ...env, ...more, [portVar]: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout!.on('data', (d) => (out = (out + d).slice(-20_000)));
-    child.stderr!.on('data', (d) => (out = (out + d).slice(-20_000)));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const proc: ServiceProcess = { name, port, url: `http://127.0.0.1:${port}`, child, output: () => out, exited };
+    child.stdout!.setEncoding('utf8');
+    child.stderr!.setEncoding('utf8');
+    child.stdout!.on('data', (d: string) => (stdout.push(d), (out = (out + d).slice(-20_000))));
+    child.stderr!.on('data', (d: string) => (stderr.push(d), (out = (out + d).slice(-20_000))));
+    // 'close', not 'exit': by then both pipes are drained, so stdout() and stderr() are complete.
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    const proc: ServiceProcess = {
+      name,
+      port,
+      url: `http://127.0.0.1:${port}`,
+      child,
+      output: () => out,
+      stdout: () => stdout.join(''),
+      stderr: () => stderr.join(''),
+      exited,
+    };
     procs.add(proc);
     await waitHealthy(proc.url, proc);
     return proc;
@@ -100,8 +118,7 @@ export async function pipeline(extraEnv: Record<string, string> = {}): Promise<P
 
   const stop: Pipeline['stop'] = async (p, signal = 'SIGTERM') => {
     procs.delete(p);
-    if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-    p.child.kill(signal);
+    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill(signal);
     const timer = setTimeout(() => p.child.kill('SIGKILL'), 20_000);
     await p.exited;
     clearTimeout(timer);
