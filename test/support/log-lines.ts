@@ -51,3 +51,22 @@ export interface Welcome {
 export function welcomeOf(text: string): Welcome | undefined {
   return logLines(text).find((l) => l.msg?.startsWith('devtrail is running')) as unknown as Welcome | undefined;
 }
+
+/** Every line of these processes' stdout and stderr that is not JSON with a level, by process and stream; {} when all are. */
+export function nonJsonOutput(procs: Array<{ name: string; stdout(): string; stderr(): string }>): Record<string, Array<{ line: number; text: string }>> {
+  const out: Record<string, Array<{ line: number; text: string }>> = {};
+  procs.forEach((p, i) => {
+    for (const stream of ['stdout', 'stderr'] as const) {
+      const bad = nonJsonLines(p[stream]());
+      if (bad.length > 0) out[`${p.name}#${i} ${stream}`] = bad;
+    }
+  });
+  return out;
+}
+
+/** The reachability lines a process logged for one backend ("kafka unreachable", "kafka reachable again", ...), in order. */
+export function reachabilityLines(stdout: string, backend: string): string[] {
+  return logLines(stdout)
+    .filter((l) => l.backend === backend)
+    .map((l) => l.msg ?? '');
+}

@@ -42,6 +42,8 @@ export interface Pipeline {
   operatorToken: string;
   start(name: 'receiver' | 'consumers' | 'dashboard', extraEnv?: Record<string, string>): Promise<ServiceProcess>;
   stop(p: ServiceProcess, signal?: NodeJS.Signals): Promise<void>;
+  /** Every process started so far, stopped ones included (their output stays readable). */
+  started(): ServiceProcess[];
   cli(args: string[], api: ServiceProcess): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** Counts rows in the namespace's ClickHouse database (FINAL: what the read API sees). */
   count(table: string, where?: string, params?: Record<string, unknown>): Promise<number>;
@@ -82,6 +84,7 @@ export async function pipeline(extraEnv: Record<string, string> = {}): Promise<P
     ...extraEnv,
   };
   const procs = new Set<ServiceProcess>();
+  const everStarted: ServiceProcess[] = [];
   const ch = createClient({ url: STACK.clickhouseUrl });
 
   const start: Pipeline['start'] = async (name, more = {}) => {
@@ -112,6 +115,7 @@ export async function pipeline(extraEnv: Record<string, string> = {}): Promise<P
       exited,
     };
     procs.add(proc);
+    everStarted.push(proc);
     await waitHealthy(proc.url, proc);
     return proc;
   };
@@ -130,6 +134,7 @@ export async function pipeline(extraEnv: Record<string, string> = {}): Promise<P
     operatorToken,
     start,
     stop,
+    started: () => [...everStarted],
     async cli(args, api) {
       return new Promise((resolve) => {
         let stdout = '';
