@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, CompressionTypes, logLevel } from 'kafkajs';
-import { encodeEnvelope, logBatchSchema, logsToEvents, newEnvelope, topicNames } from '@devtrail/contract';
+import { encodeBatch, logBatchSchema, logsToEvents, newEvents, topicNames } from '@devtrail/contract';
 import { createKafkaLog } from '@devtrail/message-log';
 import { pipeline } from '../test/support/processes.ts';
 import { STACK } from '../test/support/stack.ts';
@@ -51,7 +51,7 @@ export async function runConsumerOnly(args: BenchArgs, log: (m: string) => void)
     await kafkaLog.close();
 
     log(`namespace ${p.ns}: writing ${args.prefill.toLocaleString()} log envelopes to ${topics.of('log')}`);
-    const prefill = await fillTopic(topics.of('log'), args.prefill, log);
+    const prefill = await fillTopic(topics.of('log'), args.prefill, args.batch, log);
     log(`prefill: ${prefill.messagesPerSec.toLocaleString()} messages/s`);
 
     const t0 = performance.now();
@@ -107,8 +107,8 @@ export async function runConsumerOnly(args: BenchArgs, log: (m: string) => void)
   }
 }
 
-/** Produces `n` log envelopes (receiver's encoding) with a few sends in flight. */
-async function fillTopic(topic: string, n: number, log: (m: string) => void) {
+/** Produces `n` log events as the receiver encodes them (one message per request of `perMessage` events), a few sends in flight. */
+async function fillTopic(topic: string, n: number, perMessage: number, log: (m: string) => void) {
   const kafka = new Kafka({ clientId: 'bench-prefill', brokers: STACK.kafkaBrokers, logLevel: logLevel.WARN });
   const producer = kafka.producer({ allowAutoTopicCreation: false });
   await producer.connect();
@@ -124,8 +124,11 @@ async function fillTopic(topic: string, n: number, log: (m: string) => void) {
   const nextChunk = () => {
     const size = Math.min(chunk, n - made);
     made += size;
-    const out = new Array(size);
-    for (let i = 0; i < size; i++) out[i] = encodeEnvelope(newEnvelope('log', projectId, now, pool[next++ % pool.length]));
+    const out = [];
+    for (let i = 0; i < size; i += perMessage) {
+      const events = Array.from({ length: Math.min(perMessage, size - i) }, () => pool[next++ % pool.length]);
+      out.push(encodeBatch('log', projectId, now, newEvents(events)));
+    }
     return out;
   };
   let lastLog = t0;

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { decodeEnvelope, encodeEnvelope, fastLogsToEvents, logBatchSchema, logsToEvents, newEnvelope, type Envelope } from '@devtrail/contract';
+import '../libs/message-log/src/kafkajs-crc32c.ts'; // as the receiver runs kafkajs: native record batch checksums
+import { decodeMessage, encodeBatch, fastLogsToEvents, logBatchSchema, logsToEvents, newEvents, type EncodedMessage, type Envelope } from '@devtrail/contract';
 import { toRow } from '@devtrail/column-store';
 import { logBatch } from './payloads.ts';
 
@@ -39,19 +40,19 @@ const parsed = bodies.map((b) => JSON.parse(b));
 const valid = parsed.map((p) => logBatchSchema.parse(p));
 const now = new Date().toISOString();
 const events = valid.map((v) => logsToEvents(v, now));
-const encoded = events.map((es) => es.map((d) => encodeEnvelope(newEnvelope('log', '3f1c9a52-7f0e-4d4e-9a59-4f0f6b1e2c11', now, d))));
-const recordsOf = (msgs: ReturnType<typeof encodeEnvelope>[]) =>
-  msgs.map((m, i) => Record({ key: m.key, value: m.value, headers: m.headers, offsetDelta: i, timestampDelta: 0 }));
+// One message per request (envelope schema version 2), as the receiver writes them.
+const encoded = events.map((es) => [encodeBatch('log', '3f1c9a52-7f0e-4d4e-9a59-4f0f6b1e2c11', now, newEvents(es))]);
+const recordsOf = (msgs: EncodedMessage[]) => msgs.map((m, i) => Record({ key: m.key, value: m.value, headers: m.headers, offsetDelta: i, timestampDelta: 0 }));
 const batches: Buffer[] = [];
 for (const msgs of encoded) batches.push((await RecordBatch({ records: recordsOf(msgs), lastOffsetDelta: msgs.length - 1 })).buffer);
-const decoded = encoded.map((msgs) => msgs.map((m) => decodeEnvelope('log', m.value)));
+const decoded = encoded.map((msgs) => msgs.flatMap((m) => decodeMessage('log', m.value).events));
 const rows = decoded.map((d) => d.map(toRow));
 
 console.log(`receiver, ${BATCH} logs a request (${Math.round(bodies[0].length / BATCH)} bytes a log in the body)`);
 const r = [
   await stage('JSON parse (secure-json-parse, as Fastify)', bodies, (b) => secureJson.parse(b, { protoAction: 'error', constructorAction: 'error' }), BATCH),
   await stage('validate + normalise (fastLogsToEvents)', parsed, (p) => fastLogsToEvents(p, now), BATCH),
-  await stage('envelope + encode (newEnvelope, encodeEnvelope)', events, (es) => es.map((d) => encodeEnvelope(newEnvelope('log', 'p', now, d))), BATCH),
+  await stage('event ids + encode (newEvents, encodeBatch)', events, (es) => encodeBatch('log', 'p', now, newEvents(es)), BATCH),
   await stage(
     'kafkajs record batch encode (+crc32c)',
     encoded,
@@ -69,7 +70,7 @@ console.log(
 console.log('consumer');
 const c = [
   await stage('kafkajs record batch decode', batches, (b) => decodeRecordBatch(new Decoder(b)), BATCH),
-  await stage('decodeEnvelope (JSON + validation)', encoded, (msgs) => msgs.map((m) => decodeEnvelope('log', m.value)), BATCH),
+  await stage('decodeMessage (JSON + validation)', encoded, (msgs) => msgs.map((m) => decodeMessage('log', m.value)), BATCH),
   await stage('toRow', decoded, (d: Envelope[]) => d.map(toRow), BATCH),
   await stage('JSONEachRow body (JSON.stringify per row)', rows, (rs) => rs.map((x) => JSON.stringify(x)).join('\n'), BATCH),
 ];

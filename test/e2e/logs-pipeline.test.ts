@@ -84,6 +84,17 @@ describe.skipIf(!up)(`logs end to end: CLI -> receiver -> Kafka -> consumer -> C
     expect(api.body.next_cursor).toEqual(expect.any(String));
   });
 
+  it('stores the largest request, 1,000 logs in almost 5 MB, as one Kafka message (issue 12: topic and broker limits hold it)', async () => {
+    const big = 'x'.repeat(5000);
+    const logs = Array.from({ length: 1000 }, (_, i) => ({ level: 'info', message: `big-${i} ${big}`, metadata: { i } }));
+    const body = JSON.stringify({ service: 'big', logs });
+    expect(body.length).toBeGreaterThan(5_000_000);
+    expect(body.length).toBeLessThan(5 * 1024 * 1024);
+    const res = await ingest(receiver, '/ingest/logs', project.key, JSON.parse(body));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await expect.poll(() => p.count('logs', "project_id = {p:String} AND service = 'big'", { p: project.id }), { timeout: 10_000, interval: 200 }).toBe(1000);
+  });
+
   it('applies the service and environment defaults', async () => {
     const res = await ingest(receiver, '/ingest/logs', project.key, { logs: [{ level: 'info', message: 'defaults-e2e' }] });
     expect(res.status).toBe(200);

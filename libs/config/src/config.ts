@@ -33,16 +33,21 @@ const envSchema = z.object({
   RETENTION_DAYS: int(30),
 
   DATABASE_URL: z.string().default('postgresql://devtrail:devtrail@127.0.0.1:15432/devtrail'),
+  POSTGRES_CONNECT_TIMEOUT_MS: int(2000),
+  POSTGRES_QUERY_TIMEOUT_MS: int(2000),
 
   INGEST_BODY_LIMIT_BYTES: int(5 * 1024 * 1024),
   INGEST_MAX_PENDING_EVENTS: int(200_000),
+  INGEST_ACK_TIMEOUT_MS: int(5000),
   KEY_CACHE_TTL_MS: int(60_000),
+  KEY_CACHE_MAX_STALE_MS: int(600_000),
   RATE_LIMIT_PER_MINUTE: int(5000),
 
   CONSUMERS: z.string().default(EVENT_KINDS.map((k) => KINDS[k].name).join(',')),
   CONSUMER_GROUP_PREFIX: z.string().default('devtrail-'),
   CONSUMER_BATCH_ROWS: int(20_000),
   CONSUMER_BATCH_MS: int(1000),
+  CONSUMER_RETRY_MAX_MS: int(1000),
   CONSUMER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
 });
 
@@ -58,9 +63,16 @@ export interface Config {
   dataDir: string;
   kafka: { brokers: string[]; clientId: string; topicPrefix: string; partitions: number; replicationFactor: number };
   clickhouse: { url: string; database: string; user: string; password: string; retentionDays: number };
-  postgres: { url: string };
-  ingest: { bodyLimitBytes: number; maxPendingEvents: number; keyCacheTtlMs: number; defaultRateLimitPerMinute: number };
-  consumers: { enabled: string[]; groupPrefix: string; batchRows: number; batchMs: number; metricsPort: number };
+  postgres: { url: string; connectTimeoutMs: number; queryTimeoutMs: number };
+  ingest: {
+    bodyLimitBytes: number;
+    maxPendingEvents: number;
+    ackTimeoutMs: number;
+    keyCacheTtlMs: number;
+    keyCacheMaxStaleMs: number;
+    defaultRateLimitPerMinute: number;
+  };
+  consumers: { enabled: string[]; groupPrefix: string; batchRows: number; batchMs: number; retryMaxMs: number; metricsPort: number };
 }
 
 export class ConfigError extends Error {}
@@ -98,11 +110,13 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       password: e.CLICKHOUSE_PASSWORD,
       retentionDays: e.RETENTION_DAYS,
     },
-    postgres: { url: e.DATABASE_URL },
+    postgres: { url: e.DATABASE_URL, connectTimeoutMs: e.POSTGRES_CONNECT_TIMEOUT_MS, queryTimeoutMs: e.POSTGRES_QUERY_TIMEOUT_MS },
     ingest: {
       bodyLimitBytes: e.INGEST_BODY_LIMIT_BYTES,
       maxPendingEvents: e.INGEST_MAX_PENDING_EVENTS,
+      ackTimeoutMs: e.INGEST_ACK_TIMEOUT_MS,
       keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
+      keyCacheMaxStaleMs: e.KEY_CACHE_MAX_STALE_MS,
       defaultRateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     },
     consumers: {
@@ -112,6 +126,7 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       groupPrefix: e.CONSUMER_GROUP_PREFIX,
       batchRows: e.CONSUMER_BATCH_ROWS,
       batchMs: e.CONSUMER_BATCH_MS,
+      retryMaxMs: e.CONSUMER_RETRY_MAX_MS,
       metricsPort: e.CONSUMER_METRICS_PORT,
     },
   };

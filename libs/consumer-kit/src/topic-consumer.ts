@@ -33,6 +33,8 @@ export interface TopicConsumerOptions<T> {
   write(items: T[]): Promise<void>;
   batchRows?: number;
   batchMs?: number;
+  /** Longest wait between retries of a failed write (CONSUMER_RETRY_MAX_MS): a store that is back is used within this. */
+  retryMaxMs?: number;
   logger?: Logger;
 }
 
@@ -127,7 +129,7 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
         stats.retries++;
         stats.lastError = `${what}: ${e.message}`;
         if (Date.now() > stopDeadline) throw new Error(`gave up on ${what} while stopping: ${e.message}`);
-        const wait = backoffMs(attempt);
+        const wait = backoffMs(attempt, 100, opts.retryMaxMs ?? 1000);
         log.warn({ consumer: opts.name, attempt, waitMs: wait, err: e.message }, `${what} failed; retrying`);
         await sleep(wait);
         await ctx?.heartbeat().catch(() => {});

@@ -9,6 +9,7 @@ export * from './failure.ts';
 export * from './reachability.ts';
 export * from './http-answer.ts';
 export * from './store-domain.ts';
+export * from './idempotency.ts';
 export { parseJsonBody, wellFormedDeep } from './json-body.ts';
 export { fingerprint, fingerprintParts, normaliseMessage, normaliseFrames, normalisePath, errorTypeOf, type FingerprintInput } from './fingerprint.ts';
 export { API_KEY_PATTERN, generateApiKey, hashApiKey, keyDisplayPrefix, safeEqual } from './api-key.ts';

@@ -1,3 +1,4 @@
+import './kafkajs-crc32c.ts'; // before kafkajs: its record batches are checksummed natively
 import { Kafka, logLevel, CompressionTypes, type Consumer as KConsumer, type Admin, type IHeaders, type LogEntry } from 'kafkajs';
 import { reachability, type LogFn } from '@devtrail/contract';
 import {
@@ -211,7 +212,7 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
         // first partition of a fetch, so a smaller limit can stall a partition behind busy ones.
         maxBytesPerPartition: KAFKA_MAX_MESSAGE_BYTES,
         maxBytes: 2 * KAFKA_MAX_MESSAGE_BYTES,
-        retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 300, maxRetryTime: 5000 },
+        retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: 1000 },
       });
       const rebalanceCbs: Array<() => void> = [];
       c.on(c.events.GROUP_JOIN, () => {

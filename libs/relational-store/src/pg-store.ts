@@ -3,6 +3,9 @@ import { rethrowRelational, type RelationalStore, type SqlExecutor } from './rel
 
 export interface PgStoreOptions {
   url: string;
+  /** Bounds on every wait for PostgreSQL (config POSTGRES_*_TIMEOUT_MS): a frozen server is an outage (503), not a hang. */
+  connectTimeoutMs?: number;
+  queryTimeoutMs?: number;
   maxConnections?: number;
   onError?: (err: Error) => void;
 }
@@ -10,10 +13,12 @@ export interface PgStoreOptions {
 /** PostgreSQL over a pool, plus one dedicated connection for LISTEN that reconnects by itself. */
 export function createPgStore(opts: PgStoreOptions): RelationalStore {
   const onError = opts.onError ?? (() => {});
+  const connectionTimeoutMillis = opts.connectTimeoutMs ?? 2000;
+  const queryTimeoutMs = opts.queryTimeoutMs ?? 2000;
   const pool = new pg.Pool({
     connectionString: opts.url,
     max: opts.maxConnections ?? 10,
-    connectionTimeoutMillis: 3000,
+    connectionTimeoutMillis,
     idleTimeoutMillis: 30_000,
   });
   // An idle client dying (server restart) must not crash the process.
@@ -21,14 +26,19 @@ export function createPgStore(opts: PgStoreOptions): RelationalStore {
   const listeners = new Set<{ stop: () => Promise<void> }>();
   let closed = false;
 
-  const exec = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) =>
-    (await client.query(sql, params as unknown[]).catch(rethrowRelational)).rows as T[];
+  const exec = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[], timeoutMs?: number) =>
+    // query_timeout per query is honoured by pg's client (lib/client.js) though its types omit it.
+    (await client.query({ text: sql, values: params as unknown[], query_timeout: timeoutMs } as pg.QueryConfig).catch(rethrowRelational)).rows as T[];
 
   return {
     kind: 'postgres',
-    query: (sql, params) => exec(pool, sql, params),
+    // Single statements are the request path (key lookups, rate-limit leases): the client
+    // gives up after queryTimeoutMs, since a stopped server enforces nothing, and the pool
+    // drops that connection. Transactions (admin writes, migrations) may take longer.
+    query: (sql, params) => exec(pool, sql, params, queryTimeoutMs),
     async transaction(fn) {
       const client = await pool.connect().catch(rethrowRelational);
+      let failed = false;
       try {
         await exec(client, 'BEGIN');
         const tx: SqlExecutor = { query: (sql, params) => exec(client, sql, params) };
@@ -36,10 +46,12 @@ export function createPgStore(opts: PgStoreOptions): RelationalStore {
         await exec(client, 'COMMIT');
         return result;
       } catch (err) {
+        failed = true;
         await client.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
-        client.release();
+        // After a failure the connection may be mid-query (a timeout): drop it, never reuse it.
+        client.release(failed);
       }
     },
     async listen(channel, onNotify, onReset) {
@@ -48,7 +60,7 @@ export function createPgStore(opts: PgStoreOptions): RelationalStore {
       let stopped = false;
       let retry: NodeJS.Timeout | undefined;
       const connect = async (isReconnect: boolean): Promise<void> => {
-        const c = new pg.Client({ connectionString: opts.url, connectionTimeoutMillis: 3000 });
+        const c = new pg.Client({ connectionString: opts.url, connectionTimeoutMillis });
         c.on('notification', (n) => n.channel === channel && onNotify(n.payload ?? ''));
         c.on('error', (err) => {
           onError(err);
@@ -100,7 +112,7 @@ export function createPgStore(opts: PgStoreOptions): RelationalStore {
       };
     },
     async ping() {
-      await exec(pool, 'SELECT 1');
+      await exec(pool, 'SELECT 1', [], queryTimeoutMs);
     },
     async close() {
       closed = true;

@@ -43,7 +43,14 @@ export async function openAdapters(config: Config, logger: Logger, opts: OpenOpt
     if (opts.migrate) await ensureClickHouseDatabase(ch);
     columnStore = createClickHouseStore(ch);
     const pg = relationalObserver(log);
-    relational = pg.observe(createPgStore({ url: config.postgres.url, onError: pg.onError }));
+    relational = pg.observe(
+      createPgStore({
+        url: config.postgres.url,
+        connectTimeoutMs: config.postgres.connectTimeoutMs,
+        queryTimeoutMs: config.postgres.queryTimeoutMs,
+        onError: pg.onError,
+      }),
+    );
   }
   if (opts.migrate) {
     await migrateRelational(relational);

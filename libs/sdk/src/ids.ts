@@ -28,3 +28,19 @@ export function isValidTraceId(id: unknown): id is string {
 export function isValidSpanId(id: unknown): id is string {
   return typeof id === 'string' && SPAN_ID.test(id) && !/^0+$/.test(id);
 }
+
+/**
+ * A UUID version 7 (RFC 9562: 48-bit Unix milliseconds, then random bits), sent as the
+ * Idempotency-Key of a request and again on each of its retries: the receiver then writes
+ * the same event ids, and takes the key's time as the request's (docs/api.md).
+ */
+export function newIdempotencyKey(now: number = Date.now()): string {
+  const b = randomBytes(16);
+  const ms = Math.max(0, Math.floor(now));
+  for (let i = 0; i < 6; i++) b[i] = Math.floor(ms / 2 ** (8 * (5 - i))) & 0xff;
+  b[6] = (b[6] & 0x0f) | 0x70;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  let hex = '';
+  for (const x of b) hex += x.toString(16).padStart(2, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -116,6 +116,23 @@ describe('retries', () => {
     expect(warn).toHaveBeenCalledWith(expect.stringContaining(`HTTP ${code}`));
   });
 
+  it('retries a request as the same request: same events, same body, same Idempotency-Key (a UUIDv7)', async () => {
+    const { transport, calls } = makeTransport((_c, i) => (i === 0 ? status(503) : i === 1 ? new Error('socket hang up') : ok()), { batchSize: 2, maxConcurrency: 1 });
+    transport.send('log', log('a'));
+    transport.send('log', log('b'));
+    await vi.advanceTimersByTimeAsync(0);
+    transport.send('log', log('c')); // waits behind the retried batch, never joins it
+    transport.send('error', error);
+    await vi.advanceTimersByTimeAsync(60_000);
+    const [first, second, third] = calls;
+    expect(first.headers['idempotency-key']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect([second.headers['idempotency-key'], third.headers['idempotency-key']]).toEqual([first.headers['idempotency-key'], first.headers['idempotency-key']]);
+    expect([second.body, third.body]).toEqual([first.body, first.body]);
+    const others = calls.slice(3);
+    expect(others.map((c) => c.path).sort()).toEqual(['/ingest/errors', '/ingest/logs']);
+    expect(new Set(calls.map((c) => c.headers['idempotency-key'])).size).toBe(3);
+  });
+
   it('puts a failed log batch back in order and sends it without waiting for a full batch', async () => {
     const { transport, calls } = makeTransport((_c, i) => (i === 0 ? status(502) : ok()), { batchSize: 2 });
     transport.send('log', log('a'));

@@ -28,6 +28,7 @@ export interface SinkOptions {
   groupPrefix: string;
   batchRows: number;
   batchMs: number;
+  retryMaxMs: number;
   logger: Logger;
 }
 
@@ -44,6 +45,7 @@ export function createSink(kind: EventKind, o: SinkOptions): TopicConsumer {
     messageLog: o.messageLog,
     batchRows: o.batchRows,
     batchMs: o.batchMs,
+    retryMaxMs: o.retryMaxMs,
     logger: o.logger,
   });
 }
@@ -66,6 +68,7 @@ export function sinkOptions(config: Config, adapters: Adapters, logger: Logger):
     groupPrefix: config.consumers.groupPrefix,
     batchRows: config.consumers.batchRows,
     batchMs: config.consumers.batchMs,
+    retryMaxMs: config.consumers.retryMaxMs,
     logger,
   };
 }

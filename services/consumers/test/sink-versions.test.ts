@@ -50,6 +50,7 @@ describe.skipIf(!up)(`log sink during a rolling upgrade (real Kafka and ClickHou
       groupPrefix: `versions-${randomBytes(3).toString('hex')}-`,
       batchRows: 1000,
       batchMs: 200,
+      retryMaxMs: 1000,
       logger: createLogger('silent', 'sink-versions'),
     });
     await sink.start();

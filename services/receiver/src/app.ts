@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import cors from '@fastify/cors';
-import type { Logger } from '@devtrail/config';
+import type { Config, Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
 import { readiness } from '@devtrail/runtime';
 import { projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
@@ -12,11 +12,8 @@ import { registerIngest } from './ingest-routes.ts';
 import { IngestCounters } from './ingest-counters.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
-export interface ReceiverOptions {
-  bodyLimitBytes: number;
-  maxPendingEvents: number;
-  keyCacheTtlMs: number;
-}
+/** The ingest settings (libs/config: INGEST_*, KEY_CACHE_*). */
+export type ReceiverOptions = Pick<Config['ingest'], 'bodyLimitBytes' | 'maxPendingEvents' | 'ackTimeoutMs' | 'keyCacheTtlMs' | 'keyCacheMaxStaleMs'>;
 
 export interface Receiver {
   /**
@@ -34,7 +31,7 @@ export interface Receiver {
 /** Wires the receiver's parts; nothing here listens on a port. */
 export async function createReceiver(adapters: Adapters, logger: Logger, opts: ReceiverOptions): Promise<Receiver> {
   const repo = projectsRepo(adapters.relational);
-  const keyCache = new KeyCache((hash) => repo.findGrant(hash), opts.keyCacheTtlMs);
+  const keyCache = new KeyCache((hash) => repo.findGrant(hash), { ttlMs: opts.keyCacheTtlMs, maxStaleMs: opts.keyCacheMaxStaleMs });
   const unlisten = await adapters.relational.listen(
     PROJECT_CHANGED_CHANNEL,
     (projectId) => keyCache.evictProject(projectId),
@@ -43,13 +40,16 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
   const rl = rateLimitRepo(adapters.relational);
   const limiter = new RateLimiter(
     (keyId, start, n, limit) => rl.lease(keyId, start, n, limit),
-    (err) => logger.warn({ err: (err as Error).message }, 'rate-limit lease failed; admitting locally'),
+    (failing, err) =>
+      failing
+        ? logger.warn({ err: (err as Error)?.message }, 'rate limit: PostgreSQL unreachable; each receiver enforces the limit on its own until it answers')
+        : logger.info('rate limit: PostgreSQL answers again; limits are shared again'),
   );
   const prune = setInterval(() => rl.prune(new Date(Date.now() - 3600_000)).catch(() => {}), 600_000);
   prune.unref();
   const producer = adapters.messageLog.createProducer();
   await producer.connect().catch((err) => logger.warn({ err: err.message }, 'message log not reachable yet; will retry on first send'));
-  const queue = new ProduceQueue(producer, opts.maxPendingEvents);
+  const queue = new ProduceQueue(producer, { maxPendingEvents: opts.maxPendingEvents, ackTimeoutMs: opts.ackTimeoutMs });
   const counters = new IngestCounters();
 
   return {

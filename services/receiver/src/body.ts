@@ -1,6 +1,13 @@
 import { createGunzip, createInflate, type Gunzip, type Inflate } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { emptyBody, parseJsonBody, unsupportedEncoding, type DecompressError } from '@devtrail/contract';
+import { bodyDigest, emptyBody, IDEMPOTENCY_HEADER, parseJsonBody, unsupportedEncoding, type DecompressError } from '@devtrail/contract';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** SHA-256 of the body as received, for requests with an Idempotency-Key (their event ids derive from it). */
+    bodyDigest?: string;
+  }
+}
 
 type Decoder = (Gunzip | Inflate) & { receivedEncodedLength: number };
 const DECODERS: Record<string, () => Gunzip | Inflate> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate };
@@ -41,9 +48,10 @@ export function acceptCompressedBodies(app: FastifyInstance): void {
 export function parseJsonBodies(app: FastifyInstance): void {
   // JSON only (415 otherwise); Fastify would otherwise parse text/plain as a string.
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(emptyBody(), undefined);
+    if (request.headers[IDEMPOTENCY_HEADER] !== undefined) request.bodyDigest = bodyDigest(text);
     try {
       done(null, parseJsonBody(text));
     } catch (err) {

@@ -1,12 +1,17 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   badRequest,
   badSignature,
+  bodyDigest,
   drainBodySchema,
   drainEntryToEvent,
   emptyBody,
   encodeBatch,
   EVENT_KINDS,
+  IDEMPOTENCY_HEADER,
+  idempotencyKeyOf,
+  idempotentEventIds,
+  keyTime,
   kindRow,
   newEvents,
   parseJsonBody,
@@ -33,8 +38,9 @@ import { validDrainSignature } from './drain-signature.ts';
 //   3 rate limit                  onRequest       429 + Retry-After (X-RateLimit-* on every answer from here on)
 //   4 decompress                  preParsing      415 unknown Content-Encoding; 400 not valid gzip/deflate
 //   5 parse JSON                  content parser  415 not JSON; 413 over the limit after decompression; 400 empty or malformed
-//   6 validate and normalise      handler         400 zod issues (the column store's domain included)
-//   7 produce, wait for acks=all  handler         503 + Retry-After when Kafka cannot take it; 413 past Kafka's message limit
+//   6 validate and normalise      handler         400 zod issues (the column store's domain included); 400 bad Idempotency-Key
+//   7 produce, wait for acks=all  handler         503 + Retry-After when Kafka does not acknowledge by the request's
+//                                                 deadline (arrival + INGEST_ACK_TIMEOUT_MS) or is failing; 413 past Kafka's message limit
 //   8 answer                      handler         200 with the spec's body
 //   9 count the outcome           onResponse      accepted events per kind, refused requests per status
 // The drain route takes the same steps, with its raw body kept for the signature (5').
@@ -59,16 +65,16 @@ export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Pr
 
     for (const kind of EVENT_KINDS) {
       const k = kindRow(kind);
-      ingest.post(k.path, async (request) => {
-        const now = new Date().toISOString();
+      ingest.post(k.path, async (request, reply) => {
+        const at = received(request, reply);
         // 6: the zod-free fast path where there is one, the kind's schema otherwise (the source of every message)
-        let events = k.fastEvents?.(request.body, now);
+        let events = k.fastEvents?.(request.body, at.defaultsTime);
         if (!events) {
           const parsed = k.request.safeParse(request.body);
           if (!parsed.success) throw parsed.error;
-          events = k.toEvents(parsed.data, now);
+          events = k.toEvents(parsed.data, at.defaultsTime);
         }
-        await produce(deps, kind, request.grant!.projectId, now, events); // 7
+        await produce(deps, kind, request, at, events); // 7
         return k.respond(events); // 8
       });
     }
@@ -76,12 +82,32 @@ export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Pr
   });
 }
 
+interface Received {
+  /** When the request arrived (its deadline counts from here), epoch ms. */
+  arrivedAt: number;
+  /** The envelope's received_at. */
+  receivedAt: string;
+  /** "Now" in the spec's defaults: the receive time, or a UUIDv7 Idempotency-Key's own time (idempotency.ts). */
+  defaultsTime: string;
+  idempotencyKey?: string;
+}
+
+function received(request: FastifyRequest, reply: FastifyReply): Received {
+  const arrivedAt = Date.now() - reply.elapsedTime;
+  const idempotencyKey = idempotencyKeyOf(request.headers[IDEMPOTENCY_HEADER]);
+  const receivedAt = new Date(arrivedAt).toISOString();
+  const fromKey = idempotencyKey && keyTime(idempotencyKey, arrivedAt);
+  return { arrivedAt, receivedAt, defaultsTime: fromKey ? new Date(fromKey).toISOString() : receivedAt, idempotencyKey };
+}
+
 /** 7: the request's events, each with its own id, as one message on the kind's topic; resolves once Kafka acknowledged it. */
-async function produce<K extends EventKind>(deps: IngestDeps, kind: K, projectId: string, now: string, events: Array<EventDataByKind[K]>) {
-  const message = encodeBatch(kind, projectId, now, newEvents(events));
+async function produce<K extends EventKind>(deps: IngestDeps, kind: K, request: FastifyRequest, at: Received, events: Array<EventDataByKind[K]>) {
+  const projectId = request.grant!.projectId;
+  const ids = at.idempotencyKey ? idempotentEventIds(projectId, at.idempotencyKey, request.bodyDigest ?? '', kind, events.length) : undefined;
+  const message = encodeBatch(kind, projectId, at.receivedAt, newEvents(events, ids));
   // Normalising can make a body longer (an invalid UTF-8 byte becomes a 3-byte U+FFFD).
   if (message.value.length > KAFKA_MAX_MESSAGE_BYTES) throw tooLarge(KAFKA_MAX_MESSAGE_BYTES, 'as a Kafka message');
-  await deps.queue.enqueue(deps.topics.of(kind), [message], events.length);
+  await deps.queue.enqueue(deps.topics.of(kind), [message], events.length, at.arrivedAt);
   deps.counters.onAccepted(kind, events.length);
 }
 
@@ -111,16 +137,17 @@ function registerDrainRoute(app: FastifyInstance, deps: IngestDeps): void {
     // The signature covers the raw bytes, so this route keeps the body unparsed.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(['application/json', ...NDJSON_TYPES, 'text/plain'], { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-    scope.post('/ingest/drain', async (request) => {
+    scope.post('/ingest/drain', async (request, reply) => {
       // No body at all (no Content-Type, or Content-Length: 0) leaves request.body unset.
       const raw = (request.body as Buffer | undefined) ?? Buffer.alloc(0);
       const grant = request.grant!;
       if (grant.drainSecret && !validDrainSignature(raw, grant.drainSecret, request.headers['x-vercel-signature'] as string | undefined)) throw badSignature();
+      const at = received(request, reply);
+      if (at.idempotencyKey) request.bodyDigest = bodyDigest(raw);
       const parsed = drainBodySchema.safeParse(parseDrainBody(request, raw));
       if (!parsed.success) throw parsed.error;
-      const now = new Date().toISOString();
       const events = parsed.data.map(drainEntryToEvent);
-      if (events.length > 0) await produce(deps, 'log', grant.projectId, now, events);
+      if (events.length > 0) await produce(deps, 'log', request, at, events);
       return { ok: true, count: events.length };
     });
   });

@@ -1,8 +1,13 @@
 import { MessageLogError, type OutgoingMessage, type Producer } from '@devtrail/message-log';
 
-// Coalesces concurrent requests into one produce call: while a send is in flight,
-// new requests wait and then leave together (like Kafka's linger, without a fixed
-// delay). Each request's promise settles only when its own messages are acknowledged.
+// Coalesces concurrent requests into one produce call: while a send is in flight, new
+// requests wait and then leave together (like Kafka's linger, without a fixed delay).
+// Each request's promise settles when its own messages are acknowledged, or at its
+// deadline (its arrival + INGEST_ACK_TIMEOUT_MS), whichever comes first: a request
+// never waits longer because others were queued before it. A request answered at its
+// deadline may still be written afterwards (clients retry with an Idempotency-Key).
+// While the producer is failing (its last send failed), a request is refused at once
+// unless no send is in flight, in which case it goes out as the probe.
 // Bounded: past `maxPendingEvents` waiting events a request is refused (503).
 
 interface Pending {
@@ -10,38 +15,72 @@ interface Pending {
   messages: OutgoingMessage[];
   events: number;
   bytes: number;
+  settled: boolean;
+  timer: NodeJS.Timeout;
   resolve: () => void;
   reject: (err: unknown) => void;
+}
+
+export interface ProduceQueueOptions {
+  maxPendingEvents: number;
+  ackTimeoutMs: number;
+  maxSendBytes?: number;
 }
 
 export class ProduceQueue {
   private queue: Pending[] = [];
   private queuedEvents = 0;
   private sending = false;
+  private failing = false;
   private idle: Array<() => void> = [];
+  private readonly maxSendBytes: number;
 
   constructor(
     private readonly producer: Producer,
-    private readonly maxPendingEvents: number,
-    private readonly maxSendBytes = 8 * 1024 * 1024,
-  ) {}
+    private readonly opts: ProduceQueueOptions,
+  ) {
+    this.maxSendBytes = opts.maxSendBytes ?? 8 * 1024 * 1024;
+  }
 
   /** Events waiting for their acknowledgement. */
   get pending(): number {
     return this.queuedEvents;
   }
 
-  /** Resolves once Kafka acknowledged every message; `events` is what they carry (the bound counts events). */
-  enqueue(topic: string, messages: OutgoingMessage[], events = messages.length): Promise<void> {
-    if (this.queuedEvents + events > this.maxPendingEvents) {
-      return Promise.reject(new MessageLogError('produce queue full', true));
-    }
+  /**
+   * Resolves once Kafka acknowledged every message; rejects (retryable) when it failed,
+   * at `arrivedAt + ackTimeoutMs`, or at once while the producer is failing.
+   * `events` is what the messages carry: the bound counts events.
+   */
+  enqueue(topic: string, messages: OutgoingMessage[], events = messages.length, arrivedAt = Date.now()): Promise<void> {
+    if (this.queuedEvents + events > this.opts.maxPendingEvents) return Promise.reject(new MessageLogError('produce queue full', true));
+    if (this.failing && this.sending) return Promise.reject(new MessageLogError('the event log is failing; not queueing', true));
     const bytes = messages.reduce((n, m) => n + m.value.length, 0);
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ topic, messages, events, bytes, resolve, reject });
+      const wait = Math.max(0, arrivedAt + this.opts.ackTimeoutMs - Date.now());
+      const p: Pending = { topic, messages, events, bytes, settled: false, resolve, reject, timer: setTimeout(() => this.expire(p), wait) };
+      this.queue.push(p);
       this.queuedEvents += events;
       if (!this.sending) void this.pump();
     });
+  }
+
+  private settle(p: Pending, err?: unknown) {
+    if (p.settled) return;
+    p.settled = true;
+    clearTimeout(p.timer);
+    if (err) p.reject(err);
+    else p.resolve();
+  }
+
+  /** The deadline passed: answer now; if it was not sent yet, it never will be. */
+  private expire(p: Pending) {
+    const i = this.queue.indexOf(p);
+    if (i >= 0) {
+      this.queue.splice(i, 1);
+      this.queuedEvents -= p.events;
+    }
+    this.settle(p, new MessageLogError(`no acknowledgement from the event log within ${this.opts.ackTimeoutMs} ms`, true));
   }
 
   private async pump(): Promise<void> {
@@ -62,15 +101,17 @@ export class ProduceQueue {
       }
       try {
         await this.producer.send([...byTopic].map(([topic, messages]) => ({ topic, messages })));
-        take.forEach((p) => p.resolve());
+        this.failing = false;
+        for (const p of take) this.settle(p);
       } catch (err) {
-        take.forEach((p) => p.reject(err));
+        this.failing = true;
+        for (const p of take) this.settle(p, err);
       } finally {
         this.queuedEvents -= take.reduce((n, p) => n + p.events, 0);
       }
     }
     this.sending = false;
-    this.idle.splice(0).forEach((f) => f());
+    for (const f of this.idle.splice(0)) f();
   }
 
   /** Resolves once everything queued has been sent or refused. */

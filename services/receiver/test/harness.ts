@@ -22,7 +22,13 @@ export async function receiverHarness(opts: { logCapacity?: number; bodyLimitByt
   const adapters = await embeddedAdapters({ logCapacity: opts.logCapacity });
   const logger = createLogger('silent', 'receiver-test');
   const bodyLimitBytes = opts.bodyLimitBytes ?? 5 * 1024 * 1024;
-  const receiver = await createReceiver(adapters, logger, { bodyLimitBytes, maxPendingEvents: 100_000, keyCacheTtlMs: 60_000 });
+  const receiver = await createReceiver(adapters, logger, {
+    bodyLimitBytes,
+    maxPendingEvents: 100_000,
+    ackTimeoutMs: 5000,
+    keyCacheTtlMs: 60_000,
+    keyCacheMaxStaleMs: 600_000,
+  });
   const app = await createHttpApp(logger, bodyLimitBytes);
   await receiver.register(app);
   await app.ready();

@@ -39,7 +39,13 @@ describe.skipIf(!up)(`PostgreSQL unreachable (real PostgreSQL behind a cut proxy
     await messageLog.ensureTopics(topics.all(), 1);
     const adapters = { messageLog, relational, topics, columnStore: undefined, close: async () => {} } as unknown as Adapters;
     const logger = createLogger('silent', 'pg-outage-test');
-    receiver = await createReceiver(adapters, logger, { bodyLimitBytes: 1024 * 1024, maxPendingEvents: 10_000, keyCacheTtlMs: 60_000 });
+    receiver = await createReceiver(adapters, logger, {
+      bodyLimitBytes: 1024 * 1024,
+      maxPendingEvents: 10_000,
+      ackTimeoutMs: 5000,
+      keyCacheTtlMs: 60_000,
+      keyCacheMaxStaleMs: 600_000,
+    });
     app = await createHttpApp(logger, 1024 * 1024);
     await receiver.register(app);
     await app.ready();

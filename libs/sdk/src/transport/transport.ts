@@ -3,11 +3,15 @@
 // once. Failed requests that are worth retrying (network error, 5xx, 429)
 // go back to the front and the whole transport pauses for the backoff or
 // Retry-After delay, since the server is saying "not now" to everyone.
+// Every request carries an Idempotency-Key, and a retry is the same request
+// (same events, same order, same key), so the receiver writes the same event
+// ids and a request that was written after all is never stored twice.
 // The FIFO is bounded; overflow drops the oldest event and counts it.
 import type { Envelope } from '../wire.js';
 import { safeStringify } from '../safe-json.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter } from './backoff.js';
 import { cancelFlushOnExit, flushOnExit } from './exit-flush.js';
+import { newIdempotencyKey } from '../ids.js';
 
 /** The contract's kind ids (libs/contract kinds.ts); test/contract-conformance holds the paths equal to its table. */
 export type IngestKind = 'log' | 'error' | 'span' | 'llm';
@@ -59,6 +63,8 @@ interface QueuedEvent {
   kind: IngestKind;
   body: object;
   attempts: number;
+  /** The Idempotency-Key of the request that carried it, once sent: its retries reuse it. */
+  key?: string;
 }
 
 interface Batch {
@@ -226,6 +232,7 @@ export class HttpTransport implements TelemetryTransport {
   }
 
   private takeBatch(): Batch | undefined {
+    if (this.queue[0]?.key) return this.takeRetry();
     const logsReady = this.logsReady();
     if (logsReady && this.queue[0]?.kind === 'log') return this.takeLogs();
     const index = this.queue.findIndex((e) => e.kind !== 'log');
@@ -234,6 +241,16 @@ export class HttpTransport implements TelemetryTransport {
       return { kind: event.kind, events: [event] };
     }
     return logsReady ? this.takeLogs() : undefined;
+  }
+
+  /** A request to retry: the events at the front that went out together, as they were. */
+  private takeRetry(): Batch {
+    const { key, kind } = this.queue[0];
+    let n = 0;
+    while (n < this.queue.length && this.queue[n].key === key) n++;
+    const events = this.queue.splice(0, n);
+    if (kind === 'log') this.logCount -= n;
+    return { kind, events };
   }
 
   private takeLogs(): Batch {
@@ -285,9 +302,11 @@ export class HttpTransport implements TelemetryTransport {
     const { envelope } = this.opts;
     const body = batch.kind === 'log' ? { ...envelope, logs: batch.events.map((e) => e.body) } : { ...envelope, ...batch.events[0].body };
     const json = safeStringify(body);
+    const key = batch.events[0].key ?? newIdempotencyKey();
+    for (const e of batch.events) e.key = key;
     const init: RequestInit = {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.apiKey}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.apiKey}`, 'idempotency-key': key },
       body: json,
     };
     if (this.opts.keepalive && json.length <= KEEPALIVE_MAX_BYTES) init.keepalive = true;

@@ -1,30 +1,45 @@
+import { isRetryable } from '@devtrail/contract';
 import type { KeyGrant } from '@devtrail/relational-store';
 
 // Key lookups cached for `ttlMs` (spec: 60 s). Every replica LISTENs for project
 // changes and evicts at once, so a revoked key stops working immediately in spite of
 // the cache. Unknown keys are cached briefly too, so random keys cannot hammer the DB.
+// While PostgreSQL cannot be reached, a key known in the last `maxStaleMs` keeps
+// working past its ttl (nobody can revoke a key in a database nobody reaches); once the
+// database answers again, the LISTEN connection's reset clears the cache and every key
+// is looked up afresh, so a revocation made meanwhile wins.
 
 interface Entry {
   grant: KeyGrant | null;
   expires: number;
+  storedAt: number;
+}
+
+export interface KeyCacheOptions {
+  ttlMs: number;
+  maxStaleMs: number;
+  negativeTtlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
 }
 
 export class KeyCache {
   private entries = new Map<string, Entry>();
   private inflight = new Map<string, Promise<KeyGrant | null>>();
   private generation = 0;
+  private readonly now: () => number;
 
   constructor(
     private readonly lookup: (keyHash: string) => Promise<KeyGrant | null>,
-    private readonly ttlMs: number,
-    private readonly negativeTtlMs = 5000,
-    private readonly maxEntries = 100_000,
-    private readonly now: () => number = Date.now,
-  ) {}
+    private readonly opts: KeyCacheOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+  }
 
   async get(keyHash: string): Promise<KeyGrant | null> {
     const hit = this.entries.get(keyHash);
-    if (hit && hit.expires > this.now()) return hit.grant;
+    const now = this.now();
+    if (hit && hit.expires > now) return hit.grant;
     let pending = this.inflight.get(keyHash);
     if (!pending) {
       const gen = this.generation;
@@ -36,12 +51,18 @@ export class KeyCache {
       pending.finally(() => this.inflight.delete(keyHash)).catch(() => {});
       this.inflight.set(keyHash, pending);
     }
-    return pending;
+    try {
+      return await pending;
+    } catch (err) {
+      if (isRetryable(err) && hit?.grant && now - hit.storedAt <= this.opts.maxStaleMs) return hit.grant;
+      throw err;
+    }
   }
 
   private store(keyHash: string, grant: KeyGrant | null) {
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(keyHash, { grant, expires: this.now() + (grant ? this.ttlMs : this.negativeTtlMs) });
+    if (this.entries.size >= (this.opts.maxEntries ?? 100_000)) this.entries.clear();
+    const now = this.now();
+    this.entries.set(keyHash, { grant, storedAt: now, expires: now + (grant ? this.opts.ttlMs : (this.opts.negativeTtlMs ?? 5000)) });
   }
 
   /** A project changed (key revoked or created, settings edited): forget it, and every "unknown key". */

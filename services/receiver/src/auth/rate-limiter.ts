@@ -1,9 +1,14 @@
 // Per-key fixed-window limit that holds across receiver replicas without a round trip
-// per request: each replica leases blocks of the window's quota from the shared store
-// (PostgreSQL) and spends them locally. Leases never exceed the limit, so replicas
-// cannot overshoot; the cost is a small undershoot (unspent leases elsewhere).
-// A block is ~2% of the limit, so at 5,000/min a replica asks once per 100 requests,
-// and it asks for the next block before the current one runs out.
+// per request, and never makes a request wait on PostgreSQL. Each replica leases blocks
+// of the window's quota from the shared store and spends them locally; leases never
+// exceed the limit. A block is ~2% of the limit (at 5,000/min a replica asks once per
+// 100 requests); the next block is asked for before the current one runs out, and the
+// next window's first block before the window turns.
+// When no leased token is at hand (a lease in flight, PostgreSQL slow or unreachable), a
+// request is admitted on credit and the next lease pays the credit back, so the shared
+// count stays right. Credit is bounded: one replica never admits more than the key's
+// limit in a window, so while PostgreSQL is unreachable the whole deployment admits at
+// most limit x replicas per window (docs/api.md), and no request waits.
 
 export type LeaseFn = (keyId: string, windowStart: Date, requested: number, limit: number) => Promise<{ granted: number; used: number }>;
 
@@ -18,64 +23,128 @@ export interface RateDecision {
 interface KeyWindow {
   start: number;
   limit: number;
+  /** Leased and not yet spent. */
   tokens: number;
+  /** Admitted without a leased token, to be paid back by the next lease. */
+  credit: number;
+  /** Admitted by this replica in this window. */
+  admitted: number;
+  /** The shared count as last seen. */
   globalUsed: number;
+  /** The shared window has no quota left. */
   exhausted: boolean;
   leasing?: Promise<void>;
+  /** The next window's first block, leased ahead. */
+  next?: KeyWindow;
+}
+
+export interface RateLimiterOptions {
+  windowMs?: number;
+  /** How long before the window turns its successor's first block is leased. */
+  leaseAheadMs?: number;
+  /** After a failed lease, how long before trying again. */
+  retryLeaseMs?: number;
+  now?: () => number;
 }
 
 export class RateLimiter {
   private windows = new Map<string, KeyWindow>();
+  private failingUntil = 0;
+  private readonly windowMs: number;
+  private readonly leaseAheadMs: number;
+  private readonly retryLeaseMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly lease: LeaseFn,
-    private readonly onLeaseError: (err: unknown) => void,
-    private readonly windowMs = 60_000,
-    private readonly now: () => number = Date.now,
-  ) {}
+    /** Called when leasing starts failing (once) and when it works again. */
+    private readonly onLeaseState: (failing: boolean, err?: unknown) => void,
+    opts: RateLimiterOptions = {},
+  ) {
+    this.windowMs = opts.windowMs ?? 60_000;
+    this.leaseAheadMs = opts.leaseAheadMs ?? 2000;
+    this.retryLeaseMs = opts.retryLeaseMs ?? 1000;
+    this.now = opts.now ?? Date.now;
+  }
 
   private blockSize(limit: number) {
     return Math.max(1, Math.ceil(limit * 0.02));
   }
 
-  async take(keyId: string, limit: number): Promise<RateDecision> {
+  /** Decides at once; any lease it needs runs in the background. */
+  take(keyId: string, limit: number): RateDecision {
     const now = this.now();
     const start = Math.floor(now / this.windowMs) * this.windowMs;
+    const w = this.windowOf(keyId, start, limit);
+    const block = this.blockSize(limit);
+    const resetSeconds = Math.max(1, Math.ceil((start + this.windowMs - now) / 1000));
+    let allowed = false;
+    if (w.tokens > 0) {
+      w.tokens--;
+      allowed = true;
+    } else if (!w.exhausted && w.admitted < limit) {
+      w.credit++;
+      allowed = true;
+    }
+    if (allowed) w.admitted++;
+    if (!w.exhausted && w.tokens <= block / 2) this.refill(keyId, w, block);
+    if (now >= start + this.windowMs - this.leaseAheadMs) this.leaseAhead(keyId, w, block);
+    const remaining = allowed || !w.exhausted ? Math.max(0, limit - w.globalUsed - w.credit + w.tokens) : 0;
+    return { allowed, limit, remaining: w.exhausted && w.tokens === 0 ? 0 : remaining, resetSeconds };
+  }
+
+  private windowOf(keyId: string, start: number, limit: number): KeyWindow {
     let w = this.windows.get(keyId);
     if (!w || w.start !== start) {
       if (this.windows.size > 50_000) this.windows.clear();
-      w = { start, limit, tokens: 0, globalUsed: 0, exhausted: false };
+      w = w?.next?.start === start ? w.next : fresh(start, limit);
       this.windows.set(keyId, w);
-    } else if (w.limit !== limit) {
+    }
+    if (w.limit !== limit) {
       // The operator changed the limit mid-window: ask the shared window again.
       w.limit = limit;
       w.exhausted = false;
     }
-    const block = this.blockSize(limit);
-    while (w.tokens === 0 && !w.exhausted) await this.refill(keyId, w, limit, block);
-    const resetSeconds = Math.max(1, Math.ceil((start + this.windowMs - now) / 1000));
-    if (w.tokens === 0) return { allowed: false, limit, remaining: 0, resetSeconds };
-    w.tokens--;
-    if (w.tokens <= block / 2 && !w.exhausted && !w.leasing) void this.refill(keyId, w, limit, block);
-    return { allowed: true, limit, remaining: Math.max(0, limit - w.globalUsed + w.tokens), resetSeconds };
+    return w;
   }
 
-  private refill(keyId: string, w: KeyWindow, limit: number, block: number): Promise<void> {
-    w.leasing ??= this.lease(keyId, new Date(w.start), block, limit)
+  /** Leases the next block (plus the credit to pay back) unless a lease runs or leasing is failing. */
+  private refill(keyId: string, w: KeyWindow, block: number): void {
+    if (w.leasing || this.now() < this.failingUntil) return;
+    const requested = block + w.credit;
+    const credit = w.credit;
+    w.leasing = this.lease(keyId, new Date(w.start), requested, w.limit)
       .then(({ granted, used }) => {
-        w.tokens += granted;
+        const repaid = Math.min(granted, credit);
+        w.credit -= repaid;
+        w.tokens += granted - repaid;
         w.globalUsed = used;
-        if (granted < block) w.exhausted = w.tokens === 0 || granted === 0;
+        if (granted < requested) w.exhausted = true;
+        this.leaseWorked();
       })
-      .catch((err) => {
-        // The shared store is unreachable: keep ingesting (fail open) with a local
-        // block rather than turn a database outage into lost telemetry.
-        this.onLeaseError(err);
-        w.tokens += block;
-      })
+      .catch((err) => this.leaseFailed(err))
       .finally(() => {
         w.leasing = undefined;
       });
-    return w.leasing;
+  }
+
+  private leaseAhead(keyId: string, w: KeyWindow, block: number): void {
+    if (w.next) return;
+    const next = fresh(w.start + this.windowMs, w.limit);
+    w.next = next;
+    this.refill(keyId, next, block);
+  }
+
+  private leaseWorked() {
+    if (this.failingUntil === 0) return;
+    this.failingUntil = 0;
+    this.onLeaseState(false);
+  }
+
+  private leaseFailed(err: unknown) {
+    if (this.failingUntil === 0) this.onLeaseState(true, err);
+    this.failingUntil = this.now() + this.retryLeaseMs;
   }
 }
+
+const fresh = (start: number, limit: number): KeyWindow => ({ start, limit, tokens: 0, credit: 0, admitted: 0, globalUsed: 0, exhausted: false });
