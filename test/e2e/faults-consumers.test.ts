@@ -4,7 +4,7 @@ import { topicNames } from '@devtrail/contract';
 import { DLQ_HEADERS } from '@devtrail/consumer-kit';
 import { ingest, pipeline, stackScript, type Pipeline, type ServiceProcess } from '../support/processes.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../support/stack.ts';
-import { logLines, nonJsonOutput, reachabilityLines } from '../support/log-lines.ts';
+import { logLines, nonJsonOutput, reachabilityLines, levelSummary } from '../support/log-lines.ts';
 
 // Issues 4 and 14: the consumer side under faults. Exactly the acknowledged events end up
 // counted (no loss, no double count) after a SIGKILL mid-stream and after a 20 s
@@ -152,6 +152,7 @@ describe.skipIf(!up)(`consumers under faults${up ? '' : ` (skipped: ${NO_STACK_R
   });
 
   it('wrote only JSON lines with a level, and the consumers one line when ClickHouse went and one when it was back', () => {
+    console.log(`log lines: ${levelSummary(p.started())}`);
     expect(nonJsonOutput(p.started())).toEqual({});
     expect(reachabilityLines(consumers.stdout(), 'clickhouse')).toEqual(['clickhouse unreachable', 'clickhouse reachable again']);
     // The ClickHouse client's failed requests are debug (each one also rejected to the consumer, which retried it).

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '@clickhouse/client';
 import { ingest, pipeline, stackScript, type Pipeline, type ServiceProcess } from '../support/processes.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../support/stack.ts';
-import { logLines, nonJsonOutput, reachabilityLines } from '../support/log-lines.ts';
+import { logLines, nonJsonOutput, reachabilityLines, levelSummary } from '../support/log-lines.ts';
 
 // Issues 3 and 14: Kafka lost under a steady stream, once stopped and once killed. Readiness
 // turns 503 and back; a POST that Kafka cannot take answers 503 with Retry-After within the
@@ -230,6 +230,7 @@ describe.skipIf(!up)(`Kafka outage${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`
   });
 
   it('wrote only JSON lines with a level through both outages, and one line per process when Kafka went and one when it was back', () => {
+    console.log(`log lines: ${levelSummary(p.started())}`);
     expect(outages).toBe(2);
     expect(nonJsonOutput(p.started())).toEqual({});
     for (const proc of p.started().filter((x) => x.name !== 'dashboard')) {

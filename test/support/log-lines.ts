@@ -70,3 +70,20 @@ export function reachabilityLines(stdout: string, backend: string): string[] {
     .filter((l) => l.backend === backend)
     .map((l) => l.msg ?? '');
 }
+
+/** "receiver: 120 lines (debug 100, info 3, warn 17); warn and above: 'kafka unreachable' x1, ...", for a test's summary. */
+export function levelSummary(procs: Array<{ name: string; stdout(): string }>): string {
+  const names: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+  const tally = (keys: string[]) => {
+    const by = new Map<string, number>();
+    for (const k of keys) by.set(k, (by.get(k) ?? 0) + 1);
+    return [...by].map(([k, v]) => `${k} ${v}`).join(', ');
+  };
+  return procs
+    .map((p) => {
+      const lines = logLines(p.stdout());
+      const loud = lines.filter((l) => l.level >= 40).map((l) => `'${l.msg}' x`);
+      return `${p.name}: ${lines.length} lines (${tally(lines.map((l) => names[l.level] ?? String(l.level)))})${loud.length ? `; warn and above: ${tally(loud)}` : ''}`;
+    })
+    .join(' | ');
+}
