@@ -2,6 +2,8 @@
 
 export interface BenchArgs {
   mode: 'distributed' | 'embedded';
+  /** How the log batches are sent: native JSON to /ingest/logs, or OTLP/HTTP protobuf to /v1/logs. */
+  protocol: 'native' | 'otlp';
   consumerOnly: boolean;
   seconds: number;
   concurrency: number;
@@ -25,6 +27,7 @@ export interface BenchArgs {
 
 export const USAGE = `npm run bench -- [flags]
   --mode distributed|embedded   what to start (default distributed: receiver, consumers, dashboard)
+  --otlp                        send the log batches as OTLP/HTTP protobuf to /v1/logs (default: JSON to /ingest/logs)
   --seconds N                   load duration (default 20)
   --concurrency N               requests in flight for logs (default 16)
   --batch N                     logs per request (default 100)
@@ -41,6 +44,7 @@ export const USAGE = `npm run bench -- [flags]
 export function parseArgs(argv: string[]): BenchArgs {
   const a: BenchArgs = {
     mode: 'distributed',
+    protocol: 'native',
     consumerOnly: false,
     seconds: 20,
     concurrency: 16,
@@ -71,6 +75,9 @@ export function parseArgs(argv: string[]): BenchArgs {
       }
       case '--consumer-only':
         a.consumerOnly = true;
+        break;
+      case '--otlp':
+        a.protocol = 'otlp';
         break;
       case '--seconds':
         a.seconds = num(flag, next(), 1);

@@ -4,7 +4,7 @@ import { decodeMessage, encodeBatch, fastLogsToEvents, logBatchSchema, logsToEve
 import { toRow } from '@devtrail/column-store';
 import { logBatch } from './payloads.ts';
 
-// `npx tsx bench/hot-path.ts [--batch 100]`: CPU microseconds per log event for each
+// `npx tsx bench/hot-path.ts [--batch 100] [--otlp]`: CPU microseconds per log event for each
 // stage an event passes through, measured in this process with process.cpuUsage (so a
 // busy machine slows it less than wall-clock figures). kafkajs's record encoding and
 // decoding are reached through its internal modules, for measurement only.
@@ -66,6 +66,28 @@ console.log(
     .toFixed(2)
     .padStart(7)} µs/event\n`,
 );
+
+if (process.argv.includes('--otlp')) {
+  // The same lines as OTLP/HTTP protobuf (npm run bench -- --otlp): the stages before the envelope.
+  const { otlpLogBatch } = await import('./otlp-payloads.ts');
+  const { decodeLogsRequest, mapLogs } = await import('@devtrail/otlp');
+  const { acceptLogs } = await import('../services/receiver/src/otlp-records.ts');
+  const pbs = Array.from({ length: BODIES }, () => otlpLogBatch(BATCH));
+  const requests = pbs.map((b) => decodeLogsRequest(b, 'protobuf'));
+  const mapped = requests.map(mapLogs);
+  console.log(`receiver, OTLP/HTTP protobuf, ${BATCH} records a request (${Math.round(pbs[0].length / BATCH)} bytes a record in the body)`);
+  const o = [
+    await stage('protobuf decode (protobufjs, OTLP .proto)', pbs, (b) => decodeLogsRequest(b, 'protobuf'), BATCH),
+    await stage('map to native bodies (mapLogs)', requests, (q) => mapLogs(q), BATCH),
+    await stage('validate + normalise (acceptLogs: fast path)', mapped, (m) => acceptLogs(m, now), BATCH),
+  ];
+  console.log(
+    `  ${'OTLP before the envelope'.padEnd(44)} ${o
+      .reduce((a, b) => a + b, 0)
+      .toFixed(2)
+      .padStart(7)} µs/event (JSON: ${(r[0] + r[1]).toFixed(2)})\n`,
+  );
+}
 
 console.log('consumer');
 const c = [

@@ -3,6 +3,7 @@ import { KINDS } from '@devtrail/contract';
 import type { BenchArgs } from './args.ts';
 import { Client, runLoop, type Outcome } from './http-load.ts';
 import { BodyPool, errorReport, llmCall, logBatch, newProbeId, newSpanId, span } from './payloads.ts';
+import { OTLP_LOGS, otlpLogBatch } from './otlp-payloads.ts';
 import { MemorySampler } from './proc-memory.ts';
 import { MetricsSampler } from './consumer-metrics.ts';
 import { CpuMeter } from './cpu-usage.ts';
@@ -61,12 +62,22 @@ export async function runLoad(args: BenchArgs, log: (m: string) => void): Promis
 
 async function measure(args: BenchArgs, target: Target, runTag: string, log: (m: string) => void): Promise<LoadResult> {
   const client = new Client(target.receiverUrl, target.apiKey, args.concurrency + 8);
-  const pool = new BodyPool(args.batch);
+  // The log batches: native JSON to /ingest/logs, or the same lines as OTLP/HTTP protobuf.
+  const sender =
+    args.protocol === 'otlp'
+      ? { path: OTLP_LOGS.path, type: OTLP_LOGS.contentType, build: otlpLogBatch }
+      : { path: '/ingest/logs', type: 'application/json', build: logBatch };
+  const pool = new BodyPool<string | Buffer>(args.batch, 48, sender.build);
   const tracker = new VisibilityTracker(target.lookup, 200);
 
   // Warm-up (not counted): JIT, connections, key cache, topic metadata.
   log('warm-up 3 s');
-  await runLoop({ concurrency: Math.min(args.concurrency, 8), rate: 0, durationMs: 3000, send: async () => void (await client.post('/ingest/logs', pool.take())) });
+  await runLoop({
+    concurrency: Math.min(args.concurrency, 8),
+    rate: 0,
+    durationMs: 3000,
+    send: async () => void (await client.post(sender.path, pool.take(), sender.type)),
+  });
   for (const k of Object.keys(KIND_PATH) as Array<keyof typeof KIND_PATH>)
     await client.post(KIND_PATH[k], k === 'error' ? errorReport('warm-up') : k === 'span' ? span(newSpanId()) : llmCall('warm-up'));
 
@@ -80,7 +91,7 @@ async function measure(args: BenchArgs, target: Target, runTag: string, log: (m:
   let probeSeq = 0;
 
   log(
-    `load: ${args.seconds} s, ${args.concurrency} in flight, ${args.batch} logs a request, ${args.rate ? `${args.rate} req/s` : 'unthrottled'}; errors/traces/llm at ${args.kindRate} req/s each`,
+    `load: ${args.seconds} s, ${args.concurrency} in flight, ${args.batch} logs a request (${args.protocol === 'otlp' ? 'OTLP/HTTP protobuf to /v1/logs' : 'JSON to /ingest/logs'}), ${args.rate ? `${args.rate} req/s` : 'unthrottled'}; errors/traces/llm at ${args.kindRate} req/s each`,
   );
   const cpu = new CpuMeter(target.processes);
   cpu.begin();
@@ -91,7 +102,7 @@ async function measure(args: BenchArgs, target: Target, runTag: string, log: (m:
     durationMs: args.seconds * 1000,
     send: async (seq) => {
       const probe = seq % args.sampleEvery === 0 ? newProbeId(runTag, probeSeq++) : undefined;
-      const o = await client.post('/ingest/logs', probe ? logBatch(args.batch, probe) : pool.take());
+      const o = await client.post(sender.path, probe ? sender.build(args.batch, probe) : pool.take(), sender.type);
       logOutcomes.push(o);
       if (probe && o.status === 200) tracker.add('log', probe, o.at);
     },
@@ -143,6 +154,7 @@ async function measure(args: BenchArgs, target: Target, runTag: string, log: (m:
   return {
     mode: target.mode,
     config: {
+      protocol: args.protocol,
       seconds: args.seconds,
       concurrency: args.concurrency,
       batch: args.batch,

@@ -13,7 +13,7 @@ const REGIONS = ['eu-west-1', 'us-east-1', 'ap-southeast-2'] as const;
 const LEVELS = ['info', 'info', 'info', 'info', 'info', 'info', 'info', 'debug', 'debug', 'warn', 'error'] as const;
 const SERVICES = ['checkout-api', 'catalog-api', 'auth-api'] as const;
 
-function logLine(now: string, traceId: string) {
+export function logLine(now: string, traceId: string) {
   const route = pick(ROUTES);
   const status = Math.random() < 0.93 ? 200 : pick([400, 404, 409, 500, 503]);
   const ms = Math.round(5 + Math.random() * 400);
@@ -37,8 +37,8 @@ function logLine(now: string, traceId: string) {
   };
 }
 
-/** A log batch as the SDK would send it; with `probe`, the first line's message is the marker. */
-export function logBatch(size: number, probe?: string): string {
+/** `size` log lines of one service, a handful per request trace; with `probe`, the first line's message is the marker. */
+export function logLines(size: number, probe?: string) {
   const now = new Date().toISOString();
   const logs = [];
   let traceId = hex(16);
@@ -47,28 +47,34 @@ export function logBatch(size: number, probe?: string): string {
     logs.push(logLine(now, traceId));
   }
   if (probe) logs[0].message = probe;
-  return JSON.stringify({ service: pick(SERVICES), environment: 'production', release: 'v1.42.0', logs });
+  return { service: pick(SERVICES), environment: 'production', release: 'v1.42.0', logs };
+}
+
+/** A log batch as the SDK would send it; with `probe`, the first line's message is the marker. */
+export function logBatch(size: number, probe?: string): string {
+  return JSON.stringify(logLines(size, probe));
 }
 
 /** A pool of ready bodies refreshed in the background, so the load loop spends no CPU building them. */
-export class BodyPool {
-  private bodies: string[] = [];
+export class BodyPool<B extends string | Buffer = string> {
+  private bodies: B[] = [];
   private next = 0;
   private timer: NodeJS.Timeout;
 
   constructor(
     private readonly batch: number,
     size = 48,
+    private readonly build: (batch: number) => B = logBatch as unknown as (batch: number) => B,
   ) {
-    for (let i = 0; i < size; i++) this.bodies.push(logBatch(batch));
+    for (let i = 0; i < size; i++) this.bodies.push(build(batch));
     // Keep timestamps current: replace a few bodies every 100 ms.
     this.timer = setInterval(() => {
-      for (let i = 0; i < 4; i++) this.bodies[Math.floor(Math.random() * this.bodies.length)] = logBatch(this.batch);
+      for (let i = 0; i < 4; i++) this.bodies[Math.floor(Math.random() * this.bodies.length)] = this.build(this.batch);
     }, 100);
     this.timer.unref();
   }
 
-  take(): string {
+  take(): B {
     const b = this.bodies[this.next];
     this.next = (this.next + 1) % this.bodies.length;
     return b;

@@ -41,7 +41,7 @@ async function main() {
   } else {
     const r = await runLoad(args, log);
     console.log(
-      `\ndevtrail bench: ${r.mode}, ${r.durationS} s, ${args.concurrency} in flight, ${args.batch} logs a request (${machine.cpus} CPUs, load average at start ${machine.loadAvgAtStart.join(' ')})\n`,
+      `\ndevtrail bench: ${r.mode}, ${r.durationS} s, ${args.concurrency} in flight, ${args.batch} logs a request${args.protocol === 'otlp' ? ' as OTLP/HTTP protobuf' : ''} (${machine.cpus} CPUs, load average at start ${machine.loadAvgAtStart.join(' ')})\n`,
     );
     console.log(loadTable(r));
     const path = writeResults(args.out, r, { started, commit, machine });

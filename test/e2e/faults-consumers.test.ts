@@ -46,7 +46,7 @@ describe.skipIf(!up)(`consumers under faults${up ? '' : ` (skipped: ${NO_STACK_R
   const metrics = async () => (await (await fetch(`${consumers.url}/metrics`)).json()).consumers as Array<Record<string, any>>;
 
   beforeAll(async () => {
-    p = await pipeline({ CONSUMER_BATCH_ROWS: '2000', LOG_LEVEL: 'debug' });
+    p = await pipeline({ CONSUMER_BATCH_ROWS: '2000', LOG_LEVEL: 'debug' }, { sendsPoison: true });
     receiver = await p.start('receiver');
     consumers = await p.start('consumers');
     const dashboard = await p.start('dashboard');

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { createClient } from '@clickhouse/client';
+import { poisonPrefix } from './dead-letters.ts';
 import { createTestDatabase } from './pg-database.ts';
 import { STACK } from './stack.ts';
 
@@ -67,8 +68,10 @@ async function waitHealthy(url: string, proc: ServiceProcess, timeoutMs = 60_000
   throw new Error(`${proc.name} not healthy after ${timeoutMs} ms:\n${proc.output()}`);
 }
 
-export async function pipeline(extraEnv: Record<string, string> = {}): Promise<Pipeline> {
+/** `sendsPoison`: the suite dead-letters on purpose; its topics are marked so (test/final/dead-letters.test.ts). */
+export async function pipeline(extraEnv: Record<string, string> = {}, opts: { sendsPoison?: boolean } = {}): Promise<Pipeline> {
   const ns = randomBytes(4).toString('hex');
+  const topicPrefix = opts.sendsPoison ? `${poisonPrefix('e2e', ns)}.` : `e2e-${ns}.`;
   const db = await createTestDatabase();
   const operatorToken = `op_${randomBytes(16).toString('hex')}`;
   const env: Record<string, string> = {
@@ -76,7 +79,7 @@ export async function pipeline(extraEnv: Record<string, string> = {}): Promise<P
     CLICKHOUSE_URL: STACK.clickhouseUrl,
     CLICKHOUSE_DATABASE: `e2e_${ns}`,
     DATABASE_URL: db.url,
-    KAFKA_TOPIC_PREFIX: `e2e-${ns}.`,
+    KAFKA_TOPIC_PREFIX: topicPrefix,
     CONSUMER_GROUP_PREFIX: `e2e-${ns}-`,
     DEVTRAIL_OPERATOR_TOKEN: operatorToken,
     LOG_LEVEL: 'warn',

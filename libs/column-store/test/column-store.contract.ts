@@ -27,6 +27,7 @@ import {
   parseJsonBody,
   spanSchema,
   spanToEvent,
+  TIMESTAMP_EXTREMES,
 } from '@devtrail/contract';
 
 async function insertAll(store: ColumnStore, envs: ReturnType<typeof sampleEnvelopes>) {
@@ -58,11 +59,12 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
       const p = randomUUID();
       const now = new Date().toISOString();
       const edgeText = `nul\u0000 rtl \u202eabc ${parseJsonBody('"cut \\ud83d"')} ${'x'.repeat(100_000)}`;
-      const times = [COLUMN.time.minMs, COLUMN.time.maxMs].map((ms) => new Date(ms).toISOString());
+      // The earliest and latest instants the receiver accepts (contract store-domain.ts), as it stores them.
+      const times = TIMESTAMP_EXTREMES.map((ts) => new Date(ts).toISOString()); // as stored: UTC
       const batch = logBatchSchema.parse({
-        logs: times.map((timestamp) => ({ level: 'info', message: edgeText, timestamp, metadata: { [edgeText.slice(0, 20)]: 1e308 } })),
+        logs: TIMESTAMP_EXTREMES.map((timestamp) => ({ level: 'info', message: edgeText, timestamp, metadata: { [edgeText.slice(0, 20)]: 1e308 } })),
       });
-      const span = spanSchema.parse({ trace_id: 'edge', span_id: 's', operation: 'o', start_time: times[1], duration_ms: COLUMN.count.max });
+      const span = spanSchema.parse({ trace_id: 'edge', span_id: 's', operation: 'o', start_time: TIMESTAMP_EXTREMES[1], duration_ms: COLUMN.count.max });
       const llm = llmUsageSchema.parse({
         model: edgeText.slice(0, 30),
         provider: 'p',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { loadLlmPrices, type LlmPriceTable } from './llm-prices.ts';
 import { EVENT_KINDS, KINDS } from '@devtrail/contract';
 
 // Every setting devtrail reads, with its default, in one place. Parsed once at the
@@ -49,6 +50,8 @@ const envSchema = z.object({
   CONSUMER_BATCH_MS: int(1000),
   CONSUMER_RETRY_MAX_MS: int(1000),
   CONSUMER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
+
+  LLM_PRICES_FILE: z.string().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -73,6 +76,8 @@ export interface Config {
     defaultRateLimitPerMinute: number;
   };
   consumers: { enabled: string[]; groupPrefix: string; batchRows: number; batchMs: number; retryMaxMs: number; metricsPort: number };
+  /** Prices behind estimated_cost_usd (data/llm-prices.json, overridden by LLM_PRICES_FILE). */
+  llmPrices: LlmPriceTable;
 }
 
 export class ConfigError extends Error {}
@@ -86,6 +91,12 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  let llmPrices: LlmPriceTable;
+  try {
+    llmPrices = loadLlmPrices(e.LLM_PRICES_FILE);
+  } catch (err) {
+    throw new ConfigError(`invalid configuration:\n  LLM_PRICES_FILE: ${(err as Error).message}`);
+  }
   return {
     mode: e.DEVTRAIL_MODE,
     host: e.HOST,
@@ -129,5 +140,6 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       retryMaxMs: e.CONSUMER_RETRY_MAX_MS,
       metricsPort: e.CONSUMER_METRICS_PORT,
     },
+    llmPrices,
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { logLevels, MAX_ID_LENGTH } from './schemas.ts';
+import { MAX_ORIGIN_ENTRY_LENGTH, ORIGIN_ENTRY } from './origins.ts';
 
 // Request schemas of the admin and read APIs (/api/...), beside the ingest schemas:
 // the dashboard's routes parse with them and the OpenAPI document is generated from
@@ -9,7 +10,8 @@ export function isUuid(s: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 }
 
-const LEVEL_LIST = new RegExp(`^((${logLevels.join('|')}),?)*$`);
+/** Comma-separated levels (empty items ignored), nothing else. */
+const LEVEL_LIST = new RegExp(`^,*((${logLevels.join('|')})(,+|$))*$`);
 
 const time = z
   .union([
@@ -44,12 +46,10 @@ export const logsQuery = rangeQuery.extend({
   q: z.string().max(500).optional(),
 });
 
-export const errorsQuery = rangeQuery.extend({
-  fingerprint: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .optional(),
-});
+/** An error group's fingerprint: SHA-256, 64 lowercase hex (docs/fingerprint.md). */
+export const fingerprintHex = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const errorsQuery = rangeQuery.extend({ fingerprint: fingerprintHex.optional() });
 export const tracesQuery = rangeQuery.extend({ operation: z.string().max(500).optional() });
 
 export const projectIdParam = z.object({ id: z.string().refine(isUuid, 'must be a project id (uuid)') });
@@ -58,9 +58,13 @@ export const createProjectBody = z.object({
   name: pgText().trim().min(1).max(200),
   rate_limit_per_minute: z.number().int().min(1).max(10_000_000).optional(),
 });
-export const originsBody = z.object({ origins: z.array(z.string().trim().min(1).max(253)).max(100) });
+export const originsBody = z.object({
+  origins: z.array(z.string().max(MAX_ORIGIN_ENTRY_LENGTH).regex(ORIGIN_ENTRY, 'a host, *.host or an http(s) origin')).max(100),
+});
 export const rateLimitBody = z.object({ rate_limit_per_minute: z.number().int().min(1).max(10_000_000) });
 export const drainSecretBody = z.object({ secret: pgText().min(8).max(200).nullable() });
+export const fingerprintParam = z.object({ fingerprint: fingerprintHex });
+export const ingestionQuery = z.object({ minutes: z.coerce.number().int().min(1).max(1440).default(60) });
 /** A trace id in a path, bounded as on ingest. */
 export const traceIdParam = z.object({ traceId: z.string().min(1).max(MAX_ID_LENGTH) });
 

@@ -54,6 +54,8 @@ export const ERRORS = {
   missingType: 'Missing Content-Type: send application/json',
   unsupportedEncoding: 'Unsupported Content-Encoding: send gzip, deflate or an uncompressed body',
   internal: 'Internal server error',
+  noPrincipal: 'Missing or invalid operator token or session',
+  cannotCreateProjects: 'Not allowed to create projects',
 } as const;
 
 /** What a 503 says, by the backend that is out. */

@@ -16,7 +16,7 @@ const KEY_SYNTAX = /^[\x21-\x7e]+$/; // visible ASCII, as a header value without
 export function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
   const key = Array.isArray(header) ? header[0] : header;
-  const trimmed = key.trim().replace(/^"(.*)"$/, '$1'); // the draft allows a quoted string
+  const trimmed = key.trim().replace(/^"(.+)"$/, '$1'); // the draft sends a structured-field string, quoted
   if (trimmed.length === 0 || trimmed.length > MAX_IDEMPOTENCY_KEY_LENGTH || !KEY_SYNTAX.test(trimmed)) {
     throw badRequest(`Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters`, 'a key such as a UUID', 'invalid key', ['Idempotency-Key']);
   }

@@ -14,6 +14,6 @@ export { parseJsonBody, wellFormedDeep } from './json-body.ts';
 export { fingerprint, fingerprintParts, normaliseMessage, normaliseFrames, normalisePath, errorTypeOf, type FingerprintInput } from './fingerprint.ts';
 export { API_KEY_PATTERN, generateApiKey, hashApiKey, keyDisplayPrefix, safeEqual } from './api-key.ts';
 export { jsonDepth } from './json-depth.ts';
-export { originAllowed, isValidOriginEntry } from './origins.ts';
+export { originAllowed, normaliseOriginEntry, ORIGIN_ENTRY } from './origins.ts';
 export { fastLogsToEvents, fastLogEvent } from './fast-paths.ts';
 export * from './api-schemas.ts';

@@ -1,17 +1,23 @@
 // Spec 5.5/5.6: an empty list allows every origin; a request without Origin (server to
 // server) always passes. Entries are a host ("example.com"), a wildcard host
 // ("*.example.com", subdomains only) or a full origin ("https://app.example.com:8443").
+// The rule for an entry is one pattern, so the admin API's schema (and the OpenAPI
+// document generated from it) says exactly what the API accepts.
 
-export function isValidOriginEntry(entry: string): boolean {
-  if (entry.includes('://')) {
-    try {
-      const u = new URL(entry);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === entry.replace(/\/$/, '').toLowerCase();
-    } catch {
-      return false;
-    }
+const HOST = '[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)*';
+export const ORIGIN_ENTRY = new RegExp(`^((\\*\\.)?${HOST}|[hH][tT][tT][pP][sS]?://${HOST}(:[0-9]{1,5})?/?)$`);
+export const MAX_ORIGIN_ENTRY_LENGTH = 253;
+
+/** An entry as stored: lower-case, no trailing slash. */
+export const normaliseOriginEntry = (entry: string) => entry.toLowerCase().replace(/\/$/, '');
+
+/** A full origin entry as the browser would send it (":443" on https is no port at all). */
+function entryOrigin(entry: string): string | undefined {
+  try {
+    return new URL(entry).origin;
+  } catch {
+    return undefined;
   }
-  return /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(entry) && entry.length <= 253;
 }
 
 export function originAllowed(origin: string | undefined, allowed: readonly string[]): boolean {
@@ -24,8 +30,8 @@ export function originAllowed(origin: string | undefined, allowed: readonly stri
   }
   const host = url.hostname.toLowerCase();
   return allowed.some((raw) => {
-    const entry = raw.trim().toLowerCase().replace(/\/$/, '');
-    if (entry.includes('://')) return url.origin === entry;
+    const entry = normaliseOriginEntry(raw.trim());
+    if (entry.includes('://')) return url.origin === entryOrigin(entry);
     if (entry.startsWith('*.')) return host.endsWith(entry.slice(1));
     return host === entry;
   });

@@ -7,6 +7,10 @@ import type { LogEvent } from './events.ts';
 // unknown fields are kept (passthrough) and only what we map is checked. The mapping
 // is documented in docs/api.md#log-drain.
 
+/** The receiver's route a Vercel log drain posts to (beside the kinds' paths in kinds.ts). */
+export const DRAIN_PATH = '/ingest/drain';
+/** The Content-Types read as NDJSON (one entry per line); JSON and text/plain are read as one array. */
+export const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines'];
 export const MAX_DRAIN_ENTRIES = 5000;
 
 const proxySchema = jsonObject.optional();
@@ -22,7 +26,7 @@ export const drainEntrySchema = z
     source: z.string().optional(),
     host: z.string().optional(),
     path: z.string().optional(),
-    statusCode: z.number().optional(),
+    statusCode: z.number().finite().optional(),
     requestId: z.string().max(MAX_ID_LENGTH).optional(),
     deploymentId: z.string().optional(),
     projectId: z.string().optional(),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createKafkaLog, createMemoryLog, type MessageLog } from '@devtrail/message-log';
 import { encodeBatch, encodeEnvelope, logsToEvents, newEnvelope, newEvents, topicNames } from '@devtrail/contract';
 import { eventsPerMinute } from '../src/index.ts';
+import { poisonPrefix } from '../../../test/support/dead-letters.ts';
 import { STACK, stackUp } from '../../../test/support/stack.ts';
 
 // The example outside consumer, on the in-process log and on real Kafka.
@@ -13,7 +14,8 @@ if (up) logs.push(['Kafka', () => createKafkaLog({ brokers: STACK.kafkaBrokers, 
 describe.each(logs)('example consumer: events per project and minute (%s)', (_name, open) => {
   it('counts each event once per project and minute, even when a batch is redelivered', { timeout: 60_000 }, async () => {
     const log = open();
-    const topics = topicNames(`example-${randomUUID().slice(0, 8)}.`);
+    // A garbage message is dead-lettered on purpose: the topics say so (test/final/dead-letters.test.ts).
+    const topics = topicNames(`${poisonPrefix('example', randomUUID().slice(0, 8))}.`);
     const topic = topics.of('log');
     await log.ensureTopics([topic, `${topic}.dlq`], 2);
     const [p1, p2] = [randomUUID(), randomUUID()];

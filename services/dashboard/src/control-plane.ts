@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from '@devtrail/config';
+import type { LlmPriceTable, Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
 import { projectsRepo } from '@devtrail/relational-store';
 import { operatorAuthenticator, requirePrincipal, type Authenticator } from './api/access.ts';
@@ -13,6 +13,8 @@ export interface ControlPlaneOptions {
   authenticators?: Authenticator[];
   /** Consumer lag for the ingestion-health view, when this process can see it. */
   lagOf?: () => Promise<unknown>;
+  /** Prices behind estimated_cost_usd (config.llmPrices); the repository's table when unset. */
+  llmPrices?: LlmPriceTable;
 }
 
 /** Registers /api/admin and /api/projects on an app (its own process, or the embedded one). */
@@ -22,6 +24,6 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
   await app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal([operatorAuthenticator(opts.operatorToken, async (id) => (await repo.get(id)) !== null), ...(opts.authenticators ?? [])]));
     registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);
-    registerReadRoutes(api, adapters.columnStore, opts.lagOf);
+    registerReadRoutes(api, adapters.columnStore, opts.lagOf, opts.llmPrices);
   });
 }

@@ -1,6 +1,5 @@
 import { startService } from '@devtrail/config';
-import { openAdapters } from '@devtrail/runtime';
-import { createHttpApp } from '@devtrail/receiver';
+import { createHttpApp, openAdapters } from '@devtrail/runtime';
 import { registerControlPlane } from './control-plane.ts';
 import { registerDashboardUi } from './ui/register-dashboard-ui.ts';
 
@@ -9,11 +8,12 @@ const { config, logger } = startService('dashboard', process.env);
 const adapters = await openAdapters(config, logger, { migrate: true });
 const app = await createHttpApp(logger, 1024 * 1024);
 app.get('/health', async () => ({ status: 'ok', timestamp: new Date().toISOString() }));
-const ui = await registerDashboardUi(app, adapters, logger, { operatorToken: config.operatorToken, ingestPort: config.port });
+const ui = await registerDashboardUi(app, adapters, logger, { operatorToken: config.operatorToken, ingestPort: config.port, llmPrices: config.llmPrices });
 await registerControlPlane(app, adapters, logger, {
   operatorToken: config.operatorToken,
   defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
   authenticators: [ui.authenticator],
+  llmPrices: config.llmPrices,
 });
 await app.listen({ host: config.host, port: config.dashboardPort });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createLogger } from '@devtrail/config';
 import { MAX_ID_LENGTH } from '@devtrail/contract';
-import { createHttpApp } from '@devtrail/receiver';
+import { createHttpApp } from '@devtrail/runtime';
 import { embeddedAdapters } from '../../../test/support/embedded-adapters.ts';
 import { registerControlPlane } from '../src/index.ts';
 
@@ -52,7 +52,10 @@ describe('admin API inputs', () => {
   it('answers a bad origin with the zod-shaped 400 body, pointing at the entry', async () => {
     const res = await call('PUT', `/api/admin/projects/${project}/allowed-origins`, { origins: ['example.com', 'http://x/y'] });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ success: false, error: { name: 'ZodError', issues: [{ code: 'custom', path: ['origins', 1] }] } });
+    expect(res.json()).toMatchObject({
+      success: false,
+      error: { name: 'ZodError', issues: [{ code: 'invalid_string', path: ['origins', 1], message: 'a host, *.host or an http(s) origin' }] },
+    });
   });
 });
 

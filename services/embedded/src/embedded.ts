@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
-import { openAdapters, type Adapters } from '@devtrail/runtime';
-import { createHttpApp, createReceiver } from '@devtrail/receiver';
+import { createHttpApp, openAdapters, type Adapters } from '@devtrail/runtime';
+import { createReceiver } from '@devtrail/receiver';
 import { createSinks, consumerMetrics, sinkOptions, SINK_NAMES } from '@devtrail/consumers';
 import { registerControlPlane, registerDashboardUi } from '@devtrail/dashboard';
 import { projectsRepo } from '@devtrail/relational-store';
@@ -31,12 +31,13 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
 
   const app = await createHttpApp(logger, config.ingest.bodyLimitBytes);
   await receiver.register(app, async () => ({ consumers: await consumerMetrics(sinks) }));
-  const ui = await registerDashboardUi(app, adapters, logger, { operatorToken });
+  const ui = await registerDashboardUi(app, adapters, logger, { operatorToken, llmPrices: config.llmPrices });
   await registerControlPlane(app, adapters, logger, {
     operatorToken,
     defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
     authenticators: [ui.authenticator],
     lagOf: () => consumerMetrics(sinks),
+    llmPrices: config.llmPrices,
   });
 
   const repo = projectsRepo(adapters.relational);

@@ -1,14 +1,12 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
-import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
-import { readiness } from '@devtrail/runtime';
 import { projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
-import { toHttpAnswer } from '@devtrail/contract';
 import { KeyCache } from './auth/key-cache.ts';
 import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
 import { registerIngest } from './ingest-routes.ts';
+import { registerHealthRoutes } from './health-routes.ts';
 import { IngestCounters } from './ingest-counters.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
@@ -57,12 +55,7 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
     queue,
     counters,
     async register(app, moreMetrics) {
-      app.get('/health', async () => ({ status: 'ok', timestamp: new Date().toISOString() }));
-      app.get('/openapi.json', async () => buildOpenApiDocument());
-      app.get('/health/ready', async (_req, reply) => {
-        const r = await readiness(adapters);
-        return reply.code(r.status === 'ok' ? 200 : 503).send(r);
-      });
+      registerHealthRoutes(app, adapters, buildOpenApiDocument);
       app.get('/metrics', async () => ({ receiver: { ...counters.snapshot(), produce_queue_pending: queue.pending }, ...(await moreMetrics?.()) }));
       await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters });
     },
@@ -73,45 +66,4 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
       await producer.disconnect();
     },
   };
-}
-
-const MAX_PATH_PARAM_LENGTH = 2048;
-
-/** A Fastify instance with devtrail's JSON error and 404 handling, not yet listening. */
-export async function createHttpApp(logger: Logger, bodyLimitBytes: number): Promise<FastifyInstance> {
-  const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
-    bodyLimit: bodyLimitBytes,
-    logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: true,
-    // Fastify's JSON parser already refuses __proto__ / constructor.prototype keys.
-    onProtoPoisoning: 'error',
-    onConstructorPoisoning: 'error',
-    return503OnClosing: true,
-    // Path parameters (trace ids, fingerprints, uuids) are bounded by the routes' own
-    // schemas (400); the router's limit only stops absurd URLs.
-    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
-    // A bad URL or an over-long parameter is answered like every other failure.
-    frameworkErrors: (err, _request, reply) => {
-      const h = toHttpAnswer(err, bodyLimitBytes);
-      void (reply as FastifyReply).code(h.status).headers(h.headers).send(h.body);
-    },
-  });
-  await app.register(cors, {
-    origin: true, // per-project origin lists are enforced on the request itself (403)
-    methods: ['GET', 'POST', 'OPTIONS'],
-    // No allowedHeaders: a preflight is answered with the headers it asks for, so a
-    // browser SDK's own headers pass; the key and origin are checked on the request itself.
-    exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'],
-    maxAge: 86400,
-  });
-  app.setErrorHandler((err, request, reply) => {
-    const h = toHttpAnswer(err, bodyLimitBytes);
-    if (h.status >= 500 && h.status !== 503) request.log.error({ err }, 'unhandled error');
-    // One per refused request: debug. The outage behind it is logged once, by the backend's adapter.
-    else if (h.status === 503) request.log.debug({ err: (err as Error).message }, 'answering 503');
-    return reply.code(h.status).headers(h.headers).send(h.body);
-  });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `Not found: ${request.method} ${request.url.split('?')[0].slice(0, 200)}` }));
-  return app;
 }

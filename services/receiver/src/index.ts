@@ -1,1 +1,1 @@
-export { createReceiver, createHttpApp, type Receiver, type ReceiverOptions } from './app.ts';
+export { createReceiver, type Receiver, type ReceiverOptions } from './app.ts';

@@ -5,9 +5,15 @@ import { EVENT_KINDS, type EventKind } from '@devtrail/contract';
 export class IngestCounters {
   readonly accepted = Object.fromEntries(EVENT_KINDS.map((k) => [k, 0])) as Record<EventKind, number>;
   readonly refused: Record<string, number> = {};
+  /** Records refused one by one inside an accepted OTLP request (its partial-success count). */
+  readonly rejected = Object.fromEntries(EVENT_KINDS.map((k) => [k, 0])) as Record<EventKind, number>;
 
   onAccepted(kind: EventKind, count: number): void {
     this.accepted[kind] += count;
+  }
+
+  onRejected(kind: EventKind, count: number): void {
+    this.rejected[kind] += count;
   }
 
   onResponse(status: number): void {
@@ -15,6 +21,6 @@ export class IngestCounters {
   }
 
   snapshot() {
-    return { accepted_events: { ...this.accepted }, refused_requests: { ...this.refused } };
+    return { accepted_events: { ...this.accepted }, refused_requests: { ...this.refused }, rejected_records: { ...this.rejected } };
   }
 }

@@ -3,6 +3,7 @@ import {
   badRequest,
   badSignature,
   bodyDigest,
+  DRAIN_PATH,
   drainBodySchema,
   drainEntryToEvent,
   emptyBody,
@@ -13,6 +14,7 @@ import {
   idempotentEventIds,
   keyTime,
   kindRow,
+  NDJSON_TYPES,
   newEvents,
   parseJsonBody,
   tooLarge,
@@ -28,6 +30,7 @@ import type { IngestCounters } from './ingest-counters.ts';
 import { authenticate, checkOrigin, rateLimit } from './auth/authenticate.ts';
 import { acceptCompressedBodies, parseJsonBodies } from './body.ts';
 import { validDrainSignature } from './drain-signature.ts';
+import { registerOtlpRoutes } from './otlp-routes.ts';
 
 // THE PATH OF AN INGEST REQUEST, in the order Fastify runs it (docs/architecture.md).
 // Every refusal is thrown and answered by the one mapping in contract http-answer.ts.
@@ -79,10 +82,11 @@ export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Pr
       });
     }
     registerDrainRoute(ingest, deps);
+    registerOtlpRoutes(ingest, deps, { received, produce }); // OTLP/HTTP: the same steps (otlp-routes.ts)
   });
 }
 
-interface Received {
+export interface Received {
   /** When the request arrived (its deadline counts from here), epoch ms. */
   arrivedAt: number;
   /** The envelope's received_at. */
@@ -92,7 +96,7 @@ interface Received {
   idempotencyKey?: string;
 }
 
-function received(request: FastifyRequest, reply: FastifyReply): Received {
+export function received(request: FastifyRequest, reply: FastifyReply): Received {
   const arrivedAt = Date.now() - reply.elapsedTime;
   const idempotencyKey = idempotencyKeyOf(request.headers[IDEMPOTENCY_HEADER]);
   const receivedAt = new Date(arrivedAt).toISOString();
@@ -101,7 +105,7 @@ function received(request: FastifyRequest, reply: FastifyReply): Received {
 }
 
 /** 7: the request's events, each with its own id, as one message on the kind's topic; resolves once Kafka acknowledged it. */
-async function produce<K extends EventKind>(deps: IngestDeps, kind: K, request: FastifyRequest, at: Received, events: Array<EventDataByKind[K]>) {
+export async function produce<K extends EventKind>(deps: IngestDeps, kind: K, request: FastifyRequest, at: Received, events: Array<EventDataByKind[K]>) {
   const projectId = request.grant!.projectId;
   const ids = at.idempotencyKey ? idempotentEventIds(projectId, at.idempotencyKey, request.bodyDigest ?? '', kind, events.length) : undefined;
   const message = encodeBatch(kind, projectId, at.receivedAt, newEvents(events, ids));
@@ -110,8 +114,6 @@ async function produce<K extends EventKind>(deps: IngestDeps, kind: K, request: 
   await deps.queue.enqueue(deps.topics.of(kind), [message], events.length, at.arrivedAt);
   deps.counters.onAccepted(kind, events.length);
 }
-
-const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines'];
 
 /** 5' for the drain: a JSON array or NDJSON, through the same JSON parser. */
 function parseDrainBody(request: FastifyRequest, raw: Buffer): unknown {
@@ -137,7 +139,7 @@ function registerDrainRoute(app: FastifyInstance, deps: IngestDeps): void {
     // The signature covers the raw bytes, so this route keeps the body unparsed.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(['application/json', ...NDJSON_TYPES, 'text/plain'], { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-    scope.post('/ingest/drain', async (request, reply) => {
+    scope.post(DRAIN_PATH, async (request, reply) => {
       // No body at all (no Content-Type, or Content-Length: 0) leaves request.body unset.
       const raw = (request.body as Buffer | undefined) ?? Buffer.alloc(0);
       const grant = request.grant!;

@@ -1,6 +1,6 @@
 import { startService } from '@devtrail/config';
-import { openAdapters } from '@devtrail/runtime';
-import { createHttpApp, createReceiver } from './app.ts';
+import { createHttpApp, openAdapters } from '@devtrail/runtime';
+import { createReceiver } from './app.ts';
 
 // Distributed mode: one receiver replica. Config parsed once here and passed down.
 const { config, logger } = startService('receiver', process.env);

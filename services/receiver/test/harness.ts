@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { createLogger } from '@devtrail/config';
 import { decodeMessage, type EventKind, type Envelope } from '@devtrail/contract';
 import { projectsRepo } from '@devtrail/relational-store';
-import type { Adapters } from '@devtrail/runtime';
-import { createHttpApp, createReceiver, type Receiver } from '../src/index.ts';
+import { createHttpApp, type Adapters } from '@devtrail/runtime';
+import { createReceiver, type Receiver } from '../src/index.ts';
 import { embeddedAdapters } from '../../../test/support/embedded-adapters.ts';
 
 export interface Harness {

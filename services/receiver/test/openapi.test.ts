@@ -14,6 +14,9 @@ const PATHS: Record<string, string[]> = {
   '/ingest/traces': ['post'],
   '/ingest/llm': ['post'],
   '/ingest/drain': ['post'],
+  '/v1/logs': ['post'],
+  '/v1/traces': ['post'],
+  '/v1/metrics': ['post'],
   '/health': ['get'],
   '/health/ready': ['get'],
   '/openapi.json': ['get'],
@@ -54,7 +57,7 @@ describe('OpenAPI document', () => {
     expect(doc.components.securitySchemes.operatorToken).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const op of Object.values(ops)) {
-        const expected = path.startsWith('/ingest/') ? [{ apiKey: [] }] : path.startsWith('/api/') ? [{ operatorToken: [] }] : undefined;
+        const expected = path.startsWith('/ingest/') || path.startsWith('/v1/') ? [{ apiKey: [] }] : path.startsWith('/api/') ? [{ operatorToken: [] }] : undefined;
         expect(op.security, path).toEqual(expected);
       }
     }

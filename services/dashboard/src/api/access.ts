@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { httpError, projectIdParam, safeEqual } from '@devtrail/contract';
+import { ERRORS, notFound, projectIdParam, safeEqual } from '@devtrail/contract';
 
 // Who may call the admin and read APIs. Today: the operator token from config
 // (constant-time compare). The dashboard's user sessions plug in as another Authenticator
@@ -43,13 +43,13 @@ export function requirePrincipal(authenticators: Authenticator[]) {
         return;
       }
     }
-    return reply.code(401).send({ error: 'Missing or invalid operator token or session' });
+    return reply.code(401).send({ error: ERRORS.noPrincipal });
   };
 }
 
 /** The :id of a project route, when the caller may read it; otherwise 404, as for a project that does not exist. */
 export async function projectOf(request: FastifyRequest): Promise<string> {
   const { id } = projectIdParam.parse(request.params);
-  if (!(await request.principal!.canAccess(id))) throw httpError(404, 'Project not found');
+  if (!(await request.principal!.canAccess(id))) throw notFound('Project');
   return id;
 }

@@ -1,14 +1,28 @@
 import type { FastifyInstance } from 'fastify';
 import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates, type ColumnStore } from '@devtrail/column-store';
-import { z } from 'zod';
-import { traceIdParam, errorsQuery, logsQuery, apiTimeRange, rangeQuery, tracesQuery, httpError } from '@devtrail/contract';
+import { traceIdParam, errorsQuery, fingerprintParam, ingestionQuery, logsQuery, apiTimeRange, rangeQuery, tracesQuery, notFound } from '@devtrail/contract';
 import { projectOf } from './access.ts';
+import type { LlmPriceTable } from '@devtrail/config';
+import { defaultPrices, withEstimates } from './llm-estimates.ts';
 
 // /api/projects/:id/...: what the dashboard reads. Every query is bounded by project and
 // time range and runs with ClickHouse query parameters (column-store/src/reads).
+// read-docs.ts documents each path.
 
-export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lagOf?: () => Promise<unknown>): void {
-  app.get('/api/projects/:id/logs', async (request) => {
+export const READ_PATHS = {
+  logs: '/api/projects/:id/logs',
+  errors: '/api/projects/:id/errors',
+  errorGroups: '/api/projects/:id/error-groups',
+  errorGroup: '/api/projects/:id/error-groups/:fingerprint',
+  traces: '/api/projects/:id/traces',
+  trace: '/api/projects/:id/traces/:traceId',
+  spans: '/api/projects/:id/spans',
+  llmUsage: '/api/projects/:id/llm-usage',
+  ingestion: '/api/projects/:id/ingestion',
+};
+
+export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lagOf?: () => Promise<unknown>, prices: LlmPriceTable = defaultPrices()): void {
+  app.get(READ_PATHS.logs, async (request) => {
     const projectId = await projectOf(request);
     const q = logsQuery.parse(request.query);
     const r = await readLogs(store, {
@@ -26,57 +40,57 @@ export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lag
     return { logs: r.logs, next_cursor: r.nextCursor };
   });
 
-  app.get('/api/projects/:id/errors', async (request) => {
+  app.get(READ_PATHS.errors, async (request) => {
     const projectId = await projectOf(request);
     const q = errorsQuery.parse(request.query);
     const r = await readErrors(store, { projectId, fingerprint: q.fingerprint, range: apiTimeRange(q), cursor: q.cursor, limit: q.limit });
     return { errors: r.errors, next_cursor: r.nextCursor };
   });
 
-  app.get('/api/projects/:id/error-groups', async (request) => {
+  app.get(READ_PATHS.errorGroups, async (request) => {
     const projectId = await projectOf(request);
     const q = rangeQuery.parse(request.query);
     return { groups: await readErrorGroups(store, { projectId, range: apiTimeRange(q), limit: q.limit }) };
   });
 
-  app.get('/api/projects/:id/error-groups/:fingerprint', async (request) => {
+  app.get(READ_PATHS.errorGroup, async (request) => {
     const projectId = await projectOf(request);
-    const { fingerprint } = z.object({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/) }).parse(request.params);
+    const { fingerprint } = fingerprintParam.parse(request.params);
     const [group] = await readErrorGroups(store, { projectId, fingerprint, range: { fromMs: 0 } });
-    if (!group) throw httpError(404, 'Error group not found');
+    if (!group) throw notFound('Error group');
     const recent = await readErrors(store, { projectId, fingerprint, range: { fromMs: Date.parse(group.first_seen) }, limit: 20 });
     return { group, recent: recent.errors };
   });
 
-  app.get('/api/projects/:id/traces', async (request) => {
+  app.get(READ_PATHS.traces, async (request) => {
     const projectId = await projectOf(request);
     const q = tracesQuery.parse(request.query);
     return { traces: await readSpans(store, { projectId, range: apiTimeRange(q), operation: q.operation, rootsOnly: true, limit: q.limit }) };
   });
 
-  app.get('/api/projects/:id/traces/:traceId', async (request) => {
+  app.get(READ_PATHS.trace, async (request) => {
     const projectId = await projectOf(request);
     const { traceId } = traceIdParam.parse(request.params);
     const spans = await readTrace(store, projectId, traceId);
-    if (spans.length === 0) throw httpError(404, 'Trace not found');
+    if (spans.length === 0) throw notFound('Trace');
     return { trace_id: traceId, spans };
   });
 
-  app.get('/api/projects/:id/spans', async (request) => {
+  app.get(READ_PATHS.spans, async (request) => {
     const projectId = await projectOf(request);
     const q = tracesQuery.parse(request.query);
     return { spans: await readSpans(store, { projectId, range: apiTimeRange(q), operation: q.operation, limit: q.limit }) };
   });
 
-  app.get('/api/projects/:id/llm-usage', async (request) => {
+  app.get(READ_PATHS.llmUsage, async (request) => {
     const projectId = await projectOf(request);
     const q = rangeQuery.parse(request.query);
-    return { usage: await readLlmUsage(store, { projectId, range: apiTimeRange(q) }) };
+    return { usage: withEstimates(await readLlmUsage(store, { projectId, range: apiTimeRange(q) }), prices) };
   });
 
-  app.get('/api/projects/:id/ingestion', async (request) => {
+  app.get(READ_PATHS.ingestion, async (request) => {
     const projectId = await projectOf(request);
-    const q = z.object({ minutes: z.coerce.number().int().min(1).max(1440).default(60) }).parse(request.query);
+    const q = ingestionQuery.parse(request.query);
     return { per_minute: await readIngestionRates(store, projectId, q.minutes), consumers: lagOf ? await lagOf().catch(() => null) : null };
   });
 }

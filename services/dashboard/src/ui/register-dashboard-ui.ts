@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from '@devtrail/config';
+import type { LlmPriceTable, Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
 import { projectsRepo, usersRepo } from '@devtrail/relational-store';
 import { operatorAuthenticator, type Authenticator } from '../api/access.ts';
@@ -12,6 +12,8 @@ export interface DashboardUiOptions {
   operatorToken: string | undefined;
   /** The receiver's port when it runs as another process on the same host (distributed mode); unset when it shares this app. */
   ingestPort?: number;
+  /** Prices behind estimated_cost_usd (config.llmPrices); the repository's table when unset. */
+  llmPrices?: LlmPriceTable;
 }
 
 export interface DashboardUi {
@@ -26,7 +28,7 @@ export async function registerDashboardUi(app: FastifyInstance, adapters: Adapte
   registerAuthRoutes(app, users, { uiConfig: { ingest_port: opts.ingestPort ?? null } });
   const projects = projectsRepo(adapters.relational);
   const operator = operatorAuthenticator(opts.operatorToken, async (id) => (await projects.get(id)) !== null);
-  registerUiApiRoutes(app, adapters.columnStore, [operator, authenticator]);
+  registerUiApiRoutes(app, adapters.columnStore, [operator, authenticator], opts.llmPrices);
   await registerUiPages(app);
   if ((await users.count()) === 0) logger.info('dashboard: no user yet; the first visit to the web UI creates the owner account');
   return { authenticator };

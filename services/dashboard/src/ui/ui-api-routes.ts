@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { bucketsOf, readErrorActivity, readLlmUsage, type Buckets, type ColumnStore } from '@devtrail/column-store';
 import { projectOf, requirePrincipal, type Authenticator } from '../api/access.ts';
 import { apiTimeRange, rangeQuery } from '@devtrail/contract';
+import type { LlmPriceTable } from '@devtrail/config';
+import { defaultPrices, withEstimates } from '../api/llm-estimates.ts';
 
 // Reads only the web UI needs (chart series), beside the read API and under the same
 // authentication and per-project authorisation. Bounded by time range and bucket count.
@@ -18,7 +20,7 @@ const activityQuery = rangeQuery.extend({
 const seriesQuery = rangeQuery.extend({ buckets: z.coerce.number().int().min(2).max(500).default(48) });
 const axisOf = (b: Buckets) => ({ from: b.fromMs, step_ms: b.stepMs, buckets: b.count });
 
-export function registerUiApiRoutes(app: FastifyInstance, store: ColumnStore, authenticators: Authenticator[]): void {
+export function registerUiApiRoutes(app: FastifyInstance, store: ColumnStore, authenticators: Authenticator[], prices: LlmPriceTable = defaultPrices()): void {
   app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal(authenticators));
     api.get('/api/projects/:id/error-activity', async (request) => {
@@ -33,10 +35,16 @@ export function registerUiApiRoutes(app: FastifyInstance, store: ColumnStore, au
       const q = seriesQuery.parse(request.query);
       const buckets = bucketsOf(apiTimeRange(q), q.buckets);
       const [series, models] = await Promise.all([
-        readLlmUsage(store, { projectId: id, buckets, by: ['bucket', 'model'], measures: ['calls', 'tokens', 'cost_usd'], limit: 20_000 }),
+        readLlmUsage(store, {
+          projectId: id,
+          buckets,
+          by: ['bucket', 'model'],
+          measures: ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd'],
+          limit: 20_000,
+        }),
         readLlmUsage(store, { projectId: id, buckets, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
       ]);
-      return { ...axisOf(buckets), series, models };
+      return { ...axisOf(buckets), series: withEstimates(series, prices), models: withEstimates(models, prices) };
     });
   });
 }

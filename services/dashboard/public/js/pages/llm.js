@@ -22,13 +22,27 @@ export function LlmPage({ project }) {
   const { query } = useLocation();
   const range = query.get('range') || '';
   const { data, error, loading } = useData(() => api(projectApi(project.id, '/llm-breakdown'), { query: { ...boundsOf(range), buckets: 48 } }), `${project.id}|${range}`);
-  const cost = useMemo(() => data && columns(data, 'cost_usd'), [data]);
+  // The cost chart shows cost as sent; when nothing in the range was sent with a cost (OTLP
+  // never is), it shows the estimate instead, and its title says so.
+  const sentCost = Boolean(data?.series.some((p) => p.cost_usd !== 0));
+  const cost = useMemo(
+    () =>
+      data &&
+      columns({ ...data, series: data.series.map((p) => ({ ...p, estimated_cost_usd: p.estimated_cost_usd ?? 0 })) }, sentCost ? 'cost_usd' : 'estimated_cost_usd'),
+    [data, sentCost],
+  );
   const tokens = useMemo(() => data && columns(data, 'tokens'), [data]);
-  const totals = data?.models.reduce((t, m) => ({ calls: t.calls + m.calls, cost: t.cost + m.cost_usd, tokens: t.tokens + m.input_tokens + m.output_tokens }), {
-    calls: 0,
-    cost: 0,
-    tokens: 0,
-  });
+  const totals = data?.models.reduce(
+    (t, m) => ({
+      calls: t.calls + m.calls,
+      cost: t.cost + m.cost_usd,
+      estimated: t.estimated + (m.estimated_cost_usd ?? 0),
+      tokens: t.tokens + m.input_tokens + m.output_tokens,
+    }),
+    { calls: 0, cost: 0, estimated: 0, tokens: 0 },
+  );
+  // Models the price table does not know have no estimate (shown as "—").
+  const unpriced = data ? data.models.filter((m) => m.estimated_cost_usd == null).length : 0;
   return html`
     <div class="page-head">
       <h1>LLM usage</h1>
@@ -44,11 +58,14 @@ export function LlmPage({ project }) {
       <div class="stats">
         <div class="stat"><span class="stat-label">Calls</span><span class="stat-value">${formatNumber(totals.calls)}</span></div>
         <div class="stat"><span class="stat-label">Tokens</span><span class="stat-value">${formatNumber(totals.tokens)}</span></div>
-        <div class="stat"><span class="stat-label">Cost</span><span class="stat-value" data-testid="llm-total-cost">${formatCost(totals.cost)}</span></div>
+        <div class="stat"><span class="stat-label">Cost (as sent)</span><span class="stat-value" data-testid="llm-total-cost">${formatCost(totals.cost)}</span></div>
+        <div class="stat" title=${unpriced ? `${unpriced} model(s) not in the price table` : 'From the price table'}>
+          <span class="stat-label">Estimated cost${unpriced ? ' *' : ''}</span><span class="stat-value" data-testid="llm-total-estimated">${formatCost(totals.estimated)}</span>
+        </div>
       </div>
       <div class="grid-2">
         <section class="card">
-          <h2>Cost by model (USD)</h2>
+          <h2 data-testid="llm-cost-chart-title">${sentCost ? 'Cost by model (USD)' : 'Estimated cost by model (USD)'}</h2>
           <${TimeChart} data=${cost.data} series=${cost.series} stacked=${true} testId="llm-cost-chart" />
         </section>
         <section class="card">
@@ -60,7 +77,7 @@ export function LlmPage({ project }) {
         <h2>By model and provider</h2>
         <table class="table" data-testid="llm-table">
           <thead>
-            <tr><th>Model</th><th>Provider</th><th class="num">Calls</th><th class="num">Input tokens</th><th class="num">Output tokens</th><th class="num">Cost</th><th class="num">Latency p50</th><th class="num">Latency p95</th></tr>
+            <tr><th>Model</th><th>Provider</th><th class="num">Calls</th><th class="num">Input tokens</th><th class="num">Output tokens</th><th class="num">Cost</th><th class="num">Est. cost</th><th class="num">Latency p50</th><th class="num">Latency p95</th></tr>
           </thead>
           <tbody>
             ${data.models.map(
@@ -71,6 +88,7 @@ export function LlmPage({ project }) {
                 <td class="num">${formatNumber(m.input_tokens)}</td>
                 <td class="num">${formatNumber(m.output_tokens)}</td>
                 <td class="num">${formatCost(m.cost_usd)}</td>
+                <td class="num" data-testid="llm-estimated">${m.estimated_cost_usd == null ? '—' : formatCost(m.estimated_cost_usd)}</td>
                 <td class="num">${formatNumber(m.latency_p50_ms)} ms</td>
                 <td class="num">${formatNumber(m.latency_p95_ms)} ms</td>
               </tr>`,

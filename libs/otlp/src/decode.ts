@@ -1,0 +1,71 @@
+import type { Type } from 'protobufjs';
+import { OTLP_TYPES } from './proto-root.ts';
+import type { LogsRequest, TraceRequest } from './otlp-types.ts';
+
+// Request bodies -> OTLP messages. Protobuf goes through the decoder protobufjs builds
+// from the .proto files; OTLP/JSON (already parsed by the HTTP layer) goes through the
+// same types' fromObject, which checks the structure and coerces scalars. Either way
+// the mapper sees one shape.
+
+export type OtlpEncoding = 'protobuf' | 'json';
+
+/** The body is not an OTLP message of the expected type: the whole request is refused (400). */
+export class OtlpDecodeError extends Error {}
+
+// OTLP/JSON differs from the proto3 JSON mapping in one point: trace and span ids are
+// hex strings, not base64 ("OTLP/HTTP", JSON Protobuf Encoding). These are the id fields.
+const ID_LENGTHS: Record<string, number> = { traceId: 16, spanId: 8, parentSpanId: 8 };
+
+function hexIds(record: unknown): void {
+  if (!record || typeof record !== 'object') return;
+  const r = record as Record<string, unknown>;
+  for (const field of Object.keys(ID_LENGTHS)) {
+    const v = r[field];
+    if (typeof v !== 'string') continue;
+    if (v !== '' && !(v.length === ID_LENGTHS[field] * 2 && /^[0-9a-fA-F]+$/.test(v))) {
+      throw new OtlpDecodeError(`${field} must be ${ID_LENGTHS[field] * 2} hex characters in OTLP/JSON, got ${JSON.stringify(v.slice(0, 40))}`);
+    }
+    r[field] = Buffer.from(v, 'hex');
+  }
+}
+
+const each = (v: unknown, f: (item: unknown) => void) => {
+  if (Array.isArray(v)) v.forEach(f);
+};
+const field = (v: unknown, name: string): unknown => (v && typeof v === 'object' ? (v as Record<string, unknown>)[name] : undefined);
+
+function jsonLogIds(body: unknown): void {
+  each(field(body, 'resourceLogs'), (rl) => each(field(rl, 'scopeLogs'), (sl) => each(field(sl, 'logRecords'), hexIds)));
+}
+
+function jsonSpanIds(body: unknown): void {
+  each(field(body, 'resourceSpans'), (rs) =>
+    each(field(rs, 'scopeSpans'), (ss) =>
+      each(field(ss, 'spans'), (span) => {
+        hexIds(span);
+        each(field(span, 'links'), hexIds);
+      }),
+    ),
+  );
+}
+
+function decode<T>(type: Type, body: unknown, encoding: OtlpEncoding, jsonIds: (b: unknown) => void): T {
+  try {
+    if (encoding === 'protobuf') {
+      if (!(body instanceof Uint8Array)) throw new OtlpDecodeError('expected a binary protobuf body');
+      return type.decode(body) as unknown as T;
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OtlpDecodeError(`expected a JSON object (${type.name})`);
+    jsonIds(body);
+    return type.fromObject(body as Record<string, unknown>) as unknown as T;
+  } catch (err) {
+    if (err instanceof OtlpDecodeError) throw err;
+    // protobufjs throws plain Errors (truncated input, bad wire type, wrong JSON type);
+    // very deep nesting ends in a RangeError. All of them mean "not decodable".
+    throw new OtlpDecodeError(`not a valid ${type.name} (${encoding}): ${(err as Error).message}`);
+  }
+}
+
+export const decodeLogsRequest = (body: unknown, encoding: OtlpEncoding): LogsRequest => decode<LogsRequest>(OTLP_TYPES.logsRequest, body, encoding, jsonLogIds);
+
+export const decodeTraceRequest = (body: unknown, encoding: OtlpEncoding): TraceRequest => decode<TraceRequest>(OTLP_TYPES.traceRequest, body, encoding, jsonSpanIds);

@@ -1,0 +1,8 @@
+// Trace and span ids: bytes in OTLP, lowercase hex in devtrail (as OTLP/JSON and W3C
+// traceparent write them). All-zero or empty ids mean "none".
+
+export function hexId(bytes: Uint8Array | null | undefined): string | undefined {
+  if (!bytes || bytes.length === 0) return undefined;
+  const hex = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+  return /^0+$/.test(hex) ? undefined : hex;
+}

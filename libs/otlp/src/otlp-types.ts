@@ -1,0 +1,69 @@
+// The parts of the OTLP messages devtrail reads, as protobufjs decodes them (lowerCamelCase
+// fields; proto3 defaults may be absent). 64-bit integers arrive as Long objects from the
+// protobuf decoder, or as numbers or strings from OTLP/JSON.
+
+export type Int64 = number | string | { toNumber(): number; toString(): string };
+
+export interface AnyValue {
+  stringValue?: string | null;
+  boolValue?: boolean | null;
+  intValue?: Int64 | null;
+  doubleValue?: number | null;
+  arrayValue?: { values?: AnyValue[] | null } | null;
+  kvlistValue?: { values?: KeyValue[] | null } | null;
+  bytesValue?: Uint8Array | null;
+}
+
+export interface KeyValue {
+  key?: string | null;
+  value?: AnyValue | null;
+}
+
+export interface Resource {
+  attributes?: KeyValue[] | null;
+}
+
+export interface Scope {
+  name?: string | null;
+  version?: string | null;
+}
+
+export interface LogRecord {
+  timeUnixNano?: Int64 | null;
+  observedTimeUnixNano?: Int64 | null;
+  severityNumber?: number | null;
+  severityText?: string | null;
+  body?: AnyValue | null;
+  attributes?: KeyValue[] | null;
+  traceId?: Uint8Array | null;
+  spanId?: Uint8Array | null;
+  eventName?: string | null;
+}
+
+export interface LogsRequest {
+  resourceLogs?: Array<{ resource?: Resource | null; scopeLogs?: Array<{ scope?: Scope | null; logRecords?: LogRecord[] | null }> | null }> | null;
+}
+
+export interface SpanEvent {
+  timeUnixNano?: Int64 | null;
+  name?: string | null;
+  attributes?: KeyValue[] | null;
+}
+
+export interface Span {
+  traceId?: Uint8Array | null;
+  spanId?: Uint8Array | null;
+  parentSpanId?: Uint8Array | null;
+  name?: string | null;
+  kind?: number | null;
+  startTimeUnixNano?: Int64 | null;
+  endTimeUnixNano?: Int64 | null;
+  attributes?: KeyValue[] | null;
+  events?: SpanEvent[] | null;
+  links?: Array<{ traceId?: Uint8Array | null; spanId?: Uint8Array | null }> | null;
+  status?: { code?: number | null; message?: string | null } | null;
+}
+
+export interface TraceRequest {
+  resourceSpans?: Array<{ resource?: Resource | null; scopeSpans?: Array<{ scope?: Scope | null; spans?: Span[] | null }> | null }> | null;
+}

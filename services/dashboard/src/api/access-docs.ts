@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { ERRORS, notFound, projectIdParam, UNAVAILABLE } from '@devtrail/contract';
+import { json, type ApiDocs, type ResponseConfig } from '@devtrail/contract/api-docs';
+
+// What every /api route answers besides its 200, for admin-docs.ts and read-docs.ts:
+// the schemas' 400, access.ts's 401 and 404, the stores' 503; and the :id parameter.
+
+export function apiAnswers({ validationError, errorResponse, retryAfter }: ApiDocs) {
+  const idParam = z.object({ id: projectIdParam.shape.id.openapi({ format: 'uuid', description: 'Project id.' }) });
+  /** notFound: the 404 message, for routes with a project id. */
+  const errors = (notFoundMessage: string | null): Record<string, ResponseConfig> => ({
+    400: { description: 'Invalid parameters or body (zod issues).', ...json(validationError) },
+    401: errorResponse('Operator token missing or wrong.', ERRORS.noPrincipal),
+    ...(notFoundMessage ? { 404: errorResponse('Unknown project (or one the caller may not see).', notFoundMessage) } : {}),
+    503: errorResponse(
+      'A store (PostgreSQL or ClickHouse) is unreachable.',
+      { postgres: UNAVAILABLE['relational-store'], clickhouse: UNAVAILABLE['column-store'] },
+      { 'Retry-After': retryAfter },
+    ),
+  });
+  return { idParam, errors, projectNotFound: notFound('Project').message };
+}

@@ -1,0 +1,174 @@
+import { z, type AnyZodObject } from 'zod';
+import type { ErrorGroup, ErrorRecord, IngestionRate, LlmUsageSummary, LogRecord, SpanRecord } from '@devtrail/column-store';
+import { errorsQuery, EVENT_KINDS, fingerprintParam, ingestionQuery, logLevels, logsQuery, notFound, rangeQuery, severities, spanStatuses } from '@devtrail/contract';
+import { traceIdParam, tracesQuery, type EventKind } from '@devtrail/contract';
+import { describeFields, json, openApiPath, sameKeys, type ApiDocs } from '@devtrail/contract/api-docs';
+import { READ_PATHS } from './read-routes.ts';
+import type { withEstimates } from './llm-estimates.ts';
+import { apiAnswers } from './access-docs.ts';
+
+// The OpenAPI documentation of read-routes.ts. Its answers are written out here and
+// checked against the column store's types they mirror.
+
+export function documentReadApi(docs: ApiDocs) {
+  const r = docs.registry;
+  const { idParam, errors, projectNotFound } = apiAnswers(docs);
+  const meta = z.record(z.unknown());
+  const where = { service: z.string(), environment: z.string(), release: z.string() };
+  const logRecord = r.register(
+    'LogRecord',
+    z.object({
+      event_id: z.string().uuid(),
+      timestamp: z.string().datetime(),
+      received_at: z.string().datetime(),
+      level: z.enum(logLevels),
+      ...where,
+      message: z.string(),
+      metadata: meta,
+      trace_id: z.string(),
+      span_id: z.string(),
+      request_id: z.string(),
+      context: z.string(),
+    }),
+  );
+  const breadcrumbs = z.array(z.object({ type: z.string(), message: z.string(), timestamp: z.string() }));
+  const errorRecord = r.register(
+    'ErrorRecord',
+    z.object({
+      event_id: z.string().uuid(),
+      timestamp: z.string().datetime(),
+      fingerprint: z.string(),
+      error_type: z.string(),
+      error_message: z.string(),
+      stack_trace: z.string(),
+      severity: z.enum(severities),
+      ...where,
+      context: meta,
+      trace_id: z.string(),
+      user_id: z.string(),
+      breadcrumbs,
+    }),
+  );
+  const latest = z.object({
+    event_id: z.string().uuid(),
+    error_type: z.string(),
+    error_message: z.string(),
+    stack_trace: z.string(),
+    severity: z.string(),
+    service: z.string(),
+    release: z.string(),
+    environment: z.string(),
+  });
+  const errorGroup = r.register(
+    'ErrorGroup',
+    z.object({
+      fingerprint: z.string(),
+      count: z.number().int().openapi({ description: 'Distinct occurrences (by event id).' }),
+      first_seen: z.string().datetime(),
+      last_seen: z.string().datetime(),
+      max_severity: z.enum(severities),
+      latest: latest.openapi({ description: 'The most recent occurrence.' }),
+    }),
+  );
+  const spanRecord = r.register(
+    'SpanRecord',
+    z.object({
+      event_id: z.string().uuid(),
+      trace_id: z.string(),
+      span_id: z.string(),
+      parent_span_id: z.string(),
+      operation: z.string(),
+      start_time: z.string().datetime(),
+      duration_ms: z.number().int(),
+      status: z.enum(spanStatuses),
+      ...where,
+      metadata: meta,
+    }),
+  );
+  const llmSummary = r.register(
+    'LlmUsageSummary',
+    z.object({
+      day: z.string().openapi({ example: '2025-01-31' }),
+      model: z.string(),
+      provider: z.string(),
+      service: z.string(),
+      calls: z.number().int(),
+      input_tokens: z.number().int(),
+      output_tokens: z.number().int(),
+      cost_usd: z.number().openapi({ description: 'As sent (the spec default 0).' }),
+      estimated_cost_usd: z.number().nullable().openapi({
+        description: 'From the summed tokens and the price table (libs/config/data/llm-prices.json or LLM_PRICES_FILE); null for a model it does not price.',
+      }),
+      latency_p50_ms: z.number(),
+      latency_p95_ms: z.number(),
+    }),
+  );
+  const kinds = EVENT_KINDS as [EventKind, ...EventKind[]];
+  const ingestionRate = r.register('IngestionRate', z.object({ minute: z.string().datetime(), kind: z.enum(kinds), events: z.number().int() }));
+  sameKeys<z.infer<typeof logRecord>, LogRecord>(true);
+  sameKeys<z.infer<typeof errorRecord>, ErrorRecord>(true);
+  sameKeys<z.infer<typeof errorGroup>, ErrorGroup>(true);
+  sameKeys<z.infer<typeof latest>, ErrorGroup['latest']>(true);
+  sameKeys<z.infer<typeof spanRecord>, SpanRecord>(true);
+  sameKeys<z.infer<typeof llmSummary>, ReturnType<typeof withEstimates<LlmUsageSummary>>[number]>(true);
+  sameKeys<z.infer<typeof ingestionRate>, IngestionRate>(true);
+
+  const nextCursor = z.string().nullable().openapi({ description: 'Pass as cursor for the next (older) page; null on the last page.' });
+  const rangeNote = 'from/to: ISO 8601 with offset, or epoch milliseconds. Default range: the 24 hours before `to` (default now + 60 s). limit: 1..1000, default 100.';
+  const read = (path: string, summary: string, query: AnyZodObject | null, ok: z.ZodTypeAny, extraParams?: AnyZodObject, notFoundMessage?: string) =>
+    r.registerPath({
+      method: 'get',
+      path: openApiPath(path),
+      tags: ['read'],
+      summary,
+      description: query ? rangeNote : undefined,
+      security: [{ operatorToken: [] }],
+      request: { params: extraParams ? idParam.merge(extraParams) : idParam, ...(query ? { query } : {}) },
+      responses: {
+        200: { description: 'OK', ...json(ok) },
+        ...errors(projectNotFound),
+        ...(notFoundMessage ? { 404: docs.errorResponse('Unknown project, or nothing found.', notFoundMessage) } : {}),
+      },
+    });
+
+  read(
+    READ_PATHS.logs,
+    'Logs, newest first, cursor-paginated',
+    describeFields(logsQuery, { level: 'Comma-separated levels, e.g. warn,error.', q: 'Case-insensitive substring of the message.' }),
+    z.object({ logs: z.array(logRecord), next_cursor: nextCursor }),
+  );
+  read(READ_PATHS.errors, 'Error occurrences, newest first, optionally of one group', errorsQuery, z.object({ errors: z.array(errorRecord), next_cursor: nextCursor }));
+  read(READ_PATHS.errorGroups, 'Error groups seen in the range, most recently seen first', rangeQuery, z.object({ groups: z.array(errorGroup) }));
+  read(
+    READ_PATHS.errorGroup,
+    'One error group and its 20 most recent occurrences',
+    null,
+    z.object({ group: errorGroup, recent: z.array(errorRecord) }),
+    fingerprintParam,
+    notFound('Error group').message,
+  );
+  read(READ_PATHS.traces, 'Root spans (traces), newest first', tracesQuery, z.object({ traces: z.array(spanRecord) }));
+  read(
+    READ_PATHS.trace,
+    'Every span of one trace, in start order',
+    null,
+    z.object({ trace_id: z.string(), spans: z.array(spanRecord) }),
+    traceIdParam,
+    notFound('Trace').message,
+  );
+  read(READ_PATHS.spans, 'Spans, newest first', tracesQuery, z.object({ spans: z.array(spanRecord) }));
+  read(READ_PATHS.llmUsage, 'LLM usage per day, model, provider and service', rangeQuery, z.object({ usage: z.array(llmSummary) }));
+  read(
+    READ_PATHS.ingestion,
+    'Stored events per minute and kind, and consumer lag',
+    describeFields(ingestionQuery, { minutes: 'Look-back in minutes.' }),
+    z.object({
+      per_minute: z.array(ingestionRate),
+      consumers: z
+        .array(z.record(z.unknown()))
+        .nullable()
+        .openapi({ description: 'Per-consumer counters and lag when this process runs the consumers (embedded mode); null otherwise.' }),
+    }),
+  );
+  return { name: 'read', description: 'What the dashboard reads; operator token. Every query is bounded by project and time range.' };
+}

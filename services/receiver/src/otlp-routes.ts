@@ -1,0 +1,137 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { badRequest, bodyDigest, httpError, IDEMPOTENCY_HEADER, toHttpAnswer, type EventKind, type HttpError } from '@devtrail/contract';
+import {
+  decodeLogsRequest,
+  decodeTraceRequest,
+  exportResponse,
+  logRecordCount,
+  mapLogs,
+  mapTraces,
+  MAX_OTLP_RECORDS,
+  OtlpDecodeError,
+  spanCount,
+  statusResponse,
+  OTLP_CONTENT_TYPES,
+  type OtlpAnswer,
+  type OtlpEncoding,
+} from '@devtrail/otlp';
+import type { IngestDeps, produce, received } from './ingest-routes.ts';
+import { acceptLogs, acceptTraces, type Accepted } from './otlp-records.ts';
+
+// OTLP/HTTP intake (docs/otlp.md). Registered by registerIngest in the ingest scope
+// (ingest-routes.ts), so its steps 1-5 and 9 (key, origin, rate limit: one request, one
+// count; decompression, body limit, JSON parsing; counting) are the same as for /ingest/*.
+// Here: decode and map (libs/otlp), validate each record with the native schemas
+// (otlp-records.ts, step 6), produce with the native routes' own function (step 7: one
+// message per request and kind, so 200 still means "acknowledged by Kafka"), and answer in
+// OTLP's terms (step 8).
+
+export const OTLP_PATHS = { logs: '/v1/logs', traces: '/v1/traces', metrics: '/v1/metrics' } as const;
+
+export const METRICS_NOT_SUPPORTED =
+  'devtrail does not accept OTLP metrics: send logs to /v1/logs and traces to /v1/traces. Point the metrics exporter elsewhere or turn it off.';
+
+const encodingOf = (request: FastifyRequest): OtlpEncoding =>
+  String(request.headers['content-type'] ?? '')
+    .toLowerCase()
+    .startsWith(OTLP_CONTENT_TYPES.protobuf)
+    ? 'protobuf'
+    : 'json';
+
+/** The parsed body; no body at all (Content-Length: 0 leaves it unset) is an empty protobuf message, which is valid. */
+const bodyOf = (request: FastifyRequest, encoding: OtlpEncoding): unknown => request.body ?? (encoding === 'protobuf' ? Buffer.alloc(0) : undefined);
+
+const send = (reply: FastifyReply, status: number, a: OtlpAnswer) => reply.code(status).type(a.contentType).send(a.body);
+
+/** The human text of any of the receiver's error bodies ({error} or the spec's 400 issues). */
+function messageOf(h: HttpError): string {
+  const b = h.body as { error?: unknown };
+  if (typeof b.error === 'string') return b.error;
+  const issues = (b.error as { issues?: Array<{ message?: string; path?: unknown[] }> } | undefined)?.issues;
+  if (issues?.length)
+    return issues
+      .slice(0, 5)
+      .map((i) => (i.path?.length ? `${i.path.join('.')}: ${i.message}` : String(i.message)))
+      .join('; ');
+  return `HTTP ${h.status}`;
+}
+
+/** Decodes, turning "not an OTLP message" into the shared 400. */
+function decoded<T>(decode: () => T): T {
+  try {
+    return decode();
+  } catch (err) {
+    if (err instanceof OtlpDecodeError) throw badRequest(err.message, 'an OTLP protobuf or OTLP/JSON message', 'undecodable body');
+    throw err;
+  }
+}
+
+/** The native routes' steps the OTLP routes share (ingest-routes.ts). */
+export interface IngestSteps {
+  received: typeof received;
+  produce: typeof produce;
+}
+
+/** More records than one request may carry (record-count.ts): 413, which exporters do not retry. */
+function checkCount(n: number, what: string): void {
+  if (n > MAX_OTLP_RECORDS) {
+    throw httpError(
+      413,
+      `${n} ${what} in one request; at most ${MAX_OTLP_RECORDS}: lower the exporter's batch size (OTEL_BSP_/OTEL_BLRP_MAX_EXPORT_BATCH_SIZE, the Collector's send_batch_max_size)`,
+    );
+  }
+}
+
+/** Every kind acknowledged before the answer: one 200 covers spans and what they carried. */
+async function produceAll(steps: IngestSteps, deps: IngestDeps, request: FastifyRequest, at: ReturnType<typeof received>, accepted: Accepted): Promise<void> {
+  await Promise.all((Object.keys(accepted.events) as EventKind[]).map((kind) => steps.produce(deps, kind, request, at, accepted.events[kind] as never)));
+}
+
+export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps, steps: IngestSteps): void {
+  app.register(async (scope) => {
+    // JSON keeps the ingest scope's parser (body.ts); protobuf bodies stay bytes.
+    scope.addContentTypeParser(OTLP_CONTENT_TYPES.protobuf, { parseAs: 'buffer' }, (request, body, done) => {
+      // As body.ts does for JSON: an Idempotency-Key's event ids are bound to the body they came with.
+      if (request.headers[IDEMPOTENCY_HEADER] !== undefined) request.bodyDigest = bodyDigest(body as Buffer);
+      done(null, body);
+    });
+
+    // OTLP clients expect google.rpc.Status bodies on 4xx/5xx, in the request's encoding;
+    // the status codes and Retry-After are the receiver's usual ones (contract http-answer.ts).
+    scope.setErrorHandler((err: FastifyError, request, reply) => {
+      const h = toHttpAnswer(err, request.routeOptions.bodyLimit);
+      if (h.status >= 500 && h.status !== 503) request.log.error({ err }, 'unhandled error');
+      // Debug, as in http-app.ts: the outage behind it is logged once, by the backend's adapter.
+      else if (h.status === 503) request.log.debug({ err: err.message }, 'answering 503');
+      reply.headers(h.headers);
+      return send(reply, h.status, statusResponse(h.status, messageOf(h), encodingOf(request)));
+    });
+
+    scope.post(OTLP_PATHS.logs, async (request, reply) => {
+      const encoding = encodingOf(request);
+      const at = steps.received(request, reply);
+      const otlp = decoded(() => decodeLogsRequest(bodyOf(request, encoding), encoding));
+      checkCount(logRecordCount(otlp), 'log records');
+      const accepted = acceptLogs(mapLogs(otlp), at.defaultsTime);
+      await produceAll(steps, deps, request, at, accepted);
+      deps.counters.onRejected('log', accepted.rejected);
+      return send(reply, 200, exportResponse('logs', encoding, accepted.rejected, accepted.reasons.join('; ')));
+    });
+
+    scope.post(OTLP_PATHS.traces, async (request, reply) => {
+      const encoding = encodingOf(request);
+      const at = steps.received(request, reply);
+      const otlp = decoded(() => decodeTraceRequest(bodyOf(request, encoding), encoding));
+      checkCount(spanCount(otlp), 'spans');
+      const accepted = acceptTraces(mapTraces(otlp), at.defaultsTime);
+      await produceAll(steps, deps, request, at, accepted);
+      deps.counters.onRejected('span', accepted.rejected);
+      return send(reply, 200, exportResponse('traces', encoding, accepted.rejected, accepted.reasons.join('; ')));
+    });
+
+    // 404 is not retried by OTLP exporters (only 429, 502, 503 and 504 are).
+    scope.post(OTLP_PATHS.metrics, async () => {
+      throw httpError(404, METRICS_NOT_SUPPORTED);
+    });
+  });
+}

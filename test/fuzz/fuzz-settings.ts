@@ -1,0 +1,24 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../support/processes.ts';
+
+// The generated-bodies suite's knobs, read once. A failure prints its seed and index, and
+// FUZZ_SEED=<seed> FUZZ_ONLY=<index> replays exactly that body.
+
+export const FUZZ = {
+  seed: Number(process.env.FUZZ_SEED ?? 20261122),
+  /** Bodies per mode: a few hundred keeps the suite to about a minute a mode. */
+  runs: Number(process.env.FUZZ_RUNS ?? 250),
+  only: process.env.FUZZ_ONLY === undefined ? undefined : Number(process.env.FUZZ_ONLY),
+  /** How long an acknowledged event may take to become readable (consumer batches are 300-500 ms). */
+  visibilityMs: 30_000,
+};
+
+/** Writes the suite's findings where CI keeps test results, and returns the path. */
+export function writeFindings(name: string, findings: unknown): string {
+  const dir = join(ROOT, '.devtrail', 'test-results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, `${JSON.stringify(findings, null, 2)}\n`);
+  return file;
+}
