@@ -6,6 +6,7 @@ import { createClient, ClickHouseLogLevel } from '@clickhouse/client';
 import { Kafka, logLevel } from 'kafkajs';
 import { freePort, pipeline, ROOT, type Pipeline, type ServiceProcess } from '../test/support/processes.ts';
 import { STACK } from '../test/support/stack.ts';
+import { welcomeOf } from '../test/support/log-lines.ts';
 import { cmdline, descendants } from './proc-memory.ts';
 import { clickhouseLookup, readApiLookup } from './lookups.ts';
 import { stackPids } from './cpu-usage.ts';
@@ -173,10 +174,8 @@ export async function startEmbedded(o: TargetOptions): Promise<Target> {
     while (!info) {
       if (child.exitCode !== null) throw new Error(`embedded process exited early:\n${out}`);
       if (Date.now() > deadline) throw new Error(`embedded process did not print its key in 120 s:\n${out}`);
-      const token = /operator token:\s+(\S+)/.exec(out)?.[1];
-      const projectId = /project "[^"]*" \(([0-9a-f-]{36})\)/.exec(out)?.[1];
-      const key = /API key \(shown once, store it now\): (\S+)/.exec(out)?.[1];
-      if (token && projectId && key) info = { token, projectId, key };
+      const w = welcomeOf(out);
+      if (w?.project && w.api_key) info = { token: w.operator_token, projectId: w.project.id, key: w.api_key };
       else await new Promise((r) => setTimeout(r, 200));
     }
     const base = `http://127.0.0.1:${port}`;

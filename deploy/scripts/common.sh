@@ -85,6 +85,16 @@ stop_pid() {
   ! pid_alive "$pid"
 }
 
+# kill_group <pid>: SIGKILL, and nothing before it (stop_pid sends SIGTERM first, which lets
+# an engine start its orderly shutdown), to the process group when the pid leads one; then wait.
+kill_group() {
+  local pid="$1" target="$1" deadline
+  [ "$(ps -o pgid= -p "$pid" 2>/dev/null | tr -d ' ')" = "$pid" ] && target="-$pid"
+  kill -KILL -- "$target" 2>/dev/null || true
+  deadline=$(( $(now_ms) + 10000 ))
+  while pid_alive "$pid" && [ "$(now_ms)" -lt "$deadline" ]; do sleep 0.1; done
+}
+
 # port_open <port>: something accepts TCP connections on 127.0.0.1:<port>.
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
@@ -166,7 +176,7 @@ service_kill() {
   local pid killer="${1:-}"
   if ! pid="$(find_pid "$PIDFILE" "$SIG")"; then say "not running"; rm -f "$PIDFILE"; return 0; fi
   say "killing pid $pid (SIGKILL)"
-  if [ -n "$killer" ]; then "$killer" "$pid"; else stop_pid "$pid" 0 >/dev/null 2>&1 || true; fi
+  if [ -n "$killer" ]; then "$killer" "$pid"; else kill_group "$pid"; fi
   rm -f "$PIDFILE"
   pid_alive "$pid" && die "pid $pid survived SIGKILL"
   say "killed"

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, ROOT } from '../support/processes.ts';
+import { welcomeOf } from '../support/log-lines.ts';
 
 // Issue 5: a clean clone (no node_modules, no data dir) runs the README's first command
 // exactly as written, and the pipeline answers. The second command is the one .ci/run
@@ -48,9 +49,10 @@ describe('a clean clone with the README commands', () => {
         if (child.exitCode !== null || Date.now() > deadline) throw new Error(`first README command did not start devtrail:\n${out.slice(-3000)}`);
         await new Promise((r) => setTimeout(r, 250));
       }
-      const key = /(dt_[0-9a-f]{24})/.exec(out)![1];
-      const curl = out.split('\n').find((l) => l.trim().startsWith(`curl -s -X POST http://127.0.0.1:${port}/ingest/logs`));
-      expect(curl, out).toBeDefined();
+      // On its first start it logs where it runs and the default project's key (not a terminal: one JSON line).
+      const welcome = welcomeOf(out);
+      expect(welcome, out).toMatchObject({ url: `http://127.0.0.1:${port}`, api_key: expect.stringMatching(/^dt_[0-9a-f]{24}$/) });
+      const key = welcome!.api_key;
       const r = await fetch(`http://127.0.0.1:${port}/ingest/logs`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

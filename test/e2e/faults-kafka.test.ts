@@ -1,19 +1,48 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '@clickhouse/client';
 import { ingest, pipeline, stackScript, type Pipeline, type ServiceProcess } from '../support/processes.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../support/stack.ts';
+import { logLines, nonJsonOutput, reachabilityLines, levelSummary } from '../support/log-lines.ts';
 
-// Issue 3: Kafka stopped under a steady stream. Readiness turns 503 and back; a POST that
-// Kafka cannot take answers 503 with Retry-After; every event that got a 200 is stored.
+// Issues 3 and 14: Kafka lost under a steady stream, once stopped and once killed. Readiness
+// turns 503 and back; a POST that Kafka cannot take answers 503 with Retry-After within the
+// request's deadline; every event that got a 200 is stored; a 503'd request retried with its
+// Idempotency-Key is stored once, however many times it was sent; and every line the
+// processes write meanwhile is JSON, with one line per process when Kafka goes and one when
+// it is back.
 const up = await stackUp();
+
+/** The receiver's deadline for Kafka's acknowledgement, counted from the request's arrival. */
+const ACK_TIMEOUT_MS = 3000;
+/** What an answer may take beyond the deadline: the request's own work on a shared 2-core machine. */
+const MARGIN_MS = 1000;
+/** Past this the test stops waiting for an answer: the request hung. */
+const HANG_MS = 20_000;
+const PER_REQUEST = 5;
+const WORKERS = 2;
+
+interface Answer {
+  status: number | 'hung' | 'network error';
+  ms: number;
+  retryAfter: string | null;
+  body: unknown;
+}
+
+interface Sent {
+  key: string;
+  body: { logs: Array<{ level: string; message: string; timestamp: string }> };
+  answers: Answer[];
+}
 
 describe.skipIf(!up)(`Kafka outage${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`, () => {
   let p: Pipeline;
   let receiver: ServiceProcess;
   let project: { id: string; key: string };
+  let outages = 0;
 
   beforeAll(async () => {
-    p = await pipeline();
+    p = await pipeline({ LOG_LEVEL: 'debug', INGEST_ACK_TIMEOUT_MS: String(ACK_TIMEOUT_MS), RATE_LIMIT_PER_MINUTE: '1000000' });
     receiver = await p.start('receiver');
     await p.start('consumers');
     const dashboard = await p.start('dashboard');
@@ -43,6 +72,7 @@ describe.skipIf(!up)(`Kafka outage${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`
     await new Promise((r) => setTimeout(r, 1000));
     const before = acked.length;
     expect(before).toBeGreaterThan(5);
+    outages++;
     await stackScript('kafka', 'stop');
     await expect.poll(async () => (await fetch(`${receiver.url}/health/ready`)).status, { timeout: 15_000 }).toBe(503);
     const ready = await (await fetch(`${receiver.url}/health/ready`)).json();
@@ -88,5 +118,127 @@ describe.skipIf(!up)(`Kafka outage${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`
       )
       .toBe(0);
     await ch.close();
+  });
+
+  it('after a SIGKILL of Kafka, every 503 retried with its Idempotency-Key is stored exactly once, and no answer waits past the deadline', {
+    timeout: 240_000,
+  }, async () => {
+    const requests: Sent[] = [];
+    const send = async (req: Sent): Promise<Answer> => {
+      const t0 = performance.now();
+      let answer: Answer;
+      try {
+        const r = await fetch(`${receiver.url}/ingest/logs`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${project.key}`, 'content-type': 'application/json', 'idempotency-key': req.key },
+          body: JSON.stringify(req.body),
+          signal: AbortSignal.timeout(HANG_MS),
+        });
+        const text = await r.text();
+        answer = { status: r.status, ms: performance.now() - t0, retryAfter: r.headers.get('retry-after'), body: text.startsWith('{') ? JSON.parse(text) : text };
+      } catch (err) {
+        answer = { status: (err as Error).name === 'TimeoutError' ? 'hung' : 'network error', ms: performance.now() - t0, retryAfter: null, body: String(err) };
+      }
+      req.answers.push(answer);
+      return answer;
+    };
+    const ok = () => requests.filter((r) => r.answers.at(-1)?.status === 200).length;
+    const notOk = () => requests.filter((r) => r.answers.at(-1)?.status !== 200).length;
+
+    // Each request its own key (a fresh UUID) and events with their own time and a unique marker.
+    let streaming = true;
+    const worker = async (w: number) => {
+      for (let n = 0; streaming; n++) {
+        const timestamp = new Date().toISOString();
+        const req: Sent = {
+          key: randomUUID(),
+          body: { logs: Array.from({ length: PER_REQUEST }, (_, i) => ({ level: 'info', message: `kill-${w}-${n}-${i}`, timestamp })) },
+          answers: [],
+        };
+        requests.push(req);
+        await send(req);
+        await new Promise((res) => setTimeout(res, 50));
+      }
+    };
+    const load = Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w)));
+
+    await expect.poll(ok, { timeout: 15_000 }).toBeGreaterThan(20);
+    outages++;
+    const t0 = Date.now();
+    await stackScript('kafka', 'kill');
+    // Down for a while past the deadline: the receiver knows the producer is failing by then.
+    await new Promise((r) => setTimeout(r, 2 * ACK_TIMEOUT_MS + 2000));
+    expect(notOk()).toBeGreaterThan(2);
+    await stackScript('kafka', 'start');
+    const restartedAfterMs = Date.now() - t0;
+    const okAtRestart = ok();
+    await expect.poll(() => ok(), { timeout: 60_000 }).toBeGreaterThan(okAtRestart + 20);
+    streaming = false;
+    await load;
+
+    // Kafka is back: every request not answered 200 is sent again, same key, same body, until it is.
+    const failed = requests.filter((r) => r.answers.at(-1)!.status !== 200);
+    const retryQueue = [...failed];
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let req = retryQueue.shift(); req; req = retryQueue.shift()) {
+          for (let attempt = 0; attempt < 20 && (await send(req)).status !== 200; attempt++) await new Promise((r) => setTimeout(r, 500));
+        }
+      }),
+    );
+
+    const answers = requests.flatMap((r) => r.answers);
+    const statuses: Record<string, number> = {};
+    for (const a of answers) statuses[String(a.status)] = (statuses[String(a.status)] ?? 0) + 1;
+    const slowest = Math.max(...answers.map((a) => a.ms));
+    const late = answers.filter((a) => a.ms > ACK_TIMEOUT_MS + MARGIN_MS);
+
+    // What ClickHouse holds (FINAL, as every read sees it): rows and event ids per marker.
+    const markers = requests.flatMap((r) => r.body.logs.map((l) => l.message));
+    const ch = createClient({ url: STACK.clickhouseUrl });
+    const stored = async () => {
+      const r = await ch.query({
+        query: `SELECT message, count() AS n, uniqExact(event_id) AS ids FROM ${p.env.CLICKHOUSE_DATABASE}.logs FINAL
+                  WHERE project_id = {p:String} AND startsWith(message, 'kill-') GROUP BY message`,
+        query_params: { p: project.id },
+        format: 'JSONEachRow',
+      });
+      return new Map((await r.json<{ message: string; n: string; ids: string }>()).map((row) => [row.message, { n: Number(row.n), ids: Number(row.ids) }]));
+    };
+    let rows = new Map<string, { n: number; ids: number }>();
+    const missing = async () => {
+      rows = await stored();
+      return markers.filter((m) => !rows.has(m)).length;
+    };
+    // Waits for the consumers to catch up; the assertions below say what is missing, if anything.
+    for (const until = Date.now() + 60_000; (await missing()) > 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 1000));
+    await ch.close();
+    const twice = [...rows].filter(([, r]) => r.n !== 1 || r.ids !== 1);
+    console.log(
+      `Kafka SIGKILL: back after ${restartedAfterMs} ms; ${requests.length} requests (${markers.length} events), ${failed.length} not answered 200 and retried with their key; answers ${JSON.stringify(statuses)}; slowest ${Math.round(slowest)} ms, ${late.length} past ${ACK_TIMEOUT_MS} + ${MARGIN_MS} ms; stored ${rows.size} distinct events, ${twice.length} of them more than once`,
+    );
+
+    // Every request ends with a 200; before that, only 503 with Retry-After.
+    expect(requests.filter((r) => r.answers.at(-1)!.status !== 200)).toEqual([]);
+    for (const a of answers.filter((a) => a.status !== 200)) expect(a).toMatchObject({ status: 503, retryAfter: expect.stringMatching(/^[1-9]\d*$/) });
+    // No answer waited past the deadline (plus the margin).
+    expect(late.map((a) => Math.round(a.ms))).toEqual([]);
+    // Each event sent is stored, once: one row and one event id per marker, and nothing else.
+    expect(markers.filter((m) => !rows.has(m))).toEqual([]);
+    expect(twice.slice(0, 10)).toEqual([]);
+    expect(rows.size).toBe(markers.length);
+  });
+
+  it('wrote only JSON lines with a level through both outages, and one line per process when Kafka went and one when it was back', () => {
+    console.log(`log lines: ${levelSummary(p.started())}`);
+    expect(outages).toBe(2);
+    expect(nonJsonOutput(p.started())).toEqual({});
+    for (const proc of p.started().filter((x) => x.name !== 'dashboard')) {
+      const lines = reachabilityLines(proc.stdout(), 'kafka');
+      expect({ process: proc.name, lines }).toEqual({ process: proc.name, lines: Array(outages).fill(['kafka unreachable', 'kafka reachable again']).flat() });
+    }
+    // kafkajs's own lines (connection errors, retries, restarts) are debug.
+    const kafkajs = p.started().flatMap((x) => logLines(x.stdout()).filter((l) => l.msg?.startsWith('kafkajs:')));
+    expect(kafkajs.filter((l) => l.level > 20).map((l) => l.msg)).toEqual([]);
   });
 });

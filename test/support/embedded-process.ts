@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, ROOT } from './processes.ts';
+import { welcomeOf } from './log-lines.ts';
 
 // The embedded mode as `npm start` runs it (tsx services/embedded/src/main.ts), driven only
 // through what it prints and its HTTP front door. A restart keeps the data directory, so
@@ -13,7 +14,7 @@ export interface EmbeddedProcess {
   url: string;
   dataDir: string;
   operatorToken: string;
-  /** The default project and its key, from the first start's banner. */
+  /** The default project and its key, from the first start's start-up line. */
   project: { id: string; key: string };
   child: ChildProcess;
   output(): string;
@@ -58,9 +59,11 @@ export async function startEmbeddedProcess(extraEnv: Record<string, string> = {}
   };
 
   await launch();
-  const key = /API key \(shown once, store it now\): (dt_[0-9a-f]{24})/.exec(out)?.[1];
-  const projectId = /project "default" \(([0-9a-f-]{36})\)/.exec(out)?.[1];
-  if (!key || !projectId) throw new Error(`embedded banner without key or project:\n${out}`);
+  // Not a terminal: the first start's key and project are fields of one JSON line (embedded welcome.ts).
+  const welcome = welcomeOf(out);
+  const key = welcome?.api_key;
+  const projectId = welcome?.project?.id;
+  if (!key || !projectId) throw new Error(`embedded start-up line without key or project:\n${out}`);
 
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;

@@ -28,7 +28,11 @@ export interface ServiceProcess {
   port: number;
   url: string;
   child: ChildProcess;
+  /** The last 20,000 characters of stdout and stderr together (for error messages). */
   output: () => string;
+  /** Everything the process wrote to stdout, and to stderr, since it started. */
+  stdout: () => string;
+  stderr: () => string;
   /** Resolves when the process has exited. */
   exited: Promise<number | null>;
 }
@@ -39,6 +43,8 @@ export interface Pipeline {
   operatorToken: string;
   start(name: 'receiver' | 'consumers' | 'dashboard', extraEnv?: Record<string, string>): Promise<ServiceProcess>;
   stop(p: ServiceProcess, signal?: NodeJS.Signals): Promise<void>;
+  /** Every process started so far, stopped ones included (their output stays readable). */
+  started(): ServiceProcess[];
   cli(args: string[], api: ServiceProcess): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** Counts rows in the namespace's ClickHouse database (FINAL: what the read API sees). */
   count(table: string, where?: string, params?: Record<string, unknown>): Promise<number>;
@@ -81,30 +87,45 @@ export async function pipeline(extraEnv: Record<string, string> = {}, opts: { se
     ...extraEnv,
   };
   const procs = new Set<ServiceProcess>();
+  const everStarted: ServiceProcess[] = [];
   const ch = createClient({ url: STACK.clickhouseUrl });
 
   const start: Pipeline['start'] = async (name, more = {}) => {
     const port = await freePort();
     const portVar = name === 'receiver' ? 'PORT' : name === 'dashboard' ? 'DASHBOARD_PORT' : 'CONSUMER_METRICS_PORT';
     let out = '';
+    const stdout: string[] = [];
+    const stderr: string[] = [];
     const child = spawn(process.execPath, ['--import', 'tsx', ENTRY[name]], {
       cwd: ROOT,
       env: { ...process.env, ...env, ...more, [portVar]: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout!.on('data', (d) => (out = (out + d).slice(-20_000)));
-    child.stderr!.on('data', (d) => (out = (out + d).slice(-20_000)));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const proc: ServiceProcess = { name, port, url: `http://127.0.0.1:${port}`, child, output: () => out, exited };
+    child.stdout!.setEncoding('utf8');
+    child.stderr!.setEncoding('utf8');
+    child.stdout!.on('data', (d: string) => (stdout.push(d), (out = (out + d).slice(-20_000))));
+    child.stderr!.on('data', (d: string) => (stderr.push(d), (out = (out + d).slice(-20_000))));
+    // 'close', not 'exit': by then both pipes are drained, so stdout() and stderr() are complete.
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    const proc: ServiceProcess = {
+      name,
+      port,
+      url: `http://127.0.0.1:${port}`,
+      child,
+      output: () => out,
+      stdout: () => stdout.join(''),
+      stderr: () => stderr.join(''),
+      exited,
+    };
     procs.add(proc);
+    everStarted.push(proc);
     await waitHealthy(proc.url, proc);
     return proc;
   };
 
   const stop: Pipeline['stop'] = async (p, signal = 'SIGTERM') => {
     procs.delete(p);
-    if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-    p.child.kill(signal);
+    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill(signal);
     const timer = setTimeout(() => p.child.kill('SIGKILL'), 20_000);
     await p.exited;
     clearTimeout(timer);
@@ -116,6 +137,7 @@ export async function pipeline(extraEnv: Record<string, string> = {}, opts: { se
     operatorToken,
     start,
     stop,
+    started: () => [...everStarted],
     async cli(args, api) {
       return new Promise((resolve) => {
         let stdout = '';

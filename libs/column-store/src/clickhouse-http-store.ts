@@ -1,4 +1,5 @@
-import { createClient, ClickHouseError } from '@clickhouse/client';
+import { createClient, ClickHouseError, ClickHouseLogLevel, type Logger as ClickHouseLogger, type LogParams } from '@clickhouse/client';
+import { reachability, type LogFn } from '@devtrail/contract';
 import { ColumnStoreError, clickHouseFailure, type ColumnStore } from './column-store.ts';
 
 export interface ClickHouseStoreOptions {
@@ -7,6 +8,35 @@ export interface ClickHouseStoreOptions {
   username?: string;
   password?: string;
   requestTimeoutMs?: number;
+  /** Where the client's lines go (its own at debug; see clientLogger), and one line per change of the server's reachability. */
+  log?: LogFn;
+}
+
+/**
+ * The client's own logging, through ours. Its errors are the failed requests, each of which
+ * also rejects to the caller (who retries or answers 503), and an outage is logged once by the
+ * store: they go to debug. Its warnings are about configuration and socket handling: warn.
+ */
+function clientLogger(log: LogFn | undefined): new () => ClickHouseLogger {
+  const line = (level: Parameters<LogFn>[0], { module, message, args }: LogParams, err?: Error) =>
+    log?.(level, `@clickhouse/client: ${message}`, { module, ...args, ...(err ? { err: err.message } : {}) });
+  return class {
+    trace(p: LogParams) {
+      line('trace', p);
+    }
+    debug(p: LogParams) {
+      line('debug', p);
+    }
+    info(p: LogParams) {
+      line('debug', p);
+    }
+    warn(p: LogParams & { err?: Error }) {
+      line('warn', p, p.err);
+    }
+    error(p: LogParams & { err: Error }) {
+      line('debug', p, p.err);
+    }
+  };
 }
 
 /** ClickHouse server (24.x or later, or the dev stand-in) through the official HTTP client. */
@@ -18,13 +48,22 @@ export function createClickHouseStore(opts: ClickHouseStoreOptions): ColumnStore
     password: opts.password ?? '',
     request_timeout: opts.requestTimeoutMs ?? 30_000,
     max_open_connections: 8,
+    log: { LoggerClass: clientLogger(opts.log), level: ClickHouseLogLevel.WARN },
   });
+  const server = reachability('clickhouse', opts.log);
   const wrap = <T>(p: Promise<T>): Promise<T> =>
-    p.catch((err: unknown) => {
-      if (err instanceof ClickHouseError) throw clickHouseFailure(err.message, err.code);
-      // Transport failures (refused, reset, timeout): the server may come back.
-      throw new ColumnStoreError((err as Error).message ?? String(err), true);
-    });
+    p.then(
+      (v) => (server.reached(), v),
+      (err: unknown) => {
+        if (err instanceof ClickHouseError) {
+          server.reached();
+          throw clickHouseFailure(err.message, err.code);
+        }
+        // Transport failures (refused, reset, timeout): the server may come back.
+        server.unreachable(err);
+        throw new ColumnStoreError((err as Error).message ?? String(err), true);
+      },
+    );
 
   return {
     kind: 'clickhouse',
@@ -40,7 +79,10 @@ export function createClickHouseStore(opts: ClickHouseStoreOptions): ColumnStore
     },
     async ping() {
       const r = await client.ping();
-      if (!r.success) throw new ColumnStoreError(`ClickHouse ping failed: ${(r as { error?: Error }).error?.message ?? 'unknown'}`, true);
+      if (r.success) return server.reached();
+      const err = new ColumnStoreError(`ClickHouse ping failed: ${(r as { error?: Error }).error?.message ?? 'unknown'}`, true);
+      server.unreachable(err);
+      throw err;
     },
     async close() {
       await client.close();
@@ -50,7 +92,12 @@ export function createClickHouseStore(opts: ClickHouseStoreOptions): ColumnStore
 
 /** Creates the database if missing (before a store bound to it is used). */
 export async function ensureClickHouseDatabase(opts: ClickHouseStoreOptions): Promise<void> {
-  const client = createClient({ url: opts.url, username: opts.username ?? 'default', password: opts.password ?? '' });
+  const client = createClient({
+    url: opts.url,
+    username: opts.username ?? 'default',
+    password: opts.password ?? '',
+    log: { LoggerClass: clientLogger(opts.log), level: ClickHouseLogLevel.WARN },
+  });
   try {
     await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${opts.database}` });
   } finally {

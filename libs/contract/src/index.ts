@@ -6,6 +6,7 @@ export * from './topics.ts';
 export * from './to-events.ts';
 export * from './vercel-drain.ts';
 export * from './failure.ts';
+export * from './reachability.ts';
 export * from './http-answer.ts';
 export * from './store-domain.ts';
 export * from './idempotency.ts';

@@ -1,5 +1,6 @@
 import './kafkajs-crc32c.ts'; // before kafkajs: its record batches are checksummed natively
 import { Kafka, logLevel, CompressionTypes, type Consumer as KConsumer, type Admin, type IHeaders, type LogEntry } from 'kafkajs';
+import { reachability, type LogFn } from '@devtrail/contract';
 import {
   MessageLogError,
   type BatchContext,
@@ -18,10 +19,22 @@ export interface KafkaLogOptions {
   clientId: string;
   /** How long a produce may take before the caller is told "not durable" (503). */
   sendTimeoutMs?: number;
-  log?: (level: 'error' | 'warn' | 'info' | 'debug', msg: string, extra: Record<string, unknown>) => void;
+  /** Where the client's lines go: kafkajs's own at debug, and one line per change of the broker's reachability. */
+  log?: LogFn;
 }
 
-const LEVELS = { [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info', [logLevel.DEBUG]: 'debug', [logLevel.NOTHING]: 'debug' } as const;
+const KAFKAJS_LEVELS: Record<number, string> = { [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info', [logLevel.DEBUG]: 'debug' };
+
+// kafkajs errors that mean the broker did not answer (as opposed to answering "no").
+const TRANSPORT_ERRORS = new Set(['KafkaJSConnectionError', 'KafkaJSConnectionClosedError', 'KafkaJSRequestTimeoutError', 'KafkaJSBrokerNotFound']);
+
+/** True when the error, or any error it wraps, is a transport failure or our own timeout. */
+function isTransportFailure(err: unknown): boolean {
+  for (let e = err as { name?: string; cause?: unknown } | undefined, depth = 0; e && depth < 10; e = e.cause as typeof e, depth++) {
+    if (e instanceof MessageLogError || TRANSPORT_ERRORS.has(e.name ?? '')) return true;
+  }
+  return false;
+}
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let t: NodeJS.Timeout;
@@ -48,10 +61,21 @@ function headerStrings(raw: IHeaders | undefined): Record<string, string> {
 /** Apache Kafka (4.x; 3.x works too) through kafkajs. */
 export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
   const sendTimeoutMs = opts.sendTimeoutMs ?? 5000;
+  const broker = reachability('kafka', opts.log);
+  // kafkajs logs every failed connection attempt and retry at error level (30-80 lines per
+  // outage): its lines go to debug, and `broker` says once that Kafka is gone and once that it is back.
   const logCreator = () => (entry: LogEntry) => {
-    const { message, ...extra } = entry.log;
-    opts.log?.(LEVELS[entry.level as keyof typeof LEVELS] ?? 'info', `kafkajs: ${message}`, { namespace: entry.namespace, ...extra });
+    const { message, timestamp: _, logger: __, ...extra } = entry.log;
+    opts.log?.('debug', `kafkajs: ${message}`, { namespace: entry.namespace, kafkajs_level: KAFKAJS_LEVELS[entry.level] ?? entry.level, ...extra });
   };
+  const observe = <T>(p: Promise<T>): Promise<T> =>
+    p.then(
+      (v) => (broker.reached(), v),
+      (err) => {
+        if (isTransportFailure(err)) broker.unreachable(err);
+        throw err;
+      },
+    );
   const kafka = new Kafka({
     clientId: opts.clientId,
     brokers: opts.brokers,
@@ -82,7 +106,7 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
   };
   const adminCall = async <T>(fn: (a: Admin) => Promise<T>, what: string): Promise<T> => {
     try {
-      return await withTimeout(getAdmin().then(fn), 4000, what);
+      return await observe(withTimeout(getAdmin().then(fn), 4000, what));
     } catch (err) {
       const a = admin;
       admin = undefined;
@@ -155,11 +179,13 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
                 Math.max(deadline - Date.now(), 1),
                 'produce',
               );
+              broker.reached();
               return;
             } catch (err) {
               const pause = Math.min(100 * 2 ** attempt, 1000);
               const permanent = (err as { retriable?: boolean }).retriable === false && (err as Error).name !== 'KafkaJSNumberOfRetriesExceeded';
               if (err instanceof MessageLogError || permanent || Date.now() + pause >= deadline) {
+                if (isTransportFailure(err)) broker.unreachable(err);
                 throw err instanceof MessageLogError ? err : new MessageLogError(`produce failed: ${(err as Error).message}`, true);
               }
               await new Promise((r) => setTimeout(r, pause));
@@ -189,7 +215,18 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
         retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: 1000 },
       });
       const rebalanceCbs: Array<() => void> = [];
-      c.on(c.events.GROUP_JOIN, () => rebalanceCbs.forEach((cb) => cb()));
+      c.on(c.events.GROUP_JOIN, () => {
+        broker.reached();
+        rebalanceCbs.forEach((cb) => cb());
+      });
+      c.on(c.events.FETCH, () => broker.reached());
+      // kafkajs restarts a consumer after a retriable crash by itself; one it does not restart
+      // consumes nothing more until the process restarts, which an operator must hear about.
+      c.on(c.events.CRASH, ({ payload }) => {
+        if (isTransportFailure(payload.error)) broker.unreachable(payload.error);
+        if (!payload.restart)
+          opts.log?.('error', 'kafka consumer stopped: kafkajs does not restart it after this error', { group: copts.groupId, err: payload.error.message });
+      });
       let running = false;
       const consumer: Consumer = {
         async run(handler) {

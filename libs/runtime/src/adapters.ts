@@ -5,6 +5,8 @@ import { topicNames, type Topics } from '@devtrail/contract';
 import { createKafkaLog, createMemoryLog, type MessageLog } from '@devtrail/message-log';
 import { createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
 import { createPgStore, createPgliteStore, migrateRelational, type RelationalStore } from '@devtrail/relational-store';
+import type { LogFn } from '@devtrail/contract';
+import { relationalObserver } from './observed-relational.ts';
 
 // The only place that decides which implementation stands behind each role.
 
@@ -26,6 +28,8 @@ export async function openAdapters(config: Config, logger: Logger, opts: OpenOpt
   let messageLog: MessageLog;
   let columnStore: ColumnStore;
   let relational: RelationalStore;
+  // The adapters' lines (their clients' own, and one per change of a backend's reachability) through the service's logger.
+  const log: LogFn = (level, msg, extra) => logger[level](extra, msg);
   if (config.mode === 'embedded') {
     mkdirSync(config.dataDir, { recursive: true });
     messageLog = createMemoryLog();
@@ -34,20 +38,19 @@ export async function openAdapters(config: Config, logger: Logger, opts: OpenOpt
     columnStore = createChdbStore(join(config.dataDir, 'clickhouse'), config.clickhouse.database);
     relational = await createPgliteStore(join(config.dataDir, 'postgres'));
   } else {
-    messageLog = createKafkaLog({
-      brokers: config.kafka.brokers,
-      clientId: config.kafka.clientId,
-      log: (level, msg, extra) => logger[level]({ ...extra }, msg),
-    });
-    const ch = { url: config.clickhouse.url, database: config.clickhouse.database, username: config.clickhouse.user, password: config.clickhouse.password };
+    messageLog = createKafkaLog({ brokers: config.kafka.brokers, clientId: config.kafka.clientId, log });
+    const ch = { url: config.clickhouse.url, database: config.clickhouse.database, username: config.clickhouse.user, password: config.clickhouse.password, log };
     if (opts.migrate) await ensureClickHouseDatabase(ch);
     columnStore = createClickHouseStore(ch);
-    relational = createPgStore({
-      url: config.postgres.url,
-      connectTimeoutMs: config.postgres.connectTimeoutMs,
-      queryTimeoutMs: config.postgres.queryTimeoutMs,
-      onError: (err) => logger.warn({ err: err.message }, 'postgres connection error'),
-    });
+    const pg = relationalObserver(log);
+    relational = pg.observe(
+      createPgStore({
+        url: config.postgres.url,
+        connectTimeoutMs: config.postgres.connectTimeoutMs,
+        queryTimeoutMs: config.postgres.queryTimeoutMs,
+        onError: pg.onError,
+      }),
+    );
   }
   if (opts.migrate) {
     await migrateRelational(relational);

@@ -41,7 +41,8 @@ export async function createHttpApp(logger: Logger, bodyLimitBytes: number): Pro
   app.setErrorHandler((err, request, reply) => {
     const h = toHttpAnswer(err, bodyLimitBytes);
     if (h.status >= 500 && h.status !== 503) request.log.error({ err }, 'unhandled error');
-    else if (h.status === 503) request.log.warn({ err: (err as Error).message }, 'answering 503');
+    // One per refused request: debug. The outage behind it is logged once, by the backend's adapter.
+    else if (h.status === 503) request.log.debug({ err: (err as Error).message }, 'answering 503');
     return reply.code(h.status).headers(h.headers).send(h.body);
   });
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `Not found: ${request.method} ${request.url.split('?')[0].slice(0, 200)}` }));

@@ -1,12 +1,11 @@
-import { loadConfig, createLogger } from '@devtrail/config';
+import { startService } from '@devtrail/config';
 import { openAdapters } from '@devtrail/runtime';
 import { createSinks, sinkOptions } from './sinks.ts';
 import { consumersHttp } from './consumers-service.ts';
 
 // Distributed mode: a consumers process. CONSUMERS picks which sinks it runs, so each
 // kind can be scaled on its own (several processes share a group's partitions).
-const config = loadConfig(process.env);
-const logger = createLogger(config.logLevel, 'consumers');
+const { config, logger } = startService('consumers', process.env);
 const adapters = await openAdapters(config, logger, { migrate: true });
 const sinks = createSinks(config.consumers.enabled, sinkOptions(config, adapters, logger));
 for (const s of sinks) await s.start();

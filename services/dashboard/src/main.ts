@@ -1,11 +1,10 @@
-import { loadConfig, createLogger } from '@devtrail/config';
+import { startService } from '@devtrail/config';
 import { createHttpApp, openAdapters } from '@devtrail/runtime';
 import { registerControlPlane } from './control-plane.ts';
 import { registerDashboardUi } from './ui/register-dashboard-ui.ts';
 
 // Distributed mode: the control plane (admin API, read API, web UI) as its own process.
-const config = loadConfig(process.env);
-const logger = createLogger(config.logLevel, 'dashboard');
+const { config, logger } = startService('dashboard', process.env);
 const adapters = await openAdapters(config, logger, { migrate: true });
 const app = await createHttpApp(logger, 1024 * 1024);
 app.get('/health', async () => ({ status: 'ok', timestamp: new Date().toISOString() }));

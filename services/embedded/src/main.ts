@@ -1,33 +1,12 @@
-import { loadConfig, createLogger } from '@devtrail/config';
+import { startService } from '@devtrail/config';
 import { startEmbedded } from './embedded.ts';
+import { welcome } from './welcome.ts';
 
 // `npm start`: the whole pipeline in one process, data under DEVTRAIL_DATA_DIR (.data).
-const config = loadConfig({ DEVTRAIL_MODE: 'embedded', ...process.env });
-const logger = createLogger(config.logLevel, 'devtrail');
+const { config, logger } = startService('devtrail', { DEVTRAIL_MODE: 'embedded', ...process.env });
 const dt = await startEmbedded(config, logger);
 
-const base = dt.url.replace('0.0.0.0', '127.0.0.1');
-const lines = [
-  '',
-  `devtrail is running (embedded mode) at ${base}`,
-  `  dashboard:       ${base}/   (the first visit creates the owner account)`,
-  `  data directory:  ${config.dataDir}`,
-  `  operator token:  ${dt.operatorToken}   (admin and read APIs, CLI: DEVTRAIL_OPERATOR_TOKEN)`,
-];
-if (dt.firstProject) {
-  lines.push(
-    `  project "${dt.firstProject.name}" (${dt.firstProject.id})`,
-    `  API key (shown once, store it now): ${dt.firstProject.apiKey}`,
-    '',
-    '  try it:',
-    `  curl -s -X POST ${base}/ingest/logs -H 'Authorization: Bearer ${dt.firstProject.apiKey}' -H 'Content-Type: application/json' \\`,
-    `    -d '{"service":"demo","logs":[{"level":"info","message":"hello devtrail"}]}'`,
-    `  curl -s '${base}/api/projects/${dt.firstProject.id}/logs' -H 'Authorization: Bearer ${dt.operatorToken}'`,
-  );
-} else {
-  lines.push('  projects: npm run devtrail -- project list   (keys were shown on first start; revoke to get a new one)');
-}
-process.stdout.write(`${lines.join('\n')}\n\n`);
+welcome(dt, config.dataDir, logger, process.stdout.isTTY === true);
 
 let stopping = false;
 const shutdown = async (signal: string) => {

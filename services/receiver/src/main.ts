@@ -1,10 +1,9 @@
-import { loadConfig, createLogger } from '@devtrail/config';
+import { startService } from '@devtrail/config';
 import { createHttpApp, openAdapters } from '@devtrail/runtime';
 import { createReceiver } from './app.ts';
 
 // Distributed mode: one receiver replica. Config parsed once here and passed down.
-const config = loadConfig(process.env);
-const logger = createLogger(config.logLevel, 'receiver');
+const { config, logger } = startService('receiver', process.env);
 const adapters = await openAdapters(config, logger, { migrate: true });
 const receiver = await createReceiver(adapters, logger, config.ingest);
 const app = await createHttpApp(logger, config.ingest.bodyLimitBytes);

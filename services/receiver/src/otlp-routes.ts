@@ -101,7 +101,8 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps, steps
     scope.setErrorHandler((err: FastifyError, request, reply) => {
       const h = toHttpAnswer(err, request.routeOptions.bodyLimit);
       if (h.status >= 500 && h.status !== 503) request.log.error({ err }, 'unhandled error');
-      else if (h.status === 503) request.log.warn({ err: err.message }, 'answering 503');
+      // Debug, as in http-app.ts: the outage behind it is logged once, by the backend's adapter.
+      else if (h.status === 503) request.log.debug({ err: err.message }, 'answering 503');
       reply.headers(h.headers);
       return send(reply, h.status, statusResponse(h.status, messageOf(h), encodingOf(request)));
     });
