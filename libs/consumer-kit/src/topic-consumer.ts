@@ -15,6 +15,7 @@ import { deadLetter } from './dead-letter.ts';
 // Delivery is at-least-once; writers de-duplicate by event id.
 
 export interface Logger {
+  debug?(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
@@ -130,7 +131,9 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
         stats.lastError = `${what}: ${e.message}`;
         if (Date.now() > stopDeadline) throw new Error(`gave up on ${what} while stopping: ${e.message}`);
         const wait = backoffMs(attempt, 100, opts.retryMaxMs ?? 1000);
-        log.warn({ consumer: opts.name, attempt, waitMs: wait, err: e.message }, `${what} failed; retrying`);
+        // The first failure says so; the retries after it are debug (the store's own
+        // adapter logs once when it becomes unreachable and once when it is back).
+        (attempt === 0 ? log.warn : (log.debug ?? (() => {}))).call(log, { consumer: opts.name, attempt, waitMs: wait, err: e.message }, `${what} failed; retrying`);
         await sleep(wait);
         await ctx?.heartbeat().catch(() => {});
       }

@@ -1,6 +1,6 @@
 import { z, type AnyZodObject } from 'zod';
 import type { ErrorGroup, ErrorRecord, IngestionRate, LlmUsageSummary, LogRecord, SpanRecord } from '@devtrail/column-store';
-import { errorsQuery, EVENT_KINDS, fingerprintParam, ingestionQuery, logLevels, logsQuery, notFound, rangeQuery, severities, spanStatuses } from '@devtrail/contract';
+import { errorsQuery, EVENT_KINDS, fingerprintParam, ingestionQuery, logsQuery, notFound, rangeQuery, severities } from '@devtrail/contract';
 import { errorEventSchema, logEventSchema, spanEventSchema, traceIdParam, tracesQuery, type EventKind } from '@devtrail/contract';
 import { describeFields, json, openApiPath, sameKeys, type ApiDocs } from '@devtrail/contract/api-docs';
 import { READ_PATHS } from './read-routes.ts';
@@ -13,8 +13,6 @@ import { apiAnswers } from './access-docs.ts';
 export function documentReadApi(docs: ApiDocs) {
   const r = docs.registry;
   const { idParam, errors, projectNotFound } = apiAnswers(docs);
-  const meta = z.record(z.unknown());
-  const where = { service: z.string(), environment: z.string(), release: z.string() };
   // A record as the read API answers it: the event as the envelope carried it, plus its id
   // (and, for logs, its receive time). Derived, so a field added to an event is documented here too.
   const eventId = { event_id: z.string().uuid() };
