@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '@clickhouse/client';
 import { ingest, pipeline, stackScript, type Pipeline, type ServiceProcess } from '../support/processes.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../support/stack.ts';
-import { logLines, nonJsonOutput, reachabilityLines, levelSummary } from '../support/log-lines.ts';
+import { logLines, nonJsonOutput, reachabilityLines, levelSummary, stateChangeProblems } from '../support/log-lines.ts';
 
 // Issues 3 and 14: Kafka lost under a steady stream, once stopped and once killed. Readiness
 // turns 503 and back; a POST that Kafka cannot take answers 503 with Retry-After within the
@@ -229,13 +229,17 @@ describe.skipIf(!up)(`Kafka outage${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`
     expect(rows.size).toBe(markers.length);
   });
 
-  it('wrote only JSON lines with a level through both outages, and one line per process when Kafka went and one when it was back', () => {
+  it('wrote only JSON lines with a level through both outages, and a line per state change of Kafka, not one per failed request', () => {
     console.log(`log lines: ${levelSummary(p.started())}`);
     expect(outages).toBe(2);
     expect(nonJsonOutput(p.started())).toEqual({});
     for (const proc of p.started().filter((x) => x.name !== 'dashboard')) {
-      const lines = reachabilityLines(proc.stdout(), 'kafka');
-      expect({ process: proc.name, lines }).toEqual({ process: proc.name, lines: Array(outages).fill(['kafka unreachable', 'kafka reachable again']).flat() });
+      // A broker that has just come back can fail once more while its partitions' leaders
+      // settle: a change too, so a flap is allowed (stateChangeProblems says how much).
+      expect({ process: proc.name, problems: stateChangeProblems(reachabilityLines(proc.stdout(), 'kafka'), 'kafka', outages) }).toEqual({
+        process: proc.name,
+        problems: [],
+      });
     }
     // kafkajs's own lines (connection errors, retries, restarts) are debug.
     const kafkajs = p.started().flatMap((x) => logLines(x.stdout()).filter((l) => l.msg?.startsWith('kafkajs:')));

@@ -87,3 +87,20 @@ export function levelSummary(procs: Array<{ name: string; stdout(): string }>): 
     })
     .join(' | ');
 }
+
+/**
+ * A dependency's state-change lines as they must be: "<backend> unreachable" and
+ * "<backend> reachable again" alternating, ending reachable, one pair per outage, or a few
+ * more when the dependency flapped while it came back (each a real change, logged once);
+ * never a line per failed request. Returns what differs, for toEqual([]).
+ */
+export function stateChangeProblems(lines: string[], backend: string, outages: number): string[] {
+  const pairs = Math.ceil(lines.length / 2);
+  const expected = Array(pairs)
+    .fill([`${backend} unreachable`, `${backend} reachable again`])
+    .flat();
+  const problems: string[] = [];
+  if (JSON.stringify(lines) !== JSON.stringify(expected)) problems.push(`not alternating, ending reachable: ${JSON.stringify(lines)}`);
+  if (pairs < outages || pairs > 3 * outages) problems.push(`${pairs} outages logged for ${outages}`);
+  return problems;
+}
