@@ -26,7 +26,12 @@ export function createEventConsumer<K extends EventKind, T = Envelope<K>>(opts: 
     return {
       items: map ? d.events.map(map) : (d.events as unknown as T[]),
       rejected: d.rejected.map((r) => ({ value: d.alone(r.event), reason: r.reason })),
-      letter: (i) => d.alone({ event_id: d.events[i].event_id, data: d.events[i].data }),
+      // Decoded again when needed (rarely): holding `d` here would keep every event's
+      // decoded object alive beside its row until the batch is written.
+      letter: (i) => {
+        const again = decodeMessage(kind, m.value);
+        return again.alone({ event_id: again.events[i].event_id, data: again.events[i].data });
+      },
       letterHeaders,
     };
   };

@@ -221,7 +221,6 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
       }, batchMs);
       const nextOffset = (m: ConsumedMessage) => String(BigInt(m.offset) + 1n);
       await consumer.run(async (messages, ctx) => {
-        let last: ConsumedMessage | undefined;
         for (const m of messages) {
           try {
             const d = opts.decode(m);
@@ -230,19 +229,18 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
           } catch (err) {
             dead.push({ message: m, reason: `undecodable: ${(err as Error).message}` });
           }
-          if (last && last.partition !== m.partition) positions.set(last.partition, nextOffset(last));
-          last = m;
-        }
-        if (last) positions.set(last.partition, nextOffset(last));
-        stats.buffered = buffer.length;
-        // Backpressure with one write ahead: a full buffer starts its write and the next
-        // batch is read meanwhile (decoding overlaps the store's work); a second full
-        // buffer waits until the write before it is done. Memory: about 2 x batchRows.
-        if (buffer.length >= batchRows) {
-          const before = lastFullFlush;
-          lastFullFlush = flush(ctx);
-          lastFullFlush.catch(() => {}); // its failure is thrown by the next full batch's `await before`
-          await before; // a failed write throws here, and the group re-reads from the last commit
+          positions.set(m.partition, nextOffset(m));
+          stats.buffered = buffer.length;
+          // Backpressure with one write ahead, checked after every message (a fetch can hold
+          // tens of thousands of events): a full buffer starts its write and the next is read
+          // meanwhile (decoding overlaps the store's work); a second full buffer waits until
+          // the write before it is done. Memory: about 2 x batchRows, whatever a fetch holds.
+          if (buffer.length >= batchRows) {
+            const before = lastFullFlush;
+            lastFullFlush = flush(ctx);
+            lastFullFlush.catch(() => {}); // its failure is thrown by the next full batch's `await before`
+            await before; // a failed write throws here, and the group re-reads from the last commit
+          }
         }
       });
     },
