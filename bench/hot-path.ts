@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import '../libs/message-log/src/kafkajs-crc32c.ts'; // as the receiver runs kafkajs: native record batch checksums
-import { decodeMessage, encodeBatch, fastLogsToEvents, logBatchSchema, logsToEvents, newEvents, type EncodedMessage, type Envelope } from '@devtrail/contract';
+import { decodeMessage, encodeBatch, newEvents, type EncodedMessage, type Envelope } from '@devtrail/contract';
+import { fastLogsToEvents, logBatchSchema, logsToEvents } from '@devtrail/kinds';
 import { toRow } from '@devtrail/column-store';
 import { logBatch } from './payloads.ts';
 

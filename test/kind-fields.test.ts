@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyZodObject } from 'zod';
-import { EVENT_KINDS, KINDS, kindRow, newEnvelope, type EventKind } from '@devtrail/contract';
+import { EVENT_KINDS, KINDS, kindRow, type EventKind } from '@devtrail/kinds';
+import { newEnvelope } from './support/envelopes.ts';
 import { readErrors, readLlmUsage, readLogs, readTrace, toRow } from '@devtrail/column-store';
 import { buildOpenApiDocument } from '../services/receiver/src/openapi.ts';
 import { embeddedAdapters } from './support/embedded-adapters.ts';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKafkaLog } from '@devtrail/message-log';
-import { decodeMessage, topicNames, type EventKind } from '@devtrail/contract';
+import { decodeMessage, topicNames } from '@devtrail/contract';
+import type { EventKind } from '@devtrail/kinds';
 import { apiGet, ingest, pipeline, type Pipeline, type ServiceProcess } from '../support/processes.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../support/stack.ts';
 

@@ -2,7 +2,7 @@ export { ColumnStoreError, type ColumnStore, type QueryParams } from './column-s
 export { createClickHouseStore, ensureClickHouseDatabase, type ClickHouseStoreOptions } from './clickhouse-http-store.ts';
 export { migrateColumnStore, columnStoreMigrations } from './schema.ts';
 export { toRow, toChTime, fromChTime } from './rows.ts';
-export { readLogs, countLogs, type LogFilter, type LogRecord } from './reads/logs.ts';
+export { readLogs, type LogFilter, type LogRecord } from './reads/logs.ts';
 export { readErrorGroups, readErrors, readErrorActivity, type ErrorGroup, type ErrorRecord } from './reads/errors.ts';
 export { readTrace, readSpans, type SpanRecord } from './reads/spans.ts';
 export { readLlmUsage, type LlmUsageSummary } from './reads/llm.ts';

@@ -1,4 +1,4 @@
-import { COLUMN } from '@devtrail/contract';
+import { COLUMN } from '@devtrail/column-store/store-domain';
 import type { ColumnStore } from './column-store.ts';
 
 // Column types whose domain the receiver enforces at the door (contract store-domain.ts).

@@ -1,9 +1,9 @@
+import { countLogs } from '../../../test/support/stored-counts.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bucketsOf,
   ColumnStoreError,
-  countLogs,
   migrateColumnStore,
   readErrorActivity,
   readErrorGroups,
@@ -15,20 +15,10 @@ import {
   type ColumnStore,
 } from '../src/index.ts';
 import { sampleEnvelopes } from './fixtures.ts';
-import {
-  COLUMN,
-  errorToEvent,
-  KINDS,
-  llmToEvent,
-  llmUsageSchema,
-  logBatchSchema,
-  logsToEvents,
-  newEnvelope,
-  parseJsonBody,
-  spanSchema,
-  spanToEvent,
-  TIMESTAMP_EXTREMES,
-} from '@devtrail/contract';
+import { COLUMN, TIMESTAMP_EXTREMES } from '@devtrail/column-store/store-domain';
+import { errorToEvent, KINDS, llmToEvent, llmUsageSchema, logBatchSchema, logsToEvents, spanSchema, spanToEvent } from '@devtrail/kinds';
+import { newEnvelope } from '../../../test/support/envelopes.ts';
+import { parseJsonBody } from '@devtrail/http';
 
 async function insertAll(store: ColumnStore, envs: ReturnType<typeof sampleEnvelopes>) {
   for (const kind of ['log', 'error', 'span', 'llm'] as const) {

@@ -1,5 +1,5 @@
 import type { ConsumedMessage, MessageLog, Producer, TopicPosition, BatchContext } from '@devtrail/message-log';
-import { isRetryable } from '@devtrail/contract';
+import { isRetryable } from '@devtrail/failures';
 import { backoffMs, sleep } from './backoff.ts';
 import { deadLetter } from './dead-letter.ts';
 

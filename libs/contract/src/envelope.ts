@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { EVENT_KINDS, KINDS, type EventDataByKind, type EventKind } from './kinds.ts';
-import { fastLogEvent, isPlainObject, ISO_DATETIME } from './fast-paths.ts';
-import { Failure } from './failure.ts';
+import { EVENT_KINDS, KINDS, type EventDataByKind, type EventKind } from '@devtrail/kinds';
+import { fastLogEvent, isPlainObject, ISO_DATETIME } from '@devtrail/kinds';
+import { Failure } from '@devtrail/failures';
 
 // Kafka messages on a kind's topic (docs/topics.md). Version 2, written by receivers:
 // one message per accepted request and kind, carrying that request's events, each with
@@ -179,26 +179,6 @@ function eventData<K extends EventKind>(kind: K, data: unknown): EventDataByKind
 
 // --- version 1: one event per message (receivers before schema version 2) ------------
 
-/** A version-1 message of one event, as older receivers wrote it. */
-export function encodeEnvelope(env: Envelope): EncodedMessage {
-  return {
-    key: env.event_id,
-    value: Buffer.from(JSON.stringify({ ...env, schema_version: 1 })),
-    headers: {
-      [HEADERS.schemaVersion]: '1',
-      [HEADERS.kind]: env.kind,
-      [HEADERS.eventId]: env.event_id,
-      [HEADERS.projectId]: env.project_id,
-      [HEADERS.contentType]: 'application/json',
-    },
-  };
-}
-
-/** One event as a consumer sees it (tests and fixtures build them here). */
-export function newEnvelope<K extends EventKind>(kind: K, projectId: string, receivedAt: string, data: EventDataByKind[K]): Envelope<K> {
-  return { schema_version: SCHEMA_VERSION, event_id: randomUUID(), kind, project_id: projectId, received_at: receivedAt, data };
-}
-
 const v1Shape = z.object({
   schema_version: z.literal(1),
   event_id: z.string().uuid(),
@@ -207,11 +187,6 @@ const v1Shape = z.object({
   received_at: z.string().datetime({ offset: true }),
   data: z.unknown(),
 });
-
-/** Decodes a version-1 message; anything else (another version included) is a DecodeError. */
-export function decodeEnvelope<K extends EventKind>(kind: K, value: Buffer | string | null): Envelope<K> {
-  return decodeV1(kind, parseValue(value));
-}
 
 function decodeV1<K extends EventKind>(kind: K, raw: unknown): Envelope<K> {
   const fast = fastV1(kind, raw);

@@ -1,4 +1,4 @@
-import { MAX_LOGS_PER_BATCH } from '@devtrail/contract';
+import { MAX_LOGS_PER_BATCH } from '@devtrail/kinds';
 import { attributesToObject, bodyText } from './any-value.ts';
 import { hexId } from './ids.ts';
 import type { LogRecord, LogsRequest, Scope } from './otlp-types.ts';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { errorReportSchema, llmUsageSchema, logBatchSchema, logEntrySchema, spanSchema } from '@devtrail/contract';
+import type { errorReportSchema, llmUsageSchema, logBatchSchema, logEntrySchema, spanSchema } from '@devtrail/kinds';
 
 // What the mappers produce: request bodies exactly as devtrail's native endpoints take
 // them (libs/contract/src/schemas.ts), before validation. The receiver validates each one

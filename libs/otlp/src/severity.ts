@@ -1,4 +1,4 @@
-import type { logLevels } from '@devtrail/contract';
+import type { logLevels } from '@devtrail/kinds';
 
 // OTLP severity -> devtrail's four levels. SeverityNumber ranges come from the OTel
 // logs data model (TRACE 1-4, DEBUG 5-8, INFO 9-12, WARN 13-16, ERROR 17-20, FATAL 21-24);

@@ -5,7 +5,7 @@ import { topicNames, type Topics } from '@devtrail/contract';
 import { createKafkaLog, createMemoryLog, type MessageLog } from '@devtrail/message-log';
 import { createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
 import { createPgStore, createPgliteStore, migrateRelational, type RelationalStore } from '@devtrail/relational-store';
-import type { LogFn } from '@devtrail/contract';
+import type { LogFn } from '@devtrail/failures';
 import { relationalObserver } from './observed-relational.ts';
 
 // The only place that decides which implementation stands behind each role.

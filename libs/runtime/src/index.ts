@@ -1,3 +1,2 @@
 export { openAdapters, type Adapters, type OpenOptions } from './adapters.ts';
 export { readiness, type Readiness, type CheckResult } from './readiness.ts';
-export { createHttpApp } from './http-app.ts';

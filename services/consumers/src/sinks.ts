@@ -1,6 +1,7 @@
 import { toRow, type ColumnStore } from '@devtrail/column-store';
 import { createEventConsumer, type TopicConsumer } from '@devtrail/consumer-kit';
-import { EVENT_KINDS, KINDS, kindByName, type EventKind, type Topics } from '@devtrail/contract';
+import { EVENT_KINDS, KINDS, kindByName, type EventKind } from '@devtrail/kinds';
+import type { Topics } from '@devtrail/contract';
 import type { MessageLog } from '@devtrail/message-log';
 import type { Config, Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';

@@ -1,8 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@devtrail/config';
-import { countLogs, createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
-import { encodeBatch, encodeEnvelope, logsToEvents, newEnvelope, newEvents, topicNames, type Topics } from '@devtrail/contract';
+import { countLogs } from '../../../test/support/stored-counts.ts';
+import { createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
+import { encodeBatch, newEvents, topicNames, type Topics } from '@devtrail/contract';
+import { encodeEnvelope, newEnvelope } from '../../../test/support/envelopes.ts';
+import { logsToEvents } from '@devtrail/kinds';
 import { createKafkaLog, type MessageLog } from '@devtrail/message-log';
 import { createSink } from '../src/index.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../../../test/support/stack.ts';

@@ -1,5 +1,6 @@
 import { startService } from '@devtrail/config';
-import { createHttpApp, openAdapters } from '@devtrail/runtime';
+import { createHttpApp } from '@devtrail/http';
+import { openAdapters } from '@devtrail/runtime';
 import { registerControlPlane } from './control-plane.ts';
 import { registerDashboardUi } from './ui/register-dashboard-ui.ts';
 

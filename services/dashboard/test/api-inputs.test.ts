@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createLogger } from '@devtrail/config';
-import { MAX_ID_LENGTH } from '@devtrail/contract';
-import { createHttpApp } from '@devtrail/runtime';
+import { MAX_ID_LENGTH } from '@devtrail/kinds';
+import { createHttpApp } from '@devtrail/http';
 import { embeddedAdapters } from '../../../test/support/embedded-adapters.ts';
 import { registerControlPlane } from '../src/index.ts';
 

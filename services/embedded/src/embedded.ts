@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
-import { createHttpApp, openAdapters, type Adapters } from '@devtrail/runtime';
+import { createHttpApp } from '@devtrail/http';
+import { openAdapters, type Adapters } from '@devtrail/runtime';
 import { createReceiver } from '@devtrail/receiver';
 import { createSinks, consumerMetrics, sinkOptions, SINK_NAMES } from '@devtrail/consumers';
 import { registerControlPlane, registerDashboardUi } from '@devtrail/dashboard';

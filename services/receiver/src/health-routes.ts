@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { readiness, type Adapters, type CheckResult, type Readiness } from '@devtrail/runtime';
-import { json, sameKeys, type ApiDocs } from '@devtrail/contract/api-docs';
+import { json, sameKeys, type ApiDocs } from '@devtrail/http/api-docs';
 
 // Liveness, readiness and the OpenAPI document, without authentication; and their documentation.
 

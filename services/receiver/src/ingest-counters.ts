@@ -1,4 +1,4 @@
-import { EVENT_KINDS, type EventKind } from '@devtrail/contract';
+import { EVENT_KINDS, type EventKind } from '@devtrail/kinds';
 
 // Outcome counters of this receiver since it started: events accepted per kind (each
 // one durable in the log) and requests refused per HTTP status. Served at /metrics.

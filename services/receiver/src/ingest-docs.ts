@@ -1,8 +1,13 @@
 import { z, type AnyZodObject } from 'zod';
-import { badRequestBody, COLUMN, DRAIN_PATH, drainBodySchema, drainEntrySchema, ERRORS, EVENT_KINDS, kindRow, KINDS, type EventKind } from '@devtrail/contract';
-import { fingerprintHex, MAX_DRAIN_ENTRIES, MAX_ID_LENGTH, MAX_JSON_DEPTH, MAX_LOGS_PER_BATCH, MAX_RELEASE_LENGTH } from '@devtrail/contract';
-import { MAX_IDEMPOTENCY_KEY_LENGTH, NDJSON_TYPES, RETRY_AFTER_SECONDS, tooLarge, UNAVAILABLE } from '@devtrail/contract';
-import { describeFields, json, type ApiDocs, type ResponseConfig } from '@devtrail/contract/api-docs';
+import { badRequestBody, ERRORS } from '@devtrail/http';
+import { COLUMN } from '@devtrail/column-store/store-domain';
+import { DRAIN_PATH, drainBodySchema, drainEntrySchema, EVENT_KINDS, kindRow, KINDS, type EventKind } from '@devtrail/kinds';
+import { fingerprintHex } from '../../dashboard/src/api/api-schemas.ts';
+import { MAX_DRAIN_ENTRIES, MAX_ID_LENGTH, MAX_JSON_DEPTH, MAX_LOGS_PER_BATCH, MAX_RELEASE_LENGTH } from '@devtrail/kinds';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.ts';
+import { NDJSON_TYPES } from '@devtrail/kinds';
+import { RETRY_AFTER_SECONDS, tooLarge, UNAVAILABLE } from '@devtrail/http';
+import { describeFields, json, type ApiDocs, type ResponseConfig } from '@devtrail/http/api-docs';
 
 // The OpenAPI documentation of ingest-routes.ts: one path per kind (the kinds table's
 // path and request schema) and the Vercel drain. The examples are what the routes

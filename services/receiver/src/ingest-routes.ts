@@ -1,27 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  badRequest,
-  badSignature,
-  bodyDigest,
-  DRAIN_PATH,
-  drainBodySchema,
-  drainEntryToEvent,
-  emptyBody,
-  encodeBatch,
-  EVENT_KINDS,
-  IDEMPOTENCY_HEADER,
-  idempotencyKeyOf,
-  idempotentEventIds,
-  keyTime,
-  kindRow,
-  NDJSON_TYPES,
-  newEvents,
-  parseJsonBody,
-  tooLarge,
-  type EventDataByKind,
-  type EventKind,
-  type Topics,
-} from '@devtrail/contract';
+import { badRequest, badSignature, emptyBody, parseJsonBody, tooLarge } from '@devtrail/http';
+import { bodyDigest, IDEMPOTENCY_HEADER, idempotencyKeyOf, idempotentEventIds, keyTime } from './idempotency.ts';
+import { DRAIN_PATH, drainBodySchema, drainEntryToEvent, EVENT_KINDS, kindRow, NDJSON_TYPES, type EventDataByKind, type EventKind } from '@devtrail/kinds';
+import { encodeBatch, newEvents, type Topics } from '@devtrail/contract';
 import { KAFKA_MAX_MESSAGE_BYTES } from '@devtrail/message-log';
 import type { ProduceQueue } from './produce-queue.ts';
 import type { KeyCache } from './auth/key-cache.ts';

@@ -1,5 +1,6 @@
 import { startService } from '@devtrail/config';
-import { createHttpApp, openAdapters } from '@devtrail/runtime';
+import { createHttpApp } from '@devtrail/http';
+import { openAdapters } from '@devtrail/runtime';
 import { createReceiver } from './app.ts';
 
 // Distributed mode: one receiver replica. Config parsed once here and passed down.

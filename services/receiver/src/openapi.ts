@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { openApiDocument } from '@devtrail/contract/api-docs';
+import { openApiDocument } from '@devtrail/http/api-docs';
 import { documentAdminApi } from '@devtrail/dashboard/admin-docs';
 import { documentReadApi } from '@devtrail/dashboard/read-docs';
 import { documentIngest } from './ingest-docs.ts';

@@ -11,7 +11,7 @@ import {
   spanToEvent,
   type EventDataByKind,
   type EventKind,
-} from '@devtrail/contract';
+} from '@devtrail/kinds';
 import type { MappedLogs, MappedTraces, MappingRejection, Timed } from '@devtrail/otlp';
 import type { ZodError } from 'zod';
 

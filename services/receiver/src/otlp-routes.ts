@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest, bodyDigest, httpError, IDEMPOTENCY_HEADER, toHttpAnswer, type EventKind, type HttpError } from '@devtrail/contract';
+import { badRequest, httpError, toHttpAnswer, type HttpError } from '@devtrail/http';
+import { bodyDigest, IDEMPOTENCY_HEADER } from './idempotency.ts';
+import type { EventKind } from '@devtrail/kinds';
 import {
   decodeLogsRequest,
   decodeTraceRequest,

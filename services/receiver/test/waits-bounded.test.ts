@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Failure } from '@devtrail/contract';
+import { Failure } from '@devtrail/failures';
 import type { KeyGrant } from '@devtrail/relational-store';
 import type { Producer } from '@devtrail/message-log';
 import { ProduceQueue } from '../src/produce-queue.ts';

@@ -69,9 +69,3 @@ export async function readLogs(store: ColumnStore, f: LogFilter): Promise<{ logs
     nextCursor: rows.length > limit && last ? encodeCursor(last.timestamp, last.event_id) : null,
   };
 }
-
-/** Distinct events stored for a project (de-duplicated), e.g. to reconcile with what was acknowledged. */
-export async function countLogs(store: ColumnStore, projectId: string): Promise<number> {
-  const [row] = await store.query<{ n: string }>('SELECT count() AS n FROM logs FINAL WHERE project_id = {project:String}', { project: projectId });
-  return Number(row?.n ?? 0);
-}

@@ -1,8 +1,11 @@
 import { z, type AnyZodObject } from 'zod';
 import type { ErrorGroup, ErrorRecord, IngestionRate, LlmUsageSummary, LogRecord, SpanRecord } from '@devtrail/column-store';
-import { errorsQuery, EVENT_KINDS, fingerprintParam, ingestionQuery, logsQuery, notFound, rangeQuery, severities } from '@devtrail/contract';
-import { errorEventSchema, logEventSchema, spanEventSchema, traceIdParam, tracesQuery, type EventKind } from '@devtrail/contract';
-import { describeFields, json, openApiPath, sameKeys, type ApiDocs } from '@devtrail/contract/api-docs';
+import { errorsQuery, fingerprintParam, ingestionQuery, logsQuery, rangeQuery } from './api-schemas.ts';
+import { EVENT_KINDS, severities } from '@devtrail/kinds';
+import { notFound } from '@devtrail/http';
+import { errorEventSchema, logEventSchema, spanEventSchema, type EventKind } from '@devtrail/kinds';
+import { traceIdParam, tracesQuery } from './api-schemas.ts';
+import { describeFields, json, openApiPath, sameKeys, type ApiDocs } from '@devtrail/http/api-docs';
 import { READ_PATHS } from './read-routes.ts';
 import type { withEstimates } from './llm-estimates.ts';
 import { apiAnswers } from './access-docs.ts';

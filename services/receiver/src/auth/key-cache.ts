@@ -1,4 +1,4 @@
-import { isRetryable } from '@devtrail/contract';
+import { isRetryable } from '@devtrail/failures';
 import type { KeyGrant } from '@devtrail/relational-store';
 
 // Key lookups cached for `ttlMs` (spec: 60 s). Every replica LISTENs for project

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jsonObject, MAX_ID_LENGTH, MAX_RELEASE_LENGTH } from './schemas.ts';
-import { COLUMN } from './store-domain.ts';
+import { COLUMN } from '@devtrail/column-store/store-domain';
 import type { LogEvent } from './events.ts';
 
 // Vercel log drain entries (JSON array or NDJSON). Vercel adds fields over time, so

@@ -3,7 +3,7 @@
 // with). Not a substitute for the end-to-end test against the real pipeline
 // (integration-real-pipeline.test.ts), but it catches wire-shape drift between
 // the SDK and the receiver in-process, without the local stack.
-import { EVENT_KINDS, KINDS } from '@devtrail/contract';
+import { EVENT_KINDS, KINDS } from '@devtrail/kinds';
 import { describe, expect, it } from 'vitest';
 import '../src/node.js';
 import { createSpanExporter } from '../src/next/span-exporter.js';

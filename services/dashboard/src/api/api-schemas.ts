@@ -1,14 +1,11 @@
 import { z } from 'zod';
-import { logLevels, MAX_ID_LENGTH } from './schemas.ts';
-import { MAX_ORIGIN_ENTRY_LENGTH, ORIGIN_ENTRY } from './origins.ts';
+import { isUuid } from '@devtrail/relational-store';
+import { logLevels, MAX_ID_LENGTH } from '@devtrail/kinds';
+import { MAX_ORIGIN_ENTRY_LENGTH, ORIGIN_ENTRY } from '@devtrail/access';
 
 // Request schemas of the admin and read APIs (/api/...), beside the ingest schemas:
 // the dashboard's routes parse with them and the OpenAPI document is generated from
 // them. Times are ISO 8601 or epoch milliseconds.
-
-export function isUuid(s: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
-}
 
 /** Comma-separated levels (empty items ignored), nothing else. */
 const LEVEL_LIST = new RegExp(`^,*((${logLevels.join('|')})(,+|$))*$`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorReportSchema, fingerprint, llmUsageSchema, spanSchema } from '@devtrail/contract';
+import { errorReportSchema, fingerprint, llmUsageSchema, spanSchema } from '@devtrail/kinds';
 import { decodeTraceRequest, mapTraces, OTLP_TYPES } from '../src/index.ts';
 import { int, PARENT_ID, resource, span, SPAN_ID, str, T0_ISO, T0_NS, TRACE_ID, traceRequest } from './requests.ts';
 

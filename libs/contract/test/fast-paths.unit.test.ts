@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DecodeError, decodeEnvelope, encodeEnvelope, fastLogsToEvents, logBatchSchema, logEventSchema, logsToEvents, newEnvelope } from '../src/index.ts';
+import { DecodeError } from '@devtrail/contract';
+import { decodeEnvelope, encodeEnvelope, newEnvelope } from '../../../test/support/envelopes.ts';
+import { fastLogsToEvents, logBatchSchema, logEventSchema, logsToEvents } from '@devtrail/kinds';
 
 // The hand-written log fast paths must never accept what zod refuses, and must produce
 // byte-for-byte what the zod path produces (the envelope JSON is built from it).

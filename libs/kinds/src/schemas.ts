@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jsonDepth } from './json-depth.ts';
-import { storeAmount, storeCount, storeTimestamp } from './store-domain.ts';
+import { storeAmount, storeCount, storeTimestamp } from '@devtrail/column-store/store-domain';
 
 // Request bodies exactly as spec section 2 defines them. These schemas are the single
 // source for validation in the receiver and for the published OpenAPI document.

@@ -1,6 +1,6 @@
 import { datetimeRegex } from 'zod';
 import { logLevels, MAX_ID_LENGTH, MAX_JSON_DEPTH, MAX_LOGS_PER_BATCH, MAX_RELEASE_LENGTH } from './schemas.ts';
-import { timestampInRange } from './store-domain.ts';
+import { timestampInRange } from '@devtrail/column-store/store-domain';
 import type { LogEvent } from './events.ts';
 import { jsonDepth } from './json-depth.ts';
 import { utc } from './to-events.ts';

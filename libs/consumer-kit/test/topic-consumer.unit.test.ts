@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLog, type MessageLog } from '@devtrail/message-log';
-import { Failure } from '@devtrail/contract';
+import { Failure } from '@devtrail/failures';
 import { createTopicConsumer, DLQ_HEADERS, type TopicConsumer } from '../src/index.ts';
 
 // The kit over the in-process log (which passes the same message-log suite as Kafka);

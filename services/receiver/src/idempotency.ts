@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { badRequest } from './http-answer.ts';
+import { badRequest } from '@devtrail/http';
 
 // Requests made safe to retry (the IETF draft "The Idempotency-Key HTTP Header Field"):
 // with an Idempotency-Key, the receiver derives each event's id from the project, the key,

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { encodeBatch, encodeEnvelope, Failure, HEADERS, logsToEvents, newEnvelope, newEvents, topicNames, type Envelope } from '@devtrail/contract';
+import { encodeBatch, HEADERS, newEvents, topicNames, type Envelope } from '@devtrail/contract';
+import { encodeEnvelope, newEnvelope } from '../../../test/support/envelopes.ts';
+import { Failure } from '@devtrail/failures';
+import { logsToEvents } from '@devtrail/kinds';
 import { createMemoryLog, type MessageLog } from '@devtrail/message-log';
 import { createEventConsumer, DLQ_HEADERS, type TopicConsumer } from '../src/index.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reachability, type LogFn } from '@devtrail/contract';
+import { reachability, type LogFn } from '@devtrail/failures';
 
 describe('reachability', () => {
   it('logs one warning when a backend is lost and one line when it is back, whatever happens in between', () => {

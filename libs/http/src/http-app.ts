@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import cors from '@fastify/cors';
 import type { Logger } from '@devtrail/config';
-import { toHttpAnswer } from '@devtrail/contract';
+import { toHttpAnswer } from './http-answer.ts';
 
 // The one Fastify setup every service listens with (receiver, dashboard, embedded):
 // every failure answered by the contract's one mapping, JSON 404s, CORS.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fingerprint, fingerprintParts } from '../src/index.ts';
+import { fingerprint, fingerprintParts } from '@devtrail/kinds';
 
 const stack = (path: string, line: number, fn2 = 'handleRequest') =>
   `TypeError: Cannot read properties of undefined (reading 'id')\n` +

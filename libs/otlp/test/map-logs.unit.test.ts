@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { logBatchSchema } from '@devtrail/contract';
+import { logBatchSchema } from '@devtrail/kinds';
 import { decodeLogsRequest, mapLogs, OTLP_TYPES, logLevel } from '../src/index.ts';
 import { int, logsRequest, resource, SPAN_ID, str, T0_ISO, T0_NS, TRACE_ID } from './requests.ts';
 

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  COLUMN,
-  errorReportSchema,
-  fastLogsToEvents,
-  llmUsageSchema,
-  logBatchSchema,
-  MAX_ID_LENGTH,
-  parseJsonBody,
-  spanSchema,
-  drainBodySchema,
-  timestampInRange,
-  TIMESTAMP_EXTREMES,
-} from '../src/index.ts';
+import { COLUMN, timestampInRange, TIMESTAMP_EXTREMES } from '@devtrail/column-store/store-domain';
+import { errorReportSchema, fastLogsToEvents, llmUsageSchema, logBatchSchema, MAX_ID_LENGTH, spanSchema, drainBodySchema } from '@devtrail/kinds';
+import { parseJsonBody } from '@devtrail/http';
 
 // The receiver accepts exactly what the column store holds (store-domain.ts): each
 // bound is accepted at its edge and refused one step past it, with a zod issue that

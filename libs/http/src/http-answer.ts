@@ -1,5 +1,5 @@
 import { ZodError, type ZodIssue } from 'zod';
-import { Failure, type Backend } from './failure.ts';
+import { Failure, type Backend } from '@devtrail/failures';
 
 // The one mapping from any thrown value to the HTTP answer a client gets, used by the
 // receiver and the dashboard alike. Bodies of the spec's statuses are the spec's; every
