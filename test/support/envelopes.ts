@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { decodeMessage, HEADERS, SCHEMA_VERSION, type EncodedMessage, type Envelope } from '@devtrail/contract';
-import type { EventDataByKind, EventKind } from '@devtrail/kinds';
+import { kindOf, type EventDataByKind, type EventKind } from '@devtrail/kinds';
 
 // Messages as tests and fixtures build them: one event at a time, and version-1 messages
 // as receivers before schema version 2 wrote them (consumers still read those).
@@ -31,3 +31,6 @@ export function decodeEnvelope<K extends EventKind>(kind: K, value: Buffer | str
   if (decoded.events.length !== 1 || decoded.rejected.length > 0) throw new Error('not a message of one readable event');
   return decoded.events[0];
 }
+
+/** An event's row in its kind's table. */
+export const toRow = (e: Envelope) => kindOf(e.kind).toRow(e as never);

@@ -1,28 +1,18 @@
 import { countLogs } from '../../../test/support/stored-counts.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bucketsOf,
-  ColumnStoreError,
-  migrateColumnStore,
-  readErrorActivity,
-  readErrorGroups,
-  readErrors,
-  readLlmUsage,
-  readLogs,
-  readTrace,
-  toRow,
-  type ColumnStore,
-} from '../src/index.ts';
+import { bucketsOf, ColumnStoreError, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
+import { readErrorActivity, readErrorGroups, readErrors, readLlmUsage, readLogs, readTrace } from '@devtrail/kinds';
+import { toRow } from '../../../test/support/envelopes.ts';
 import { sampleEnvelopes } from './fixtures.ts';
 import { COLUMN, TIMESTAMP_EXTREMES } from '@devtrail/column-store/store-domain';
-import { errorToEvent, KINDS, llmToEvent, llmUsageSchema, logBatchSchema, logsToEvents, spanSchema, spanToEvent } from '@devtrail/kinds';
+import { errorToEvent, KIND_TABLES, KINDS, llmToEvent, llmUsageSchema, logBatchSchema, logsToEvents, spanSchema, spanToEvent } from '@devtrail/kinds';
 import { newEnvelope } from '../../../test/support/envelopes.ts';
 import { parseJsonBody } from '@devtrail/http';
 
 async function insertAll(store: ColumnStore, envs: ReturnType<typeof sampleEnvelopes>) {
   for (const kind of ['log', 'error', 'span', 'llm'] as const) {
-    await store.insert(KINDS[kind].table, envs.filter((e) => e.kind === kind).map(toRow));
+    await store.insert(KINDS[kind].name, envs.filter((e) => e.kind === kind).map(toRow));
   }
 }
 
@@ -36,7 +26,7 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
 
     beforeAll(async () => {
       ({ store, cleanup } = await open());
-      await migrateColumnStore(store, { retentionDays: 30 });
+      await migrateColumnStore(store, KIND_TABLES, { retentionDays: 30 });
       envs = sampleEnvelopes(project, 5);
       await insertAll(store, envs);
     });
@@ -65,11 +55,11 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
         cost_usd: -1e308,
       });
       await store.insert(
-        KINDS.log.table,
+        KINDS.log.name,
         logsToEvents(batch, now).map((d) => toRow(newEnvelope('log', p, now, d))),
       );
-      await store.insert(KINDS.span.table, [toRow(newEnvelope('span', p, now, spanToEvent(span)))]);
-      await store.insert(KINDS.llm.table, [toRow(newEnvelope('llm', p, now, llmToEvent(llm, now)))]);
+      await store.insert(KINDS.span.name, [toRow(newEnvelope('span', p, now, spanToEvent(span)))]);
+      await store.insert(KINDS.llm.name, [toRow(newEnvelope('llm', p, now, llmToEvent(llm, now)))]);
 
       const { logs } = await readLogs(store, { projectId: p, range: { fromMs: COLUMN.time.minMs, toMs: COLUMN.time.maxMs } });
       expect(logs.map((l) => l.timestamp).sort()).toEqual([...times].sort());
@@ -85,7 +75,7 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
     });
 
     it('migrations are idempotent', async () => {
-      expect(await migrateColumnStore(store, { retentionDays: 30 })).toEqual([]);
+      expect(await migrateColumnStore(store, KIND_TABLES, { retentionDays: 30 })).toEqual([]);
     });
 
     it('answers ping', async () => {
@@ -163,8 +153,8 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
           ),
         ),
       );
-      await store.insert(KINDS.llm.table, rows);
-      await store.insert(KINDS.llm.table, rows); // a replayed batch counts once
+      await store.insert(KINDS.llm.name, rows);
+      await store.insert(KINDS.llm.name, rows); // a replayed batch counts once
 
       expect(await readLlmUsage(store, { projectId: p, buckets, by: ['bucket', 'model'], measures: ['calls', 'tokens', 'cost_usd'] })).toEqual([
         { bucket: 0, model: 'a', calls: 2, tokens: 33, cost_usd: 0.75 },
@@ -209,8 +199,8 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
         occurrence(p, 'g', 3),
         occurrence(randomUUID(), 'f', 0.5),
       ];
-      await store.insert(KINDS.error.table, rows);
-      await store.insert(KINDS.error.table, rows); // a replayed batch counts once
+      await store.insert(KINDS.error.name, rows);
+      await store.insert(KINDS.error.name, rows); // a replayed batch counts once
       const [fpF, fpG] = [String(rows[0].fingerprint), String(rows[4].fingerprint)];
       const unseen = 'f'.repeat(64);
       expect(fpF).not.toBe(fpG);

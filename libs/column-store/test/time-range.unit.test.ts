@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketsOf, CLOCK_AHEAD_MS, DEFAULT_LOOKBACK_MS, MIN_BUCKET_MS, rangeOrDefault } from '../src/reads/time-range.ts';
+import { bucketsOf, CLOCK_AHEAD_MS, DEFAULT_LOOKBACK_MS, MIN_BUCKET_MS, rangeOrDefault } from '../src/time-range.ts';
 
 describe('read ranges and chart buckets', () => {
   const now = Date.parse('2025-06-01T12:34:56.789Z');

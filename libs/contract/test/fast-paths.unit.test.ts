@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DecodeError } from '@devtrail/contract';
 import { decodeEnvelope, encodeEnvelope, newEnvelope } from '../../../test/support/envelopes.ts';
-import { fastLogsToEvents, logBatchSchema, logEventSchema, logsToEvents } from '@devtrail/kinds';
+import { fastLogsToEvents, KINDS, logBatchSchema, logsToEvents } from '@devtrail/kinds';
+
+const logEventSchema = KINDS.log.event;
 
 // The hand-written log fast paths must never accept what zod refuses, and must produce
 // byte-for-byte what the zod path produces (the envelope JSON is built from it).

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { Config, Logger } from '@devtrail/config';
 import { topicNames, type Topics } from '@devtrail/contract';
+import { KIND_TABLES } from '@devtrail/kinds';
 import { createKafkaLog, createMemoryLog, type MessageLog } from '@devtrail/message-log';
 import { createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
 import { createPgStore, createPgliteStore, migrateRelational, type RelationalStore } from '@devtrail/relational-store';
@@ -54,7 +55,7 @@ export async function openAdapters(config: Config, logger: Logger, opts: OpenOpt
   }
   if (opts.migrate) {
     await migrateRelational(relational);
-    await migrateColumnStore(columnStore, { retentionDays: config.clickhouse.retentionDays });
+    await migrateColumnStore(columnStore, KIND_TABLES, { retentionDays: config.clickhouse.retentionDays });
     await messageLog.ensureTopics(topics.all(), config.kafka.partitions, config.kafka.replicationFactor);
   }
   return {

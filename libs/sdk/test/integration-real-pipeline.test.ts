@@ -374,7 +374,7 @@ describe.skipIf(!up)(`SDK through the real pipeline: Express -> Fastify${up ? ''
     // The read API aggregates LLM usage, so the record's metadata is checked in ClickHouse.
     const where =
       "JSONExtractString(metadata, 'trace_id') = {trace:String} AND JSONExtractString(metadata, 'span_id') = {span:String} AND JSONExtractString(metadata, 'request_id') = {req:String} AND environment = {env:String} AND operation = 'chat.completion'";
-    expect(await p.count('llm_usage', where, { trace: traceId, span: seen.llmSpanId, req: requestId, env: environment })).toBe(1);
+    expect(await p.count('llm', where, { trace: traceId, span: seen.llmSpanId, req: requestId, env: environment })).toBe(1);
   });
 
   // ---- failure paths against the real receiver ---------------------------------

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isUuid } from '@devtrail/relational-store';
-import { logLevels, MAX_ID_LENGTH } from '@devtrail/kinds';
+import { fingerprintHex, logLevels, MAX_ID_LENGTH } from '@devtrail/kinds';
 import { MAX_ORIGIN_ENTRY_LENGTH, ORIGIN_ENTRY } from '@devtrail/access';
 
 // Request schemas of the admin and read APIs (/api/...), beside the ingest schemas:
@@ -42,9 +42,6 @@ export const logsQuery = rangeQuery.extend({
   trace_id: z.string().max(MAX_ID_LENGTH).optional(),
   q: z.string().max(500).optional(),
 });
-
-/** An error group's fingerprint: SHA-256, 64 lowercase hex (docs/fingerprint.md). */
-export const fingerprintHex = z.string().regex(/^[0-9a-f]{64}$/);
 
 export const errorsQuery = rangeQuery.extend({ fingerprint: fingerprintHex.optional() });
 export const tracesQuery = rangeQuery.extend({ operation: z.string().max(500).optional() });

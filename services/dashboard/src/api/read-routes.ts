@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates, type ColumnStore } from '@devtrail/column-store';
+import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates } from '@devtrail/kinds';
+import type { ColumnStore } from '@devtrail/column-store';
 import { traceIdParam, errorsQuery, fingerprintParam, ingestionQuery, logsQuery, apiTimeRange, rangeQuery, tracesQuery } from './api-schemas.ts';
 import { notFound } from '@devtrail/http';
 import { projectOf } from './access.ts';

@@ -1,0 +1,58 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { encodeBatch, newEvents, type Topics } from '@devtrail/contract';
+import { tooLarge } from '@devtrail/http';
+import type { EventDataByKind, EventKind } from '@devtrail/kinds';
+import { KAFKA_MAX_MESSAGE_BYTES } from '@devtrail/message-log';
+import { IDEMPOTENCY_HEADER, idempotencyKeyOf, idempotentEventIds, keyTime } from './idempotency.ts';
+import type { ProduceQueue } from './produce-queue.ts';
+import type { KeyCache } from './auth/key-cache.ts';
+import type { RateLimiter } from './auth/rate-limiter.ts';
+import type { IngestCounters } from './ingest-counters.ts';
+
+// The accept step every way in shares (a kind's route, the drain, OTLP): when the request
+// arrived and what "now" is for its defaults (received), then its events of one kind as
+// one Kafka message, answered only once Kafka acknowledged it (produce).
+
+export interface IngestDeps {
+  keys: KeyCache;
+  limiter: RateLimiter;
+  topics: Topics;
+  queue: ProduceQueue;
+  counters: IngestCounters;
+}
+
+export interface Received {
+  /** When the request arrived (its deadline counts from here), epoch ms. */
+  arrivedAt: number;
+  /** The envelope's received_at. */
+  receivedAt: string;
+  /** "Now" in the defaults: the receive time, or a UUIDv7 Idempotency-Key's own time (idempotency.ts). */
+  defaultsTime: string;
+  idempotencyKey?: string;
+}
+
+export function received(request: FastifyRequest, reply: FastifyReply): Received {
+  const arrivedAt = Date.now() - reply.elapsedTime;
+  const idempotencyKey = idempotencyKeyOf(request.headers[IDEMPOTENCY_HEADER]);
+  const receivedAt = new Date(arrivedAt).toISOString();
+  const fromKey = idempotencyKey && keyTime(idempotencyKey, arrivedAt);
+  return { arrivedAt, receivedAt, defaultsTime: fromKey ? new Date(fromKey).toISOString() : receivedAt, idempotencyKey };
+}
+
+/** The request's events, each with its own id, as one message on the kind's topic; resolves once Kafka acknowledged it. */
+export async function produce<K extends EventKind>(deps: IngestDeps, kind: K, request: FastifyRequest, at: Received, events: Array<EventDataByKind[K]>) {
+  const projectId = request.grant!.projectId;
+  const ids = at.idempotencyKey ? idempotentEventIds(projectId, at.idempotencyKey, request.bodyDigest ?? '', kind, events.length) : undefined;
+  const message = encodeBatch(kind, projectId, at.receivedAt, newEvents(events, ids));
+  // Normalising can make a body longer (an invalid UTF-8 byte becomes a 3-byte U+FFFD).
+  if (message.value.length > KAFKA_MAX_MESSAGE_BYTES) throw tooLarge(KAFKA_MAX_MESSAGE_BYTES, 'as a Kafka message');
+  await deps.queue.enqueue(deps.topics.of(kind), [message], events.length, at.arrivedAt);
+  deps.counters.onAccepted(kind, events.length);
+}
+
+export type EventsByKind = { [K in EventKind]?: Array<EventDataByKind[K]> };
+
+/** Every kind's events of one request, each kind one message, all acknowledged before the answer. */
+export async function produceAll(deps: IngestDeps, request: FastifyRequest, at: Received, events: EventsByKind): Promise<void> {
+  await Promise.all((Object.keys(events) as EventKind[]).map((kind) => produce(deps, kind, request, at, events[kind] as never)));
+}
