@@ -4,7 +4,7 @@ import { EVENT_KINDS, KINDS, kindOf, type EventKind } from '@devtrail/kinds';
 import { newEnvelope } from './support/envelopes.ts';
 import { readErrors, readLlmUsage, readLogs, readTrace } from '@devtrail/kinds';
 import { toRow } from './support/envelopes.ts';
-import { buildOpenApiDocument } from '../services/receiver/src/openapi.ts';
+import { publishedOpenApi as buildOpenApiDocument } from '../services/embedded/src/openapi.ts';
 import { embeddedAdapters } from './support/embedded-adapters.ts';
 
 // Every field of an event is carried by every place that must carry it: the request

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-// Spec 2.6: "dt_" + 24 lowercase hex (12 random bytes). Only the SHA-256 hash and a
+// API keys (docs/api.md): "dt_" + 24 lowercase hex (12 random bytes). Only the SHA-256 hash and a
 // short display prefix are ever stored.
 export const API_KEY_PATTERN = /^dt_[0-9a-f]{24}$/;
 export const KEY_DISPLAY_LENGTH = 7; // "dt_" + 4 hex: enough to recognise, useless to guess

@@ -1,4 +1,4 @@
-// Spec 5.5/5.6: an empty list allows every origin; a request without Origin (server to
+// Allowed origins (docs/api.md): an empty list allows every origin; a request without Origin (server to
 // server) always passes. Entries are a host ("example.com"), a wildcard host
 // ("*.example.com", subdomains only) or a full origin ("https://app.example.com:8443").
 // The rule for an entry is one pattern, so the admin API's schema (and the OpenAPI

@@ -1,7 +1,7 @@
 import { countLogs } from '../../../test/support/stored-counts.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bucketsOf, ColumnStoreError, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
+import { bucketsOf, ColumnStoreError, migrateColumnStore, type ColumnStore, type TableDef } from '@devtrail/column-store';
 import { readErrorActivity, readErrorGroups, readErrors, readLlmUsage, readLogs, readTrace } from '@devtrail/kinds';
 import { toRow } from '../../../test/support/envelopes.ts';
 import { sampleEnvelopes } from './fixtures.ts';
@@ -76,6 +76,35 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
 
     it('migrations are idempotent', async () => {
       expect(await migrateColumnStore(store, KIND_TABLES, { retentionDays: 30 })).toEqual([]);
+    });
+
+    it('migrates to what the tables declare: renames a table of a former name, adds the columns and indexes it lacks, keeps its rows', async () => {
+      const suffix = randomUUID().slice(0, 8);
+      const [before, after] = [`m_old_${suffix}`, `m_new_${suffix}`];
+      await store.command(`CREATE TABLE ${before} (id UInt32, at DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY id`);
+      await store.insert(before, [{ id: 1, at: '2026-01-01 00:00:00.000' }]);
+      const table: TableDef = {
+        name: after,
+        formerly: [before],
+        columns: [
+          { name: 'id', sql: 'UInt32' },
+          { name: 'at', sql: "DateTime64(3, 'UTC')" },
+          { name: 'note', sql: 'String' },
+        ],
+        indexes: ['idx_note note TYPE bloom_filter(0.01) GRANULARITY 4'],
+        engine: 'MergeTree',
+        partitionBy: 'toYYYYMM(at)',
+        orderBy: 'id',
+        ttlColumn: 'at',
+      };
+      expect(await migrateColumnStore(store, [table], { retentionDays: 30 })).toEqual([
+        `renamed ${before} to ${after}`,
+        `added column ${after}.note`,
+        `added index ${after}.idx_note`,
+      ]);
+      expect(await store.query(`SELECT id, note FROM ${after}`)).toEqual([{ id: 1, note: '' }]);
+      expect(await migrateColumnStore(store, [table], { retentionDays: 30 })).toEqual([]);
+      await store.command(`DROP TABLE ${after}`);
     });
 
     it('answers ping', async () => {

@@ -1,11 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { z, type AnyZodObject } from 'zod';
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 
-// The published OpenAPI document (docs/openapi.json, GET /openapi.json) is written by
-// each route group beside its handlers, as a document…(docs) function that registers
-// its schemas and paths; services/receiver/src/openapi.ts lists the groups. This module
-// holds what they share: the security schemes, the headers, the two error bodies of
-// http-answer.ts, and helpers. Request schemas are only annotated, never redefined.
+// The OpenAPI documents (docs/openapi.json, GET /openapi.json) are written by each route
+// group beside its handlers, as a document…(docs) function that registers its schemas and
+// paths; each service lists its groups (its openapi.ts), and the embedded process the
+// published union. This module holds what they share: the security schemes, the headers,
+// the two error bodies of http-answer.ts, and helpers. Request schemas are only
+// annotated, never redefined.
 
 export type { ResponseConfig };
 export type ApiDocs = ReturnType<typeof apiDocs>;
@@ -63,6 +65,29 @@ function apiDocs() {
     return { description, ...(headers ? { headers } : {}), content: { 'application/json': { schema: errorBody, ...examples } } };
   };
   return { registry, rateHeaders, retryAfter, validationError, errorResponse };
+}
+
+const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+
+/** devtrail's OpenAPI 3.1 document of the given route groups: each service's own, and the published one of them all (docs/openapi.json). */
+export function devtrailOpenApi(groups: DocumentRoutes[]) {
+  return openApiDocument(
+    {
+      info: {
+        title: 'devtrail',
+        version: VERSION,
+        description:
+          'Telemetry ingestion (logs, errors, trace spans, LLM usage, Vercel log drains) and the admin and read APIs. ' +
+          'Every answer is JSON; an unknown path or method answers 404 `{"error":"Not found: <METHOD> <path>"}`. ' +
+          'Reference: docs/api.md.',
+      },
+      servers: [
+        { url: 'http://127.0.0.1:3000', description: 'Receiver (PORT). In embedded mode (npm start) every path is served here.' },
+        { url: 'http://127.0.0.1:3001', description: 'Dashboard service in distributed mode (DASHBOARD_PORT): /api/* and /health.' },
+      ],
+    },
+    groups,
+  );
 }
 
 /** The OpenAPI 3.1 document of the given route groups, in their order. */

@@ -2,12 +2,12 @@ import { ZodError, type ZodIssue } from 'zod';
 import { Failure, type Backend } from '@devtrail/failures';
 
 // The one mapping from any thrown value to the HTTP answer a client gets, used by the
-// receiver and the dashboard alike. Bodies of the spec's statuses are the spec's; every
+// receiver and the dashboard alike. Bodies of the documented statuses are docs/api.md's; every
 // 400 is the zod-shaped body built by badRequestBody; the rest are {error: "..."}.
 
 export const RETRY_AFTER_SECONDS = 5;
 
-/** The spec's 400 body: what zod v3's safeParse result looks like once serialised. */
+/** The 400 body (docs/api.md): what zod v3's safeParse result looks like once serialised. */
 export interface ValidationErrorBody {
   success: false;
   error: { issues: unknown[]; name: string };

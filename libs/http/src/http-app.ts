@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import cors from '@fastify/cors';
-import type { Logger } from '@devtrail/config';
+import type { Logger } from 'pino';
 import { toHttpAnswer } from './http-answer.ts';
 
 // The one Fastify setup every service listens with (receiver, dashboard, embedded):

@@ -9,7 +9,7 @@ export function isUuid(s: string): boolean {
 
 // Projects, their one active key, allowed origins and ingest settings. Every change
 // NOTIFYs PROJECT_CHANGED_CHANNEL with the project id, so each receiver drops its cached
-// view of that project at once (spec: a revoked key stops working immediately).
+// view of that project at once (a revoked key stops working immediately: docs/api.md).
 export const PROJECT_CHANGED_CHANNEL = 'devtrail_project_changed';
 
 export interface Project {

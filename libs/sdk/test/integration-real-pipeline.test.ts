@@ -1,4 +1,4 @@
-// The SDK against the REAL devtrail pipeline (issue 6): the receiver, consumers and
+// The SDK against the REAL devtrail pipeline: the receiver, consumers and
 // dashboard run as separate processes (test/support/processes.ts) on the real local
 // Kafka, ClickHouse and PostgreSQL. In this process, an Express app
 // (@devtrail/sdk/express) calls a Fastify app (@devtrail/sdk/fastify) with the
@@ -242,7 +242,7 @@ describe.skipIf(!up)(`SDK through the real pipeline: Express -> Fastify${up ? ''
     expect(new Set(seen.explode.map((e) => e.traceId)).size).toBe(2); // no incoming context: a new trace each time
     expect(seen.explode.map((e) => e.traceId)).not.toContain(traceId);
 
-    // The receiver accepted every request the SDK made, with the spec's answers.
+    // The receiver accepted every request the SDK made, with the documented answers.
     expect(feWarnings).toEqual([]);
     expect(beWarnings).toEqual([]);
     for (const c of [...feCalls, ...beCalls]) expect(c.status, `${c.path}: ${JSON.stringify(c.response)}`).toBe(200);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { WIRE_FIELD_NAMES, buildErrorReport, buildLlmRecord, buildLogEntry, buildSpanRecord, toWireKeys } from '../src/wire.js';
 
-describe('camelCase -> snake_case mapping (spec 4.3)', () => {
-  it('covers every row of the spec table', () => {
+describe('camelCase -> snake_case mapping (docs/sdk.md)', () => {
+  it('covers every row of the table', () => {
     expect(WIRE_FIELD_NAMES).toEqual({
       errorMessage: 'error_message',
       stackTrace: 'stack_trace',

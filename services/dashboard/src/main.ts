@@ -1,6 +1,7 @@
 import { startService } from '@devtrail/config';
 import { createHttpApp } from '@devtrail/http';
-import { openAdapters } from '@devtrail/runtime';
+import { openAdapters, registerHealthRoutes } from '@devtrail/runtime';
+import { dashboardOpenApi } from './api/openapi.ts';
 import { registerControlPlane } from './control-plane.ts';
 import { registerDashboardUi } from './ui/register-dashboard-ui.ts';
 
@@ -8,7 +9,7 @@ import { registerDashboardUi } from './ui/register-dashboard-ui.ts';
 const { config, logger } = startService('dashboard', process.env);
 const adapters = await openAdapters(config, logger, { migrate: true });
 const app = await createHttpApp(logger, 1024 * 1024);
-app.get('/health', async () => ({ status: 'ok', timestamp: new Date().toISOString() }));
+registerHealthRoutes(app, adapters, dashboardOpenApi);
 const ui = await registerDashboardUi(app, adapters, logger, { operatorToken: config.operatorToken, ingestPort: config.port, llmPrices: config.llmPrices });
 await registerControlPlane(app, adapters, logger, {
   operatorToken: config.operatorToken,

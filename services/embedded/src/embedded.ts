@@ -8,6 +8,7 @@ import { registerControlPlane, registerDashboardUi } from '@devtrail/dashboard';
 import { projectsRepo } from '@devtrail/relational-store';
 import type { TopicConsumer } from '@devtrail/consumer-kit';
 import { operatorTokenFor } from './operator-token.ts';
+import { publishedOpenApi } from './openapi.ts';
 
 // Embedded mode: the same stages as the distributed mode in one process; only the
 // three adapters differ (in-process log, chdb, PGlite), chosen by config.mode.
@@ -31,7 +32,7 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
   for (const s of sinks) await s.start();
 
   const app = await createHttpApp(logger, config.ingest.bodyLimitBytes);
-  await receiver.register(app, async () => ({ consumers: await consumerMetrics(sinks) }));
+  await receiver.register(app, async () => ({ consumers: await consumerMetrics(sinks) }), publishedOpenApi);
   const ui = await registerDashboardUi(app, adapters, logger, { operatorToken, llmPrices: config.llmPrices });
   await registerControlPlane(app, adapters, logger, {
     operatorToken,

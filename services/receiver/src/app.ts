@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
-import type { Adapters } from '@devtrail/runtime';
+import { registerHealthRoutes, type Adapters } from '@devtrail/runtime';
 import { projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
 import { KeyCache } from './auth/key-cache.ts';
 import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
 import { registerIngest } from './ingest-routes.ts';
-import { registerHealthRoutes } from './health-routes.ts';
 import { IngestCounters } from './ingest-counters.ts';
-import { buildOpenApiDocument } from './openapi.ts';
+import { receiverOpenApi } from './openapi.ts';
 
 /** The ingest settings (libs/config: INGEST_*, KEY_CACHE_*). */
 export type ReceiverOptions = Pick<Config['ingest'], 'bodyLimitBytes' | 'maxPendingEvents' | 'ackTimeoutMs' | 'keyCacheTtlMs' | 'keyCacheMaxStaleMs'>;
@@ -16,9 +15,10 @@ export type ReceiverOptions = Pick<Config['ingest'], 'bodyLimitBytes' | 'maxPend
 export interface Receiver {
   /**
    * Registers health, metrics and ingest routes on a Fastify instance (own or shared, as
-   * in the embedded mode, which adds its consumers' figures to /metrics).
+   * in the embedded mode, which adds its consumers' figures to /metrics and serves the
+   * OpenAPI document of every route it hosts).
    */
-  register(app: FastifyInstance, moreMetrics?: () => Promise<Record<string, unknown>>): Promise<void>;
+  register(app: FastifyInstance, moreMetrics?: () => Promise<Record<string, unknown>>, openApi?: () => Record<string, unknown>): Promise<void>;
   /** Stops intake bookkeeping: drains queued produces, stops listening for key changes. */
   stop(): Promise<void>;
   keyCache: KeyCache;
@@ -54,8 +54,8 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
     keyCache,
     queue,
     counters,
-    async register(app, moreMetrics) {
-      registerHealthRoutes(app, adapters, buildOpenApiDocument);
+    async register(app, moreMetrics, openApi = receiverOpenApi) {
+      registerHealthRoutes(app, adapters, openApi);
       app.get('/metrics', async () => ({ receiver: { ...counters.snapshot(), produce_queue_pending: queue.pending }, ...(await moreMetrics?.()) }));
       await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters });
     },

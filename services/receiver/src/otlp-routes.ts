@@ -43,7 +43,7 @@ const bodyOf = (request: FastifyRequest, encoding: OtlpEncoding): unknown => req
 
 const send = (reply: FastifyReply, status: number, a: OtlpAnswer) => reply.code(status).type(a.contentType).send(a.body);
 
-/** The human text of any of the receiver's error bodies ({error} or the spec's 400 issues). */
+/** The human text of any of the receiver's error bodies ({error} or the 400 body's issues). */
 function messageOf(h: HttpError): string {
   const b = h.body as { error?: unknown };
   if (typeof b.error === 'string') return b.error;

@@ -53,7 +53,7 @@ export function documentReadApi(docs: ApiDocs) {
       calls: z.number().int(),
       input_tokens: z.number().int(),
       output_tokens: z.number().int(),
-      cost_usd: z.number().openapi({ description: 'As sent (the spec default 0).' }),
+      cost_usd: z.number().openapi({ description: 'As sent (default 0).' }),
       estimated_cost_usd: z.number().nullable().openapi({
         description: 'From the summed tokens and the price table (libs/config/data/llm-prices.json or LLM_PRICES_FILE); null for a model it does not price.',
       }),

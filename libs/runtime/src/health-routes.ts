@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { readiness, type Adapters, type CheckResult, type Readiness } from '@devtrail/runtime';
+import type { Adapters } from './adapters.ts';
+import { readiness, type CheckResult, type Readiness } from './readiness.ts';
 import { json, sameKeys, type ApiDocs } from '@devtrail/http/api-docs';
 
-// Liveness, readiness and the OpenAPI document, without authentication; and their documentation.
+// Liveness, readiness and the OpenAPI document of what the service serves, without
+// authentication, on every service; and their documentation.
 
 const HEALTH_PATHS = { live: '/health', ready: '/health/ready', openapi: '/openapi.json' };
 
