@@ -19,7 +19,7 @@ export async function migrateColumnStore(store: ColumnStore, tables: readonly Ta
     if (!(await exists(store, t.name))) changes.push(`created ${t.name}`);
     await store.command(createTableSql(t, opts.retentionDays));
     await addMissing(store, t, changes);
-    for (const sql of t.then?.(opts.retentionDays, t.name) ?? []) await store.command(sql);
+    for (const sql of t.after?.(opts.retentionDays, t.name) ?? []) await store.command(sql);
   }
   return changes;
 }

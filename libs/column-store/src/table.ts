@@ -16,7 +16,7 @@ export interface TableDef {
   /** The time column a row's retention counts from. */
   ttlColumn: string;
   /** More statements after the table (a materialised view and its target), each IF NOT EXISTS. */
-  then?(retentionDays: number, table: string): string[];
+  after?(retentionDays: number, table: string): string[];
 }
 
 /** The table's CREATE statement. */

@@ -79,7 +79,6 @@ export const sha256Hex: FieldType<string> = {
 /** Every kind's first three fields. */
 export const COMMON_FIELDS = { service: label, environment: label, release: label };
 
-// biome-ignore lint/suspicious/noExplicitAny: a list of fields of any types; EventOf reads each one's own.
 export type Fields = Record<string, FieldType<any>>;
 /** The event a field list describes. */
 export type EventOf<F extends Fields> = { [K in keyof F]: F[K] extends FieldType<infer T> ? T : never };

@@ -66,15 +66,19 @@ function timed(events: unknown[], unit: OtlpUnit): unknown[] {
 function acceptUnit(kind: EventKind, k: AnyKind, unit: OtlpUnit, now: string, out: Outcome): void {
   const counted = k.otlp!.primary;
   const fast = k.fastEvents?.(unit.body, now);
-  if (fast) return out.add(kind, timed(fast, unit));
+  if (fast) {
+    out.add(kind, timed(fast, unit));
+    return;
+  }
   const parsed = k.request.safeParse(unit.body);
-  if (parsed.success) return out.add(kind, timed(k.toEvents(parsed.data, now), unit));
-  if (!k.split) return out.refuse(counted, `${unit.label}: ${describe(parsed.error)}`);
-  k.split(unit.body).forEach((part, i) => {
-    const one = k.request.safeParse(part.body);
-    if (one.success) out.add(kind, timed(k.toEvents(one.data, now), unit));
-    else out.refuse(counted, `${unit.label} ${i}: ${describe(one.error, part.path)}`);
-  });
+  if (parsed.success) out.add(kind, timed(k.toEvents(parsed.data, now), unit));
+  else if (!k.split) out.refuse(counted, `${unit.label}: ${describe(parsed.error)}`);
+  else
+    k.split(unit.body).forEach((part, i) => {
+      const one = k.request.safeParse(part.body);
+      if (one.success) out.add(kind, timed(k.toEvents(one.data, now), unit));
+      else out.refuse(counted, `${unit.label} ${i}: ${describe(one.error, part.path)}`);
+    });
 }
 
 export function acceptOtlp(signal: OtlpSignal, request: unknown, now: string): Accepted {

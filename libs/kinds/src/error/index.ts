@@ -23,7 +23,7 @@ export const error = defineKind({
     partitionBy: 'toYYYYMMDD(timestamp)',
     orderBy: '(project_id, fingerprint, timestamp, event_id)',
     ttlColumn: 'timestamp',
-    then: (days, table) => errorGroupStatements(table, days),
+    after: (days, table) => errorGroupStatements(table, days),
   },
   otlp: errorsFromOtlp,
   docs: errorDocs,
