@@ -99,7 +99,10 @@ export async function ensureClickHouseDatabase(opts: ClickHouseStoreOptions): Pr
     log: { LoggerClass: clientLogger(opts.log), level: ClickHouseLogLevel.WARN },
   });
   try {
-    await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${opts.database}` });
+    // Another replica starting at the same moment may win the race: its database will do (code 82).
+    await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${opts.database}` }).catch((err: unknown) => {
+      if (!(err instanceof ClickHouseError && err.code === '82')) throw err;
+    });
   } finally {
     await client.close();
   }

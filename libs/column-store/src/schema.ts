@@ -1,5 +1,5 @@
 import { COLUMN } from '@devtrail/contract';
-import type { ColumnStore } from './column-store.ts';
+import { ColumnStoreError, type ColumnStore } from './column-store.ts';
 
 // Column types whose domain the receiver enforces at the door (contract store-domain.ts).
 const TIME = COLUMN.time.sql;
@@ -147,13 +147,27 @@ export function columnStoreMigrations({ retentionDays }: SchemaOptions): Array<{
   ];
 }
 
+// Replicas started together all run these at once (no lock in ClickHouse): every statement is
+// IF NOT EXISTS, and the server's "already exists" to a statement that lost a race to the same
+// statement of another process means it is done.
+const ALREADY_EXISTS = new Set(['57', '82']); // TABLE_ALREADY_EXISTS, DATABASE_ALREADY_EXISTS
+
+async function idempotent(store: ColumnStore, sql: string): Promise<void> {
+  await store.command(sql).catch((err: unknown) => {
+    if (!(err instanceof ColumnStoreError && err.code !== undefined && ALREADY_EXISTS.has(err.code))) throw err;
+  });
+}
+
 export async function migrateColumnStore(store: ColumnStore, opts: SchemaOptions): Promise<number[]> {
-  await store.command(`CREATE TABLE IF NOT EXISTS schema_migrations (version UInt32, applied_at DateTime DEFAULT now()) ENGINE = ReplacingMergeTree ORDER BY version`);
+  await idempotent(
+    store,
+    `CREATE TABLE IF NOT EXISTS schema_migrations (version UInt32, applied_at DateTime DEFAULT now()) ENGINE = ReplacingMergeTree ORDER BY version`,
+  );
   const done = new Set((await store.query<{ version: number }>('SELECT version FROM schema_migrations FINAL')).map((r) => Number(r.version)));
   const applied: number[] = [];
   for (const m of columnStoreMigrations(opts)) {
     if (done.has(m.version)) continue;
-    for (const sql of m.statements) await store.command(sql);
+    for (const sql of m.statements) await idempotent(store, sql);
     await store.insert('schema_migrations', [{ version: m.version }]);
     applied.push(m.version);
   }

@@ -83,13 +83,22 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
   },
 ];
 
+// Every step, the bookkeeping table's creation included, runs under this transaction-scoped
+// lock: two processes starting on an empty database at the same moment would otherwise both
+// create schema_migrations, and CREATE TABLE IF NOT EXISTS is not safe against a concurrent
+// creation (a duplicate key in pg_type).
+const MIGRATION_LOCK = 'SELECT pg_advisory_xact_lock(7405001)';
+
 export async function migrateRelational(store: RelationalStore): Promise<number[]> {
-  await store.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  await store.transaction(async (tx) => {
+    await tx.query(MIGRATION_LOCK);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  });
   const applied: number[] = [];
   for (const m of MIGRATIONS) {
     const did = await store.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock(7405001)');
+      await tx.query(MIGRATION_LOCK);
       const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);
       if (seen.length > 0) return false;
       for (const stmt of splitStatements(m.sql)) await tx.query(stmt);

@@ -1,5 +1,5 @@
 import { startService } from '@devtrail/config';
-import { createHttpApp, openAdapters } from '@devtrail/runtime';
+import { createHttpApp, openAdapters, registerProbes } from '@devtrail/runtime';
 import { registerControlPlane } from './control-plane.ts';
 import { registerDashboardUi } from './ui/register-dashboard-ui.ts';
 
@@ -7,7 +7,8 @@ import { registerDashboardUi } from './ui/register-dashboard-ui.ts';
 const { config, logger } = startService('dashboard', process.env);
 const adapters = await openAdapters(config, logger, { migrate: true });
 const app = await createHttpApp(logger, 1024 * 1024);
-app.get('/health', async () => ({ status: 'ok', timestamp: new Date().toISOString() }));
+// The dashboard reads ClickHouse and PostgreSQL; Kafka is not on its path (docs/operations.md#probes).
+registerProbes(app, adapters, ['clickhouse', 'postgres']);
 const ui = await registerDashboardUi(app, adapters, logger, { operatorToken: config.operatorToken, ingestPort: config.port, llmPrices: config.llmPrices });
 await registerControlPlane(app, adapters, logger, {
   operatorToken: config.operatorToken,

@@ -1,19 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { readiness, type Adapters, type CheckResult, type Readiness } from '@devtrail/runtime';
+import { ALL_DEPENDENCIES, PROBE_PATHS, registerProbes, type Adapters, type CheckResult, type Readiness } from '@devtrail/runtime';
 import { json, sameKeys, type ApiDocs } from '@devtrail/contract/api-docs';
 
 // Liveness, readiness and the OpenAPI document, without authentication; and their documentation.
 
-const HEALTH_PATHS = { live: '/health', ready: '/health/ready', openapi: '/openapi.json' };
+const HEALTH_PATHS = { ...PROBE_PATHS, openapi: '/openapi.json' };
 
+/** The receiver's readiness checks all three backends (the spec's column store, buffer and relational database). */
 export function registerHealthRoutes(app: FastifyInstance, adapters: Adapters, openApiDocument: () => Record<string, unknown>): void {
-  app.get(HEALTH_PATHS.live, async () => ({ status: 'ok', timestamp: new Date().toISOString() }));
+  registerProbes(app, adapters, ALL_DEPENDENCIES);
   app.get(HEALTH_PATHS.openapi, async () => openApiDocument());
-  app.get(HEALTH_PATHS.ready, async (_req, reply) => {
-    const r = await readiness(adapters);
-    return reply.code(r.status === 'ok' ? 200 : 503).send(r);
-  });
 }
 
 export function documentHealth({ registry: r }: ApiDocs) {
@@ -25,7 +22,12 @@ export function documentHealth({ registry: r }: ApiDocs) {
   });
   const ready = r.register(
     'Readiness',
-    z.object({ status: z.enum(['ok', 'unavailable']), timestamp: z.string().datetime(), checks: z.object({ kafka: check, clickhouse: check, postgres: check }) }),
+    z.object({
+      status: z.enum(['ok', 'unavailable']),
+      timestamp: z.string().datetime(),
+      down: z.array(z.enum(['kafka', 'clickhouse', 'postgres'])).openapi({ description: 'The dependencies that are down; empty when ready.' }),
+      checks: z.object({ kafka: check.optional(), clickhouse: check.optional(), postgres: check.optional() }),
+    }),
   );
   sameKeys<z.infer<typeof check>, CheckResult>(true);
   sameKeys<z.infer<typeof ready>, Readiness>(true);
