@@ -29,6 +29,7 @@ export interface SinkOptions {
   batchRows: number;
   batchMs: number;
   retryMaxMs: number;
+  unknownErrorRetries: number;
   logger: Logger;
 }
 
@@ -46,6 +47,7 @@ export function createSink(kind: EventKind, o: SinkOptions): TopicConsumer {
     batchRows: o.batchRows,
     batchMs: o.batchMs,
     retryMaxMs: o.retryMaxMs,
+    unknownErrorRetries: o.unknownErrorRetries,
     logger: o.logger,
   });
 }
@@ -69,6 +71,7 @@ export function sinkOptions(config: Config, adapters: Adapters, logger: Logger):
     batchRows: config.consumers.batchRows,
     batchMs: config.consumers.batchMs,
     retryMaxMs: config.consumers.retryMaxMs,
+    unknownErrorRetries: config.consumers.unknownErrorRetries,
     logger,
   };
 }
