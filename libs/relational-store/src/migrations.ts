@@ -81,6 +81,21 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       CREATE INDEX login_attempts_lookup ON login_attempts (username, ip, attempted_at);
     `,
   },
+  {
+    version: 4,
+    name: 'idempotency keys: first receive time',
+    sql: `
+      -- The first time a request with an Idempotency-Key arrived, so its retries reuse it
+      -- as "now" (docs/api.md). The key only as a SHA-256 hash; rows pruned after the window.
+      CREATE TABLE idempotency_keys (
+        project_id uuid NOT NULL,
+        key_hash char(64) NOT NULL CHECK (key_hash ~ '^[0-9a-f]{64}$'),
+        first_seen timestamptz NOT NULL,
+        PRIMARY KEY (project_id, key_hash)
+      );
+      CREATE INDEX idempotency_keys_first_seen ON idempotency_keys (first_seen);
+    `,
+  },
 ];
 
 // Every step, the bookkeeping table's creation included, runs under this transaction-scoped

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
-import { projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
+import { IDEMPOTENCY_RETENTION_MS } from '@devtrail/contract';
+import { idempotencyRepo, projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
 import { KeyCache } from './auth/key-cache.ts';
 import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
@@ -43,7 +44,12 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
         ? logger.warn({ err: (err as Error)?.message }, 'rate limit: PostgreSQL unreachable; each receiver enforces the limit on its own until it answers')
         : logger.info('rate limit: PostgreSQL answers again; limits are shared again'),
   );
-  const prune = setInterval(() => rl.prune(new Date(Date.now() - 3600_000)).catch(() => {}), 600_000);
+  const idempotency = idempotencyRepo(adapters.relational);
+  const prune = setInterval(async () => {
+    await rl.prune(new Date(Date.now() - 3600_000)).catch(() => {});
+    // Bounded steps, so one replica's prune never holds long locks; every replica prunes.
+    for (let i = 0; i < 20; i++) if ((await idempotency.prune(new Date(Date.now() - IDEMPOTENCY_RETENTION_MS)).catch(() => 0)) < 50_000) break;
+  }, 600_000);
   prune.unref();
   const producer = adapters.messageLog.createProducer();
   await producer.connect().catch((err) => logger.warn({ err: err.message }, 'message log not reachable yet; will retry on first send'));
@@ -57,7 +63,7 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
     async register(app, moreMetrics) {
       registerHealthRoutes(app, adapters, buildOpenApiDocument);
       app.get('/metrics', async () => ({ receiver: { ...counters.snapshot(), produce_queue_pending: queue.pending }, ...(await moreMetrics?.()) }));
-      await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters });
+      await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters, firstSeen: idempotency.firstSeen });
     },
     async stop() {
       clearInterval(prune);

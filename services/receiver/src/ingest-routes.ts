@@ -10,6 +10,7 @@ import {
   encodeBatch,
   EVENT_KINDS,
   IDEMPOTENCY_HEADER,
+  idempotencyKeyHash,
   idempotencyKeyOf,
   idempotentEventIds,
   keyTime,
@@ -41,7 +42,8 @@ import { registerOtlpRoutes } from './otlp-routes.ts';
 //   3 rate limit                  onRequest       429 + Retry-After (X-RateLimit-* on every answer from here on)
 //   4 decompress                  preParsing      415 unknown Content-Encoding; 400 not valid gzip/deflate
 //   5 parse JSON                  content parser  415 not JSON; 413 over the limit after decompression; 400 empty or malformed
-//   6 validate and normalise      handler         400 zod issues (the column store's domain included); 400 bad Idempotency-Key
+//   6 validate and normalise      handler         400 zod issues (the column store's domain included); 400 bad Idempotency-Key;
+//                                                 503 when a key's first receive time cannot be read (PostgreSQL out)
 //   7 produce, wait for acks=all  handler         503 + Retry-After when Kafka does not acknowledge by the request's
 //                                                 deadline (arrival + INGEST_ACK_TIMEOUT_MS) or is failing; 413 past Kafka's message limit
 //   8 answer                      handler         200 with the spec's body
@@ -55,6 +57,8 @@ export interface IngestDeps {
   topics: Topics;
   queue: ProduceQueue;
   counters: IngestCounters;
+  /** The first receive time of a project's Idempotency-Key (hashed), recording `now` if it is new (relational idempotency-repo.ts). */
+  firstSeen(projectId: string, keyHash: string, now: Date): Promise<Date>;
 }
 
 export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Promise<void> {
@@ -69,7 +73,7 @@ export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Pr
     for (const kind of EVENT_KINDS) {
       const k = kindRow(kind);
       ingest.post(k.path, async (request, reply) => {
-        const at = received(request, reply);
+        const at = await received(deps, request, reply);
         // 6: the zod-free fast path where there is one, the kind's schema otherwise (the source of every message)
         let events = k.fastEvents?.(request.body, at.defaultsTime);
         if (!events) {
@@ -89,19 +93,27 @@ export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Pr
 export interface Received {
   /** When the request arrived (its deadline counts from here), epoch ms. */
   arrivedAt: number;
-  /** The envelope's received_at. */
+  /** The envelope's received_at: when the request first arrived (contract idempotency.ts). */
   receivedAt: string;
-  /** "Now" in the spec's defaults: the receive time, or a UUIDv7 Idempotency-Key's own time (idempotency.ts). */
+  /** "Now" in the spec's defaults: the same first receive time. */
   defaultsTime: string;
   idempotencyKey?: string;
 }
 
-export function received(request: FastifyRequest, reply: FastifyReply): Received {
+/**
+ * When the request arrived and, with an Idempotency-Key, when it first did: a UUIDv7 key's
+ * own time, or the time the receivers remembered for the key (one upsert; PostgreSQL out: 503,
+ * rather than a retry stored twice).
+ */
+export async function received(deps: Pick<IngestDeps, 'firstSeen'>, request: FastifyRequest, reply: FastifyReply): Promise<Received> {
   const arrivedAt = Date.now() - reply.elapsedTime;
   const idempotencyKey = idempotencyKeyOf(request.headers[IDEMPOTENCY_HEADER]);
-  const receivedAt = new Date(arrivedAt).toISOString();
-  const fromKey = idempotencyKey && keyTime(idempotencyKey, arrivedAt);
-  return { arrivedAt, receivedAt, defaultsTime: fromKey ? new Date(fromKey).toISOString() : receivedAt, idempotencyKey };
+  let first = arrivedAt;
+  if (idempotencyKey) {
+    first = keyTime(idempotencyKey, arrivedAt) ?? (await deps.firstSeen(request.grant!.projectId, idempotencyKeyHash(idempotencyKey), new Date(arrivedAt))).getTime();
+  }
+  const firstAt = new Date(first).toISOString();
+  return { arrivedAt, receivedAt: firstAt, defaultsTime: firstAt, idempotencyKey };
 }
 
 /** 7: the request's events, each with its own id, as one message on the kind's topic; resolves once Kafka acknowledged it. */
@@ -144,7 +156,7 @@ function registerDrainRoute(app: FastifyInstance, deps: IngestDeps): void {
       const raw = (request.body as Buffer | undefined) ?? Buffer.alloc(0);
       const grant = request.grant!;
       if (grant.drainSecret && !validDrainSignature(raw, grant.drainSecret, request.headers['x-vercel-signature'] as string | undefined)) throw badSignature();
-      const at = received(request, reply);
+      const at = await received(deps, request, reply);
       if (at.idempotencyKey) request.bodyDigest = bodyDigest(raw);
       const parsed = drainBodySchema.safeParse(parseDrainBody(request, raw));
       if (!parsed.success) throw parsed.error;

@@ -15,7 +15,7 @@ import {
   type OtlpAnswer,
   type OtlpEncoding,
 } from '@devtrail/otlp';
-import type { IngestDeps, produce, received } from './ingest-routes.ts';
+import type { IngestDeps, produce, Received, received } from './ingest-routes.ts';
 import { acceptLogs, acceptTraces, type Accepted } from './otlp-records.ts';
 
 // OTLP/HTTP intake (docs/otlp.md). Registered by registerIngest in the ingest scope
@@ -83,7 +83,7 @@ function checkCount(n: number, what: string): void {
 }
 
 /** Every kind acknowledged before the answer: one 200 covers spans and what they carried. */
-async function produceAll(steps: IngestSteps, deps: IngestDeps, request: FastifyRequest, at: ReturnType<typeof received>, accepted: Accepted): Promise<void> {
+async function produceAll(steps: IngestSteps, deps: IngestDeps, request: FastifyRequest, at: Received, accepted: Accepted): Promise<void> {
   await Promise.all((Object.keys(accepted.events) as EventKind[]).map((kind) => steps.produce(deps, kind, request, at, accepted.events[kind] as never)));
 }
 
@@ -109,7 +109,7 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps, steps
 
     scope.post(OTLP_PATHS.logs, async (request, reply) => {
       const encoding = encodingOf(request);
-      const at = steps.received(request, reply);
+      const at = await steps.received(deps, request, reply);
       const otlp = decoded(() => decodeLogsRequest(bodyOf(request, encoding), encoding));
       checkCount(logRecordCount(otlp), 'log records');
       const accepted = acceptLogs(mapLogs(otlp), at.defaultsTime);
@@ -120,7 +120,7 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps, steps
 
     scope.post(OTLP_PATHS.traces, async (request, reply) => {
       const encoding = encodingOf(request);
-      const at = steps.received(request, reply);
+      const at = await steps.received(deps, request, reply);
       const otlp = decoded(() => decodeTraceRequest(bodyOf(request, encoding), encoding));
       checkCount(spanCount(otlp), 'spans');
       const accepted = acceptTraces(mapTraces(otlp), at.defaultsTime);
