@@ -43,7 +43,8 @@ describe.skipIf(!up)(`consumers under faults${up ? '' : ` (skipped: ${NO_STACK_R
   let consumers: ServiceProcess;
   let project: { id: string; key: string };
   const count = () => p.count('logs', 'project_id = {p:String}', { p: project.id });
-  const metrics = async () => (await (await fetch(`${consumers.url}/metrics`)).json()).consumers as Array<Record<string, any>>;
+  const metrics = async () =>
+    (await (await fetch(`${consumers.url}/metrics`, { headers: { accept: 'application/json' } })).json()).consumers as Array<Record<string, any>>;
 
   beforeAll(async () => {
     p = await pipeline({ CONSUMER_BATCH_ROWS: '2000', LOG_LEVEL: 'debug' }, { sendsPoison: true });

@@ -68,8 +68,9 @@ export function createClickHouseStore(opts: ClickHouseStoreOptions): ColumnStore
   return {
     kind: 'clickhouse',
     async insert(table, rows) {
-      if (rows.length === 0) return;
-      await wrap(client.insert({ table, values: rows as Record<string, unknown>[], format: 'JSONEachRow' }));
+      if (rows.length === 0) return { bytes: 0 };
+      const r = await wrap(client.insert({ table, values: rows as Record<string, unknown>[], format: 'JSONEachRow' }));
+      return { bytes: Number(r.summary?.written_bytes ?? 0) };
     },
     async query<T>(sql: string, params?: Record<string, unknown>) {
       return wrap(client.query({ query: sql, query_params: params, format: 'JSONEachRow' }).then((r) => r.json<T>()));

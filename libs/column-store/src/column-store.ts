@@ -5,10 +5,15 @@ import { Failure } from '@devtrail/contract';
 
 export type QueryParams = Record<string, unknown>;
 
+/** What an insert wrote: bytes as the store counts them (ClickHouse's written_bytes; chdb: the JSONEachRow body). */
+export interface InsertResult {
+  bytes: number;
+}
+
 export interface ColumnStore {
   readonly kind: 'clickhouse' | 'chdb';
   /** Inserts rows as JSONEachRow into a table of the store's database. */
-  insert(table: string, rows: ReadonlyArray<Record<string, unknown>>): Promise<void>;
+  insert(table: string, rows: ReadonlyArray<Record<string, unknown>>): Promise<InsertResult>;
   /** Runs a SELECT with ClickHouse query parameters ({name:Type}); never string-built SQL. */
   query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]>;
   /** Runs DDL or another statement without a result. */

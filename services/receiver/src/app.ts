@@ -3,6 +3,7 @@ import type { Config, Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
 import { IDEMPOTENCY_RETENTION_MS } from '@devtrail/contract';
 import { idempotencyRepo, projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
+import { createMetrics, registerMetricsRoute, type Metrics } from '@devtrail/metrics';
 import { KeyCache } from './auth/key-cache.ts';
 import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
@@ -17,7 +18,7 @@ export type ReceiverOptions = Pick<Config['ingest'], 'bodyLimitBytes' | 'maxPend
 export interface Receiver {
   /**
    * Registers health, metrics and ingest routes on a Fastify instance (own or shared, as
-   * in the embedded mode, which adds its consumers' figures to /metrics).
+   * in the embedded mode, which adds its consumers' figures to the JSON view of /metrics).
    */
   register(app: FastifyInstance, moreMetrics?: () => Promise<Record<string, unknown>>): Promise<void>;
   /** Stops intake bookkeeping: drains queued produces, stops listening for key changes. */
@@ -25,12 +26,22 @@ export interface Receiver {
   keyCache: KeyCache;
   queue: ProduceQueue;
   counters: IngestCounters;
+  metrics: Metrics;
 }
 
-/** Wires the receiver's parts; nothing here listens on a port. */
-export async function createReceiver(adapters: Adapters, logger: Logger, opts: ReceiverOptions): Promise<Receiver> {
+/** Wires the receiver's parts; nothing here listens on a port. `metrics`: the process's registry (a new one by default). */
+export async function createReceiver(
+  adapters: Adapters,
+  logger: Logger,
+  opts: ReceiverOptions,
+  metrics: Metrics = createMetrics({ processMetrics: false }),
+): Promise<Receiver> {
   const repo = projectsRepo(adapters.relational);
-  const keyCache = new KeyCache((hash) => repo.findGrant(hash), { ttlMs: opts.keyCacheTtlMs, maxStaleMs: opts.keyCacheMaxStaleMs });
+  const keyCache = new KeyCache((hash) => repo.findGrant(hash), {
+    ttlMs: opts.keyCacheTtlMs,
+    maxStaleMs: opts.keyCacheMaxStaleMs,
+    onLookup: (result) => metrics.m.keyCacheLookups.inc({ result }),
+  });
   const unlisten = await adapters.relational.listen(
     PROJECT_CHANGED_CHANNEL,
     (projectId) => keyCache.evictProject(projectId),
@@ -53,16 +64,20 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
   prune.unref();
   const producer = adapters.messageLog.createProducer();
   await producer.connect().catch((err) => logger.warn({ err: err.message }, 'message log not reachable yet; will retry on first send'));
-  const queue = new ProduceQueue(producer, { maxPendingEvents: opts.maxPendingEvents, ackTimeoutMs: opts.ackTimeoutMs });
-  const counters = new IngestCounters();
+  const queue = new ProduceQueue(producer, { maxPendingEvents: opts.maxPendingEvents, ackTimeoutMs: opts.ackTimeoutMs, metrics });
+  const counters = new IngestCounters(metrics);
 
   return {
     keyCache,
     queue,
     counters,
+    metrics,
     async register(app, moreMetrics) {
       registerHealthRoutes(app, adapters, buildOpenApiDocument);
-      app.get('/metrics', async () => ({ receiver: { ...counters.snapshot(), produce_queue_pending: queue.pending }, ...(await moreMetrics?.()) }));
+      registerMetricsRoute(app, metrics, async () => ({
+        receiver: { ...(await counters.snapshot()), produce_queue_pending: queue.pending },
+        ...(await moreMetrics?.()),
+      }));
       await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters, firstSeen: idempotency.firstSeen });
     },
     async stop() {

@@ -47,7 +47,7 @@ import { registerOtlpRoutes } from './otlp-routes.ts';
 //   7 produce, wait for acks=all  handler         503 + Retry-After when Kafka does not acknowledge by the request's
 //                                                 deadline (arrival + INGEST_ACK_TIMEOUT_MS) or is failing; 413 past Kafka's message limit
 //   8 answer                      handler         200 with the spec's body
-//   9 count the outcome           onResponse      accepted events per kind, refused requests per status
+//   9 count the outcome           onResponse      accepted events per kind (at 7), refused requests per kind and reason
 // The drain route takes the same steps, with its raw body kept for the signature (5').
 // Consumers take the events from Kafka on (services/consumers).
 
@@ -68,7 +68,7 @@ export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Pr
     ingest.addHook('onRequest', rateLimit(deps.limiter)); // 3
     acceptCompressedBodies(ingest); // 4
     parseJsonBodies(ingest); // 5
-    ingest.addHook('onResponse', async (_request, reply) => deps.counters.onResponse(reply.statusCode)); // 9
+    ingest.addHook('onResponse', async (request, reply) => deps.counters.onResponse(request.routeOptions.url, reply.statusCode)); // 9
 
     for (const kind of EVENT_KINDS) {
       const k = kindRow(kind);
