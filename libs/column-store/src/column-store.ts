@@ -29,8 +29,8 @@ export class ColumnStoreError extends Failure {
   }
 }
 
-// ClickHouse codes that mean "this data can never be written as it is".
-const PERMANENT_CODES = new Set(['6', '25', '26', '27', '33', '38', '41', '53', '62', '69', '70', '72', '117', '131', '376', '377', '386', '467', '1001']);
+// ClickHouse codes that mean "this data can never be written as it is" (469: a CHECK constraint the row violates).
+const PERMANENT_CODES = new Set(['6', '25', '26', '27', '33', '38', '41', '53', '62', '69', '70', '72', '117', '131', '376', '377', '386', '467', '469', '1001']);
 
 /** A ClickHouse error as a Failure: permanent for the codes above, retryable otherwise. */
 export function clickHouseFailure(message: string, code: string | undefined): ColumnStoreError {
