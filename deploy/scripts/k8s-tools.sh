@@ -14,6 +14,7 @@ DT_NAME=k8s-tools
 HELM_VERSION=v3.22.0
 KUBECONFORM_VERSION=v0.8.0
 KUBERNETES_VALIDATE_VERSION=1.37.0
+SCHEMA_FORMAT=3 # bump when the unpacking below changes
 # The Kubernetes version the chart is validated for (its oldest supported minor is in Chart.yaml).
 K8S_SCHEMA_VERSION=1.33.0
 
@@ -24,7 +25,7 @@ CHART="$DT_ROOT/deploy/helm/devtrail"
 
 have_versions() {
   [ -x "$BIN/helm" ] && [ -x "$BIN/kubeconform" ] &&
-    [ "$(cat "$TOOLS/versions" 2>/dev/null)" = "$HELM_VERSION $KUBECONFORM_VERSION $KUBERNETES_VALIDATE_VERSION" ] &&
+    [ "$(cat "$TOOLS/versions" 2>/dev/null)" = "$HELM_VERSION $KUBECONFORM_VERSION $KUBERNETES_VALIDATE_VERSION $SCHEMA_FORMAT" ] &&
     [ -f "$SCHEMAS/v$K8S_SCHEMA_VERSION-local-strict/deployment-apps-v1.json" ]
 }
 
@@ -35,14 +36,18 @@ cmd_install() {
   t0=$(now_ms)
   mkdir -p "$BIN" "$SCHEMAS"
   # -trimpath and a private build cache: the build does not depend on what else is on the machine.
-  GOBIN="$BIN" GOFLAGS=-mod=mod CGO_ENABLED=0 nice go install -trimpath "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
-  GOBIN="$BIN" GOFLAGS=-mod=mod CGO_ENABLED=0 nice go install -trimpath "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION"
+  # `go version -m` tells which module version a binary was built from: rebuilt only when it differs.
+  built() { go version -m "$1" 2>/dev/null | grep -q "mod[[:space:]]$2[[:space:]]$3"; }
+  built "$BIN/helm" helm.sh/helm/v3 "$HELM_VERSION" ||
+    GOBIN="$BIN" GOFLAGS=-mod=mod CGO_ENABLED=0 nice go install -trimpath "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
+  built "$BIN/kubeconform" github.com/yannh/kubeconform "$KUBECONFORM_VERSION" ||
+    GOBIN="$BIN" GOFLAGS=-mod=mod CGO_ENABLED=0 nice go install -trimpath "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION"
   local wheel_dir="$TOOLS/wheel"
   rm -rf "$wheel_dir" && mkdir -p "$wheel_dir"
   python3 -m pip download --quiet --no-deps --dest "$wheel_dir" "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION"
   rm -rf "$SCHEMAS" && mkdir -p "$SCHEMAS"
   python3 - "$wheel_dir"/kubernetes_validate-*.whl "$SCHEMAS" "v$K8S_SCHEMA_VERSION-local-strict" <<'PY'
-import sys, zipfile, os
+import sys, zipfile, os, json
 wheel, dest, folder = sys.argv[1:4]
 prefix = f"kubernetes_validate/kubernetes-json-schema/{folder}/"
 with zipfile.ZipFile(wheel) as z:
@@ -50,10 +55,14 @@ with zipfile.ZipFile(wheel) as z:
     if not names: sys.exit(f"no schemas for {folder} in {wheel}")
     os.makedirs(os.path.join(dest, folder), exist_ok=True)
     for n in names:
-        with open(os.path.join(dest, folder, n[len(prefix):]), "wb") as f: f.write(z.read(n))
+        # The schemas name each other by URL ($id https://kubernetes.io/api/..., $ref /api/_definitions.json);
+        # kubeconform reads them from files, so the references become relative file names.
+        schema = json.loads(z.read(n).decode().replace('"/api/_definitions.json#', '"_definitions.json#'))
+        schema.pop("$id", None)
+        with open(os.path.join(dest, folder, n[len(prefix):]), "w") as f: json.dump(schema, f)
 PY
   rm -rf "$wheel_dir"
-  echo "$HELM_VERSION $KUBECONFORM_VERSION $KUBERNETES_VALIDATE_VERSION" >"$TOOLS/versions"
+  echo "$HELM_VERSION $KUBECONFORM_VERSION $KUBERNETES_VALIDATE_VERSION $SCHEMA_FORMAT" >"$TOOLS/versions"
   say "installed helm $HELM_VERSION, kubeconform $KUBECONFORM_VERSION, Kubernetes $K8S_SCHEMA_VERSION schemas in $(elapsed "$t0")"
 }
 
@@ -69,7 +78,7 @@ cmd_check() {
     [ "$values" = full ] && args=(-f "$CHART/ci/full-values.yaml")
     "$BIN/helm" template devtrail "$CHART" --namespace devtrail --kube-version "$K8S_SCHEMA_VERSION" "${args[@]}" >"$out/$values.yaml"
     "$BIN/kubeconform" -strict -summary -kubernetes-version "$K8S_SCHEMA_VERSION" \
-      -schema-location "$SCHEMAS/v{{ .KubernetesVersion }}-local-strict/{{ .ResourceKind }}{{ .KindSuffix }}.json" \
+      -schema-location "$SCHEMAS/{{ .NormalizedKubernetesVersion }}-local{{ .StrictSuffix }}/{{ .ResourceKind }}{{ .KindSuffix }}.json" \
       "$out/$values.yaml"
   done
 }
