@@ -10,6 +10,7 @@ const UNIT = [
   'libs/config/test/**/*.test.ts',
   'libs/contract/test/**/*.test.ts',
   'libs/consumer-kit/test/**/*.test.ts',
+  'libs/metrics/test/**/*.test.ts',
   'libs/column-store/test/time-range.test.ts',
   'libs/message-log/test/memory-log.test.ts',
   'libs/message-log/test/kafka-partitioner.test.ts',
