@@ -3,21 +3,11 @@ import { FinalChecksLast } from './test/support/final-checks-last.ts';
 
 const ALL = ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'deploy/*/test/**/*.test.ts', 'test/**/*.test.ts'];
 
-// Unit suites run in this process alone: no database engine (not even chdb or PGlite), no child
-// process, no browser, so `npm run test:unit` needs no local stack. Every other suite is in
-// "integration", so a new test file runs there unless it is listed here.
-const UNIT = [
-  'libs/config/test/**/*.test.ts',
-  'libs/contract/test/**/*.test.ts',
-  'libs/consumer-kit/test/**/*.test.ts',
-  'libs/metrics/test/**/*.test.ts',
-  'libs/column-store/test/time-range.test.ts',
-  'libs/message-log/test/memory-log.test.ts',
-  'libs/message-log/test/kafka-partitioner.test.ts',
-  'libs/sdk/test/!(build-smoke|integration-real-pipeline).test.ts',
-  'deploy/clickhouse-standin/test/bound-params.test.ts',
-  'deploy/clickhouse-standin/test/clickhouse-exception.test.ts',
-];
+// Unit suites are named *.unit.test.ts: they run in this process alone, with no database
+// engine (not even chdb or PGlite), no child process and no browser, so `npm run test:unit`
+// needs no local stack. Every other suite is in "integration": a new file runs there unless
+// its name says it is a unit suite.
+const UNIT = ALL.map((glob) => glob.replace(/\*\.test\.ts$/, '*.unit.test.ts'));
 const EXCLUDE = ['**/node_modules/**', '**/dist/**'];
 
 // One run covers both projects. Files run one at a time (fileParallelism is global, across

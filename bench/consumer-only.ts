@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, CompressionTypes, logLevel } from 'kafkajs';
-import { encodeBatch, logBatchSchema, logsToEvents, newEvents, topicNames } from '@devtrail/contract';
+import { encodeBatch, newEvents, topicNames } from '@devtrail/contract';
+import { logBatchSchema, logsToEvents } from '@devtrail/kinds';
 import { createKafkaLog } from '@devtrail/message-log';
 import { pipeline } from '../test/support/processes.ts';
 import { STACK } from '../test/support/stack.ts';

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import '../libs/message-log/src/kafkajs-crc32c.ts'; // as the receiver runs kafkajs: native record batch checksums
-import { decodeMessage, encodeBatch, fastLogsToEvents, logBatchSchema, logsToEvents, newEvents, type EncodedMessage, type Envelope } from '@devtrail/contract';
-import { toRow } from '@devtrail/column-store';
+import { decodeMessage, encodeBatch, newEvents, type EncodedMessage, type Envelope } from '@devtrail/contract';
+import { fastLogsToEvents, KINDS, logBatchSchema, logsToEvents } from '@devtrail/kinds';
 import { logBatch } from './payloads.ts';
 
 // `npx tsx bench/hot-path.ts [--batch 100] [--otlp]`: CPU microseconds per log event for each
@@ -46,6 +46,7 @@ const recordsOf = (msgs: EncodedMessage[]) => msgs.map((m, i) => Record({ key: m
 const batches: Buffer[] = [];
 for (const msgs of encoded) batches.push((await RecordBatch({ records: recordsOf(msgs), lastOffsetDelta: msgs.length - 1 })).buffer);
 const decoded = encoded.map((msgs) => msgs.flatMap((m) => decodeMessage('log', m.value).events));
+const toRow = (e: Envelope) => KINDS.log.toRow(e as Envelope<'log'>);
 const rows = decoded.map((d) => d.map(toRow));
 
 console.log(`receiver, ${BATCH} logs a request (${Math.round(bodies[0].length / BATCH)} bytes a log in the body)`);
@@ -70,16 +71,14 @@ console.log(
 if (process.argv.includes('--otlp')) {
   // The same lines as OTLP/HTTP protobuf (npm run bench -- --otlp): the stages before the envelope.
   const { otlpLogBatch } = await import('./otlp-payloads.ts');
-  const { decodeLogsRequest, mapLogs } = await import('@devtrail/otlp');
-  const { acceptLogs } = await import('../services/receiver/src/otlp-records.ts');
+  const { decodeLogsRequest } = await import('@devtrail/otlp');
+  const { acceptOtlp } = await import('../services/receiver/src/otlp-accept.ts');
   const pbs = Array.from({ length: BODIES }, () => otlpLogBatch(BATCH));
   const requests = pbs.map((b) => decodeLogsRequest(b, 'protobuf'));
-  const mapped = requests.map(mapLogs);
   console.log(`receiver, OTLP/HTTP protobuf, ${BATCH} records a request (${Math.round(pbs[0].length / BATCH)} bytes a record in the body)`);
   const o = [
     await stage('protobuf decode (protobufjs, OTLP .proto)', pbs, (b) => decodeLogsRequest(b, 'protobuf'), BATCH),
-    await stage('map to native bodies (mapLogs)', requests, (q) => mapLogs(q), BATCH),
-    await stage('validate + normalise (acceptLogs: fast path)', mapped, (m) => acceptLogs(m, now), BATCH),
+    await stage('map, validate, normalise (acceptOtlp: fast path)', requests, (q) => acceptOtlp('logs', q, now), BATCH),
   ];
   console.log(
     `  ${'OTLP before the envelope'.padEnd(44)} ${o

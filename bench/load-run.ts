@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { KINDS } from '@devtrail/contract';
+import { KINDS } from '@devtrail/kinds';
 import type { BenchArgs } from './args.ts';
 import { Client, runLoop, type Outcome } from './http-load.ts';
 import { BodyPool, errorReport, llmCall, logBatch, newProbeId, newSpanId, span } from './payloads.ts';

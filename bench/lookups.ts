@@ -28,7 +28,7 @@ export function clickhouseLookup(ch: ClickHouseClient, database: string, project
       params.s = pending.span.map((p) => p.marker);
     }
     if (pending.llm.length) {
-      parts.push(`SELECT DISTINCT toString(service) AS m FROM ${database}.llm_usage WHERE project_id = {p:String} AND service IN {q:Array(String)}`);
+      parts.push(`SELECT DISTINCT toString(service) AS m FROM ${database}.llm WHERE project_id = {p:String} AND service IN {q:Array(String)}`);
       params.q = pending.llm.map((p) => p.marker);
     }
     if (parts.length === 0) return new Set();

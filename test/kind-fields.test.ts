@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyZodObject } from 'zod';
-import { EVENT_KINDS, KINDS, kindRow, newEnvelope, type EventKind } from '@devtrail/contract';
-import { readErrors, readLlmUsage, readLogs, readTrace, toRow } from '@devtrail/column-store';
-import { buildOpenApiDocument } from '../services/receiver/src/openapi.ts';
+import { EVENT_KINDS, KINDS, kindOf, type EventKind } from '@devtrail/kinds';
+import { newEnvelope } from './support/envelopes.ts';
+import { readErrors, readLlmUsage, readLogs, readTrace } from '@devtrail/kinds';
+import { toRow } from './support/envelopes.ts';
+import { publishedOpenApi as buildOpenApiDocument } from '../services/embedded/src/openapi.ts';
 import { embeddedAdapters } from './support/embedded-adapters.ts';
 
 // Every field of an event is carried by every place that must carry it: the request
@@ -41,10 +43,10 @@ beforeAll(async () => {
   adapters = await embeddedAdapters();
   const now = new Date().toISOString();
   for (const kind of EVENT_KINDS) {
-    const k = kindRow(kind);
+    const k = kindOf(kind);
     const [event] = k.toEvents(k.request.parse(SAMPLE[kind]), now);
     rows[kind] = toRow(newEnvelope(kind, project, now, event as never));
-    await adapters.columnStore.insert(KINDS[kind].table, [rows[kind]]);
+    await adapters.columnStore.insert(KINDS[kind].name, [rows[kind]]);
   }
 });
 afterAll(async () => adapters.close());
@@ -63,7 +65,7 @@ describe.each(EVENT_KINDS)('the fields of a %s event', (kind) => {
   });
 
   it('are all in the envelope the receiver builds', () => {
-    const k = kindRow(kind);
+    const k = kindOf(kind);
     const [event] = k.toEvents(k.request.parse(SAMPLE[kind]), new Date().toISOString());
     expect(Object.keys(event as object).sort()).toEqual([...eventFields(kind)].sort());
   });
@@ -74,7 +76,7 @@ describe.each(EVENT_KINDS)('the fields of a %s event', (kind) => {
       eventFields(kind).filter((f) => !rowKeys.includes(f)),
       'missing from the row',
     ).toEqual([]);
-    const columns = (await adapters.columnStore.query<{ name: string }>(`DESCRIBE TABLE ${KINDS[kind].table}`)).map((c) => c.name);
+    const columns = (await adapters.columnStore.query<{ name: string }>(`DESCRIBE TABLE ${KINDS[kind].name}`)).map((c) => c.name);
     expect([...columns].sort(), 'table columns vs row keys').toEqual([...rowKeys].sort());
   });
 

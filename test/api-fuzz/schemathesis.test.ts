@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedProcess, type EmbeddedProcess } from '../support/embedded-process.ts';
 import { ROOT } from '../support/processes.ts';
 
-// Issue 10, "Schema-driven fuzzing": schemathesis (PyPI, deploy/scripts/schemathesis.sh) runs
+// Schema-driven fuzzing: schemathesis (PyPI, deploy/scripts/schemathesis.sh) runs
 // every check but the ones schemathesis.toml turns off against /openapi.json of an embedded
 // instance: ingest, admin and read operations with their real credentials, bounded in time.
 // Any 5xx, dropped connection or answer the document does not allow fails the suite, and

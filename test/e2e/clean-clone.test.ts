@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, ROOT } from '../support/processes.ts';
 import { welcomeOf } from '../support/log-lines.ts';
 
-// Issue 5: a clean clone (no node_modules, no data dir) runs the README's first command
+// A clean clone (no node_modules, no data dir) runs the README's first command
 // exactly as written, and the pipeline answers. The second command is the one .ci/run
 // runs (this very suite runs inside it), which the last test checks.
 

@@ -5,7 +5,7 @@ import { pipeline, type Pipeline, type ServiceProcess } from '../support/process
 import { NO_STACK_REASON, STACK, stackUp } from '../support/stack.ts';
 import { busiestLeader, clusterEnv, clusterScript, mustCluster, partitionLayout, topicConfigValue } from '../support/kafka-cluster.ts';
 
-// Issue 12: a production-shaped Kafka (three brokers, replication factor 3,
+// A production-shaped Kafka (three brokers, replication factor 3,
 // min.insync.replicas 2) loses the broker that leads the most partitions to a SIGKILL
 // under steady load through the real receiver, and gets it back later. The receiver
 // answers every request (200, or 503 with Retry-After; never another status, never a

@@ -78,7 +78,7 @@ describe.skipIf(!up)(`consumers under faults${up ? '' : ` (skipped: ${NO_STACK_R
     timeout: 180_000,
   }, async () => {
     const base = await count();
-    // 1,000 events/s, as in the fault run of issue 14: a 20 s outage leaves about 20,000 to write.
+    // 1,000 events/s, as in docs/benchmarks.md's fault run: a 20 s outage leaves about 20,000 to write.
     const s = await steadyStream(receiver, project.key, 'ch-outage', 50, 50);
     await sleep(1000);
     await stackScript('clickhouse', 'stop');

@@ -4,7 +4,7 @@ import { NO_STACK_REASON, stackUp } from '../support/stack.ts';
 import { nonJsonOutput, reachabilityLines, levelSummary, stateChangeProblems } from '../support/log-lines.ts';
 import { freezePostgres, thawPostgres } from '../support/postgres-freeze.ts';
 
-// Issue 14: PostgreSQL frozen (SIGSTOP of the postmaster and every backend: connections stay
+// PostgreSQL frozen (SIGSTOP of the postmaster and every backend: connections stay
 // open, nothing answers) under a steady stream, across the rate limiter's window boundary (one
 // minute, aligned to the minute) and past the key cache's time. No request waits past the
 // deadline; every answer is 200, or 503 with Retry-After, never a 500; after SIGCONT everything

@@ -3,7 +3,7 @@ import { createClient } from '@clickhouse/client';
 import { apiGet, ingest, pipeline, type Pipeline, type ServiceProcess } from '../support/processes.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../support/stack.ts';
 
-// Issue 2's proof: real processes on real Kafka, ClickHouse endpoint and PostgreSQL.
+// Real processes on real Kafka, ClickHouse endpoint and PostgreSQL.
 const up = await stackUp();
 
 describe.skipIf(!up)(`logs end to end: CLI -> receiver -> Kafka -> consumer -> ClickHouse${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`, () => {
@@ -84,7 +84,7 @@ describe.skipIf(!up)(`logs end to end: CLI -> receiver -> Kafka -> consumer -> C
     expect(api.body.next_cursor).toEqual(expect.any(String));
   });
 
-  it('stores the largest request, 1,000 logs in almost 5 MB, as one Kafka message (issue 12: topic and broker limits hold it)', async () => {
+  it('stores the largest request, 1,000 logs in almost 5 MB, as one Kafka message (topic and broker limits hold it)', async () => {
     const big = 'x'.repeat(5000);
     const logs = Array.from({ length: 1000 }, (_, i) => ({ level: 'info', message: `big-${i} ${big}`, metadata: { i } }));
     const body = JSON.stringify({ service: 'big', logs });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_KINDS, KINDS, type EventKind } from '@devtrail/contract';
+import { EVENT_KINDS, kindOf, type EventKind } from '@devtrail/kinds';
 import { METRICS } from '@devtrail/metrics';
 import { ingest, pipeline, type Pipeline, type ServiceProcess } from '../support/processes.ts';
 import { scrape, sumOf, type Sample } from '../support/prometheus-text.ts';
@@ -51,7 +51,7 @@ describe.skipIf(!up)(`outcome metrics add up${up ? '' : ` (skipped: ${NO_STACK_R
 
     const answers: Array<{ kind: EventKind; path: string; status: number; events: number }> = [];
     const send = async (kind: EventKind, body: unknown, opts: { key?: string; headers?: Record<string, string>; events?: number } = {}) => {
-      const path = KINDS[kind].path;
+      const path = kindOf(kind).path;
       const r = await ingest(receiver, path, opts.key ?? projects.main.key, body, opts.headers);
       answers.push({ kind, path, status: r.status, events: opts.events ?? 1 });
       return r.status;
@@ -74,7 +74,7 @@ describe.skipIf(!up)(`outcome metrics add up${up ? '' : ` (skipped: ${NO_STACK_R
     expect(await send('llm', { model: 'm' }, { key: projects.origins.key, headers: { origin: 'https://evil.example' } })).toBe(403);
     expect(await send('log', logs('x'.repeat(70_000)))).toBe(413);
     for (let i = 0; i < 5; i++) await send('log', logs(`limited-${i}-${tag}`), { key: projects.limited.key });
-    const limited = answers.filter((a) => a.path === KINDS.log.path && (a.status === 429 || a.status === 200)).slice(-5);
+    const limited = answers.filter((a) => a.path === kindOf('log').path && (a.status === 429 || a.status === 200)).slice(-5);
     expect(limited.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(1); // a minute boundary may let a third one in
 
     // The receiver: accepted events and refused requests, exactly as answered.
@@ -88,10 +88,10 @@ describe.skipIf(!up)(`outcome metrics add up${up ? '' : ` (skipped: ${NO_STACK_R
         expect(delta(N.refusedRequests, { kind, reason }), `refused ${kind} ${reason}`).toBe(mine.filter((a) => a.status === Number(status)).length);
       }
       // One Kafka message per accepted request, and every request timed under its route.
-      expect(delta(N.kafkaProducedMessages, { topic: `${p.env.KAFKA_TOPIC_PREFIX}${KINDS[kind].name}` }), `messages ${kind}`).toBe(
+      expect(delta(N.kafkaProducedMessages, { topic: `${p.env.KAFKA_TOPIC_PREFIX}${kindOf(kind).name}` }), `messages ${kind}`).toBe(
         mine.filter((a) => a.status === 200).length,
       );
-      expect(delta(`${N.httpRequestDuration}_count`, { route: KINDS[kind].path }), `requests ${kind}`).toBe(mine.length);
+      expect(delta(`${N.httpRequestDuration}_count`, { route: kindOf(kind).path }), `requests ${kind}`).toBe(mine.length);
     }
     expect(delta(N.refusedRequests, { reason: 'unavailable' }) + delta(N.refusedRequests, { reason: 'internal' })).toBe(0);
 
@@ -119,7 +119,7 @@ describe.skipIf(!up)(`outcome metrics add up${up ? '' : ` (skipped: ${NO_STACK_R
     expect(c(N.storedEvents, { kind: 'log' })).toBe(logsAccepted - 2);
     // What the sinks stored is what ClickHouse took, row for row; and every message was timed to visibility.
     for (const kind of EVENT_KINDS) {
-      expect(c(N.clickhouseInsertRows, { table: KINDS[kind].table }), `rows ${kind}`).toBe(c(N.storedEvents, { kind }));
+      expect(c(N.clickhouseInsertRows, { table: kindOf(kind).name }), `rows ${kind}`).toBe(c(N.storedEvents, { kind }));
       expect(c(`${N.ingestToVisible}_count`, { kind }), `visible ${kind}`).toBe(answers.filter((a) => a.kind === kind && a.status === 200).length);
     }
     expect(c(N.clickhouseInsertBytes)).toBeGreaterThan(0);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingest, pipeline, type Pipeline, type ServiceProcess } from '../support/processes.ts';
 import { NO_STACK_REASON, stackUp } from '../support/stack.ts';
 
-// Issue 3: two receiver processes share revocations and the rate limit.
+// Two receiver processes share revocations and the rate limit.
 const up = await stackUp();
 const batch = { logs: [{ level: 'info', message: 'replica' }] };
 

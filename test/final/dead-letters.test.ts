@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { deadLetterWatermarks, isPoisonTopic } from '../support/dead-letters.ts';
 import { NO_STACK_REASON, STACK_REQUIRED } from '../support/stack.ts';
 
-// Issue 10: the consumers' dead-letter counters stay at 0 across the whole run, except in
+// The consumers' dead-letter counters stay at 0 across the whole run, except in
 // suites that send poison on purpose (their topics carry POISON_MARK). Runs last
 // (support/final-checks-last.ts) and compares every dead-letter topic on the real Kafka
 // with the watermarks taken before the first suite (support/global-setup.ts). Every

@@ -5,7 +5,7 @@ import { NO_STACK_REASON, stackUp } from '../support/stack.ts';
 import { BROKEN_BODIES } from './broken-bodies.ts';
 import { INGEST_ROUTE_SAMPLES } from './ingest-routes.ts';
 
-// Issue 10, "Broken bodies on every route": every ingest route x every broken body answers
+// Broken bodies on every route: every ingest route x every broken body answers
 // a 4xx JSON body, and the process still answers /health afterwards. Real processes, real
 // sockets (node:http with exactly these headers), both modes. A case that kills the process
 // fails with its exit code and output; the next case starts it again, so every case is

@@ -2,7 +2,7 @@ import { deflateRawSync, gzipSync } from 'node:zlib';
 
 // Broken request bodies, each a class of input a hostile or buggy client sends. Each one
 // is broken whatever the route, so the only right answer is a 4xx with a JSON body
-// (issue 10: "Broken bodies on every route"). `valid` is the route's valid JSON body.
+// (broken bodies on every route). `valid` is the route's valid JSON body.
 
 export interface BrokenBody {
   name: string;

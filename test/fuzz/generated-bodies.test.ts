@@ -10,7 +10,7 @@ import { difference } from './expect/normalise.ts';
 import { storedRows, traceSpans } from './expect/stored-records.ts';
 import { FUZZ, writeFindings } from './fuzz-settings.ts';
 
-// Issue 10, "Generated inputs, one invariant". A few hundred seeded bodies over the whole
+// Generated inputs, one invariant. A few hundred seeded bodies over the whole
 // schema domain of every ingest kind go to the real pipeline and to the embedded process:
 //   - every answer is 200, or a 4xx with a JSON body; never a 5xx, never no answer;
 //   - every body answered 200 reads back through the read API as sent (normalise.ts lists

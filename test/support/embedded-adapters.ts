@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { topicNames } from '@devtrail/contract';
 import { createMemoryLog } from '@devtrail/message-log';
 import { migrateColumnStore } from '@devtrail/column-store';
+import { KIND_TABLES } from '@devtrail/kinds';
 import { createChdbStore } from '@devtrail/column-store/chdb';
 import { createPgliteStore, migrateRelational } from '@devtrail/relational-store';
 import type { Adapters } from '@devtrail/runtime';
@@ -16,7 +17,7 @@ export async function embeddedAdapters(opts: { logCapacity?: number } = {}): Pro
   const columnStore = createChdbStore(join(dir, 'ch'), 'devtrail');
   const relational = await createPgliteStore();
   await migrateRelational(relational);
-  await migrateColumnStore(columnStore, { retentionDays: 30 });
+  await migrateColumnStore(columnStore, KIND_TABLES, { retentionDays: 30 });
   await messageLog.ensureTopics(topics.all(), 3);
   return {
     dir,

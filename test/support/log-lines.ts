@@ -1,5 +1,5 @@
 // Reading what a service process wrote: every line of its stdout and stderr is meant to be one
-// JSON object with a numeric pino level (issue 14).
+// JSON object with a numeric pino level.
 
 export interface LogLine {
   level: number;

@@ -1,5 +1,5 @@
 import { createClient, ClickHouseError, ClickHouseLogLevel, type Logger as ClickHouseLogger, type LogParams } from '@clickhouse/client';
-import { reachability, type LogFn } from '@devtrail/contract';
+import { reachability, type LogFn } from '@devtrail/failures';
 import { ColumnStoreError, clickHouseFailure, type ColumnStore } from './column-store.ts';
 
 export interface ClickHouseStoreOptions {

@@ -1,4 +1,4 @@
-import { Failure } from '@devtrail/contract';
+import { Failure } from '@devtrail/failures';
 
 // The column-store role. ClickHouse over HTTP (distributed mode) and chdb in-process
 // (embedded mode) stand behind it; test/column-store.contract.ts runs against both.

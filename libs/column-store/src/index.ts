@@ -1,10 +1,18 @@
 export { ColumnStoreError, type ColumnStore, type InsertResult, type QueryParams } from './column-store.ts';
 export { createClickHouseStore, ensureClickHouseDatabase, type ClickHouseStoreOptions } from './clickhouse-http-store.ts';
-export { migrateColumnStore, columnStoreMigrations } from './schema.ts';
-export { toRow, toChTime, fromChTime } from './rows.ts';
-export { readLogs, countLogs, type LogFilter, type LogRecord } from './reads/logs.ts';
-export { readErrorGroups, readErrors, readErrorActivity, type ErrorGroup, type ErrorRecord } from './reads/errors.ts';
-export { readTrace, readSpans, type SpanRecord } from './reads/spans.ts';
-export { readLlmUsage, type LlmUsageSummary } from './reads/llm.ts';
-export { bucketsOf, type Buckets, type TimeRange } from './reads/time-range.ts';
-export { readIngestionRates, type IngestionRate } from './reads/ingestion.ts';
+export { migrateColumnStore, type MigrateOptions } from './migrations.ts';
+export { createTableSql, ttlExpression, type TableDef } from './table.ts';
+export { toChTime, fromChTime } from './times.ts';
+export {
+  bucketExpr,
+  bucketsOf,
+  clampLimit,
+  decodeCursor,
+  encodeCursor,
+  parseJson,
+  rangeOrDefault,
+  DEFAULT_LOOKBACK_MS,
+  MAX_LIMIT,
+  type Buckets,
+  type TimeRange,
+} from './time-range.ts';

@@ -1,38 +1,18 @@
+import { countLogs } from '../../../test/support/stored-counts.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bucketsOf,
-  ColumnStoreError,
-  countLogs,
-  migrateColumnStore,
-  readErrorActivity,
-  readErrorGroups,
-  readErrors,
-  readLlmUsage,
-  readLogs,
-  readTrace,
-  toRow,
-  type ColumnStore,
-} from '../src/index.ts';
+import { bucketsOf, ColumnStoreError, migrateColumnStore, type ColumnStore, type TableDef } from '@devtrail/column-store';
+import { readErrorActivity, readErrorGroups, readErrors, readLlmUsage, readLogs, readTrace } from '@devtrail/kinds';
+import { toRow } from '../../../test/support/envelopes.ts';
 import { sampleEnvelopes } from './fixtures.ts';
-import {
-  COLUMN,
-  errorToEvent,
-  KINDS,
-  llmToEvent,
-  llmUsageSchema,
-  logBatchSchema,
-  logsToEvents,
-  newEnvelope,
-  parseJsonBody,
-  spanSchema,
-  spanToEvent,
-  TIMESTAMP_EXTREMES,
-} from '@devtrail/contract';
+import { COLUMN, TIMESTAMP_EXTREMES } from '@devtrail/column-store/store-domain';
+import { errorToEvent, KIND_TABLES, KINDS, llmToEvent, llmUsageSchema, logBatchSchema, logsToEvents, spanSchema, spanToEvent } from '@devtrail/kinds';
+import { newEnvelope } from '../../../test/support/envelopes.ts';
+import { parseJsonBody } from '@devtrail/http';
 
 async function insertAll(store: ColumnStore, envs: ReturnType<typeof sampleEnvelopes>) {
   for (const kind of ['log', 'error', 'span', 'llm'] as const) {
-    await store.insert(KINDS[kind].table, envs.filter((e) => e.kind === kind).map(toRow));
+    await store.insert(KINDS[kind].name, envs.filter((e) => e.kind === kind).map(toRow));
   }
 }
 
@@ -46,7 +26,7 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
 
     beforeAll(async () => {
       ({ store, cleanup } = await open());
-      await migrateColumnStore(store, { retentionDays: 30 });
+      await migrateColumnStore(store, KIND_TABLES, { retentionDays: 30 });
       envs = sampleEnvelopes(project, 5);
       await insertAll(store, envs);
     });
@@ -75,11 +55,11 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
         cost_usd: -1e308,
       });
       await store.insert(
-        KINDS.log.table,
+        KINDS.log.name,
         logsToEvents(batch, now).map((d) => toRow(newEnvelope('log', p, now, d))),
       );
-      await store.insert(KINDS.span.table, [toRow(newEnvelope('span', p, now, spanToEvent(span)))]);
-      await store.insert(KINDS.llm.table, [toRow(newEnvelope('llm', p, now, llmToEvent(llm, now)))]);
+      await store.insert(KINDS.span.name, [toRow(newEnvelope('span', p, now, spanToEvent(span)))]);
+      await store.insert(KINDS.llm.name, [toRow(newEnvelope('llm', p, now, llmToEvent(llm, now)))]);
 
       const { logs } = await readLogs(store, { projectId: p, range: { fromMs: COLUMN.time.minMs, toMs: COLUMN.time.maxMs } });
       expect(logs.map((l) => l.timestamp).sort()).toEqual([...times].sort());
@@ -95,7 +75,36 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
     });
 
     it('migrations are idempotent', async () => {
-      expect(await migrateColumnStore(store, { retentionDays: 30 })).toEqual([]);
+      expect(await migrateColumnStore(store, KIND_TABLES, { retentionDays: 30 })).toEqual([]);
+    });
+
+    it('migrates to what the tables declare: renames a table of a former name, adds the columns and indexes it lacks, keeps its rows', async () => {
+      const suffix = randomUUID().slice(0, 8);
+      const [before, after] = [`m_old_${suffix}`, `m_new_${suffix}`];
+      await store.command(`CREATE TABLE ${before} (id UInt32, at DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY id`);
+      await store.insert(before, [{ id: 1, at: '2026-01-01 00:00:00.000' }]);
+      const table: TableDef = {
+        name: after,
+        formerly: [before],
+        columns: [
+          { name: 'id', sql: 'UInt32' },
+          { name: 'at', sql: "DateTime64(3, 'UTC')" },
+          { name: 'note', sql: 'String' },
+        ],
+        indexes: ['idx_note note TYPE bloom_filter(0.01) GRANULARITY 4'],
+        engine: 'MergeTree',
+        partitionBy: 'toYYYYMM(at)',
+        orderBy: 'id',
+        ttlColumn: 'at',
+      };
+      expect(await migrateColumnStore(store, [table], { retentionDays: 30 })).toEqual([
+        `renamed ${before} to ${after}`,
+        `added column ${after}.note`,
+        `added index ${after}.idx_note`,
+      ]);
+      expect(await store.query(`SELECT id, note FROM ${after}`)).toEqual([{ id: 1, note: '' }]);
+      expect(await migrateColumnStore(store, [table], { retentionDays: 30 })).toEqual([]);
+      await store.command(`DROP TABLE ${after}`);
     });
 
     it('answers ping', async () => {
@@ -173,8 +182,8 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
           ),
         ),
       );
-      await store.insert(KINDS.llm.table, rows);
-      await store.insert(KINDS.llm.table, rows); // a replayed batch counts once
+      await store.insert(KINDS.llm.name, rows);
+      await store.insert(KINDS.llm.name, rows); // a replayed batch counts once
 
       expect(await readLlmUsage(store, { projectId: p, buckets, by: ['bucket', 'model'], measures: ['calls', 'tokens', 'cost_usd'] })).toEqual([
         { bucket: 0, model: 'a', calls: 2, tokens: 33, cost_usd: 0.75 },
@@ -219,8 +228,8 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
         occurrence(p, 'g', 3),
         occurrence(randomUUID(), 'f', 0.5),
       ];
-      await store.insert(KINDS.error.table, rows);
-      await store.insert(KINDS.error.table, rows); // a replayed batch counts once
+      await store.insert(KINDS.error.name, rows);
+      await store.insert(KINDS.error.name, rows); // a replayed batch counts once
       const [fpF, fpG] = [String(rows[0].fingerprint), String(rows[4].fingerprint)];
       const unseen = 'f'.repeat(64);
       expect(fpF).not.toBe(fpG);

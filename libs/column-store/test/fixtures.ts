@@ -1,4 +1,6 @@
-import { errorToEvent, llmToEvent, logsToEvents, newEnvelope, spanToEvent, type Envelope } from '@devtrail/contract';
+import { errorToEvent, llmToEvent, logsToEvents, spanToEvent } from '@devtrail/kinds';
+import { newEnvelope } from '../../../test/support/envelopes.ts';
+import type { Envelope } from '@devtrail/contract';
 
 // Envelopes built the way the receiver builds them, for store and consumer suites.
 export function sampleEnvelopes(projectId: string, n = 3): Envelope[] {

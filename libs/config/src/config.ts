@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { loadLlmPrices, type LlmPriceTable } from './llm-prices.ts';
-import { EVENT_KINDS, KINDS } from '@devtrail/contract';
+import { EVENT_KINDS, KINDS } from '@devtrail/kinds';
 
 // Every setting devtrail reads, with its default, in one place. Parsed once at the
 // process edge (main.ts) and passed down; no other module reads process.env.

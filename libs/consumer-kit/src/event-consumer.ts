@@ -1,4 +1,5 @@
-import { decodeMessage, HEADERS, type Envelope, type EventKind, type Topics } from '@devtrail/contract';
+import { decodeMessage, HEADERS, type Envelope, type Topics } from '@devtrail/contract';
+import type { EventKind } from '@devtrail/kinds';
 import type { ConsumedMessage } from '@devtrail/message-log';
 import { createTopicConsumer, type Decoded, type TopicConsumer, type TopicConsumerOptions } from './topic-consumer.ts';
 

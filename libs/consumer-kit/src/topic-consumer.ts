@@ -1,5 +1,5 @@
 import type { ConsumedMessage, MessageLog, Producer, TopicPosition, BatchContext } from '@devtrail/message-log';
-import { Failure, isRetryable } from '@devtrail/contract';
+import { Failure, isRetryable } from '@devtrail/failures';
 import { backoffMs, sleep } from './backoff.ts';
 import { deadLetter } from './dead-letter.ts';
 

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { EVENT_KINDS, KINDS, type EventDataByKind, type EventKind } from './kinds.ts';
-import { fastLogEvent, isPlainObject, ISO_DATETIME } from './fast-paths.ts';
-import { Failure } from './failure.ts';
+import { EVENT_KINDS, isPlainObject, ISO_DATETIME, kindOf, KINDS, type EventDataByKind, type EventKind } from '@devtrail/kinds';
+import { Failure } from '@devtrail/failures';
 
 // Kafka messages on a kind's topic (docs/topics.md). Version 2, written by receivers:
 // one message per accepted request and kind, carrying that request's events, each with
@@ -58,12 +57,12 @@ export function newEvents<K extends EventKind>(data: Array<EventDataByKind[K]>, 
 }
 
 /**
- * Partition key of a batch: the trace id when every span shares one (a trace stays in
- * order on one partition), the fingerprint when every error shares one; otherwise none,
- * so batches spread over the partitions (a hot project is not pinned to one).
+ * Partition key of a batch: the kind's partition key field when every event shares its
+ * value (a trace's spans, one group's errors: kept in order on one partition); otherwise
+ * none, so batches spread over the partitions (a hot project is not pinned to one).
  */
 export function batchKey<K extends EventKind>(kind: K, events: Array<BatchEvent<K>>): string | null {
-  const field = kind === 'span' ? 'trace_id' : kind === 'error' ? 'fingerprint' : undefined;
+  const field = KINDS[kind].partitionKey;
   if (!field || events.length === 0) return null;
   const first = (events[0].data as Record<string, unknown>)[field];
   if (typeof first !== 'string' || first === '') return null;
@@ -167,37 +166,16 @@ const batchShape = z.object({
   events: z.array(z.unknown()),
 });
 
-/** An event's data validated against its kind's schema (the zod-free fast path for logs); a string says why not. */
+/** An event's data validated against its kind's schema (zod-free where the kind's fields allow); a string says why not. */
 function eventData<K extends EventKind>(kind: K, data: unknown): EventDataByKind[K] | string {
-  if (kind === 'log') {
-    const fast = fastLogEvent(data);
-    if (fast) return fast as EventDataByKind[K];
-  }
-  const parsed = KINDS[kind].event.safeParse(data);
+  const k = kindOf(kind);
+  const fast = k.fastEvent(data);
+  if (fast) return fast as EventDataByKind[K];
+  const parsed = k.event.safeParse(data);
   return parsed.success ? (parsed.data as EventDataByKind[K]) : describe(parsed.error);
 }
 
 // --- version 1: one event per message (receivers before schema version 2) ------------
-
-/** A version-1 message of one event, as older receivers wrote it. */
-export function encodeEnvelope(env: Envelope): EncodedMessage {
-  return {
-    key: env.event_id,
-    value: Buffer.from(JSON.stringify({ ...env, schema_version: 1 })),
-    headers: {
-      [HEADERS.schemaVersion]: '1',
-      [HEADERS.kind]: env.kind,
-      [HEADERS.eventId]: env.event_id,
-      [HEADERS.projectId]: env.project_id,
-      [HEADERS.contentType]: 'application/json',
-    },
-  };
-}
-
-/** One event as a consumer sees it (tests and fixtures build them here). */
-export function newEnvelope<K extends EventKind>(kind: K, projectId: string, receivedAt: string, data: EventDataByKind[K]): Envelope<K> {
-  return { schema_version: SCHEMA_VERSION, event_id: randomUUID(), kind, project_id: projectId, received_at: receivedAt, data };
-}
 
 const v1Shape = z.object({
   schema_version: z.literal(1),
@@ -207,11 +185,6 @@ const v1Shape = z.object({
   received_at: z.string().datetime({ offset: true }),
   data: z.unknown(),
 });
-
-/** Decodes a version-1 message; anything else (another version included) is a DecodeError. */
-export function decodeEnvelope<K extends EventKind>(kind: K, value: Buffer | string | null): Envelope<K> {
-  return decodeV1(kind, parseValue(value));
-}
 
 function decodeV1<K extends EventKind>(kind: K, raw: unknown): Envelope<K> {
   const fast = fastV1(kind, raw);
@@ -227,14 +200,14 @@ function decodeV1<K extends EventKind>(kind: K, raw: unknown): Envelope<K> {
 /** The regex z.string().uuid() tests (zod 3). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The zod path's result for a well-formed version-1 log message without running zod (fast-paths.ts); undefined otherwise. */
+/** The zod path's result for a well-formed version-1 message without running zod; undefined otherwise. */
 function fastV1<K extends EventKind>(kind: K, raw: unknown): Envelope<K> | undefined {
-  if (kind !== 'log' || !isPlainObject(raw)) return undefined;
+  if (!isPlainObject(raw)) return undefined;
   const { schema_version, event_id, project_id, received_at } = raw;
   if (schema_version !== 1) return undefined;
   if (raw.kind !== kind || typeof event_id !== 'string' || !UUID.test(event_id)) return undefined;
   if (typeof project_id !== 'string' || project_id.length < 1 || typeof received_at !== 'string' || !ISO_DATETIME.test(received_at)) return undefined;
-  const data = fastLogEvent(raw.data);
+  const data = kindOf(kind).fastEvent(raw.data);
   if (!data) return undefined;
   return { schema_version, event_id, kind, project_id, received_at, data: data as EventDataByKind[K] };
 }

@@ -1,4 +1,4 @@
-import { EVENT_KINDS, KINDS, type EventKind } from './kinds.ts';
+import { EVENT_KINDS, KINDS, type EventKind } from '@devtrail/kinds';
 
 // Kafka topics: one per telemetry kind plus a dead-letter topic each. Outside
 // consumers depend on these names (docs/topics.md).

@@ -1,6 +1,6 @@
 import './kafkajs-crc32c.ts'; // before kafkajs: its record batches are checksummed natively
 import { Kafka, logLevel, CompressionTypes, type Consumer as KConsumer, type Admin, type IHeaders, type LogEntry } from 'kafkajs';
-import { reachability, type LogFn } from '@devtrail/contract';
+import { reachability, type LogFn } from '@devtrail/failures';
 import {
   MessageLogError,
   type BatchContext,

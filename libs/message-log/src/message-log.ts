@@ -1,4 +1,4 @@
-import { Failure } from '@devtrail/contract';
+import { Failure } from '@devtrail/failures';
 
 // The message-log role. Stages talk only to this interface, so kafkajs could be
 // replaced by another client (or by the in-process log) without touching them.

@@ -1,11 +1,11 @@
 export { decodeLogsRequest, decodeTraceRequest, OtlpDecodeError, type OtlpEncoding } from './decode.ts';
-export { mapLogs, mapLogRecord, type MappedLogs } from './map-logs.ts';
-export { mapTraces, SPAN_KINDS, type MappedTraces } from './map-spans.ts';
-export { genAiUsage, GEN_AI } from './gen-ai.ts';
-export { exceptionReport, EXCEPTION, EXCEPTION_EVENT } from './exception.ts';
-export { mapResource, RESOURCE_FIELDS } from './resource.ts';
-export { logLevel } from './severity.ts';
+export { attributesToObject, bodyText, numberAttr, plainValue, stringAttr } from './any-value.ts';
+export { hexId } from './ids.ts';
+export { durationMs, nanosToIso } from './time.ts';
+export { mapResource, RESOURCE_FIELDS, type SharedFields } from './resource.ts';
+export { eachLogRecord, eachSpan, isoOr, spanAttributes, spanTimes, type RecordContext, type SpanTimes } from './walk.ts';
+export { EXCEPTION, EXCEPTION_EVENT, STATUS_CODE_ERROR } from './semconv.ts';
 export { exportResponse, statusResponse, OTLP_CONTENT_TYPES, type OtlpSignal, type OtlpAnswer } from './responses.ts';
 export { OTLP_TYPES } from './proto-root.ts';
-export type { LogBatchBody, LogEntryBody, SpanBody, LlmUsageBody, ErrorReportBody, Timed, MappingRejection } from './native-shapes.ts';
 export { MAX_OTLP_RECORDS, logRecordCount, spanCount } from './record-count.ts';
+export type { LogRecord, LogsRequest, Scope, Span, SpanEvent, TraceRequest } from './otlp-types.ts';

@@ -1,7 +1,7 @@
 import { attributesToObject, stringAttr } from './any-value.ts';
 import type { Resource } from './otlp-types.ts';
 
-// Resource attributes -> devtrail's shared top-level fields (spec 2.1). What the table
+// Resource attributes -> devtrail's shared top-level fields (service, environment, release). What the table
 // does not map is kept, as sent, under metadata "otel.resource". docs/otlp.md.
 
 export const RESOURCE_FIELDS = {

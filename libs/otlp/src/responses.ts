@@ -28,7 +28,7 @@ function encode(type: Type, object: Record<string, unknown>, encoding: OtlpEncod
   return { contentType: OTLP_CONTENT_TYPES.json, body: type.toObject(message, { longs: String }) };
 }
 
-/** The success answer; `errorMessage` alone (nothing rejected) is a warning the spec allows. */
+/** The success answer; `errorMessage` alone (nothing rejected) is a warning the OTLP specification allows. */
 export function exportResponse(signal: OtlpSignal, encoding: OtlpEncoding, rejected: number, errorMessage = ''): OtlpAnswer {
   const r = RESPONSE[signal];
   const partial = rejected > 0 || errorMessage !== '' ? { partialSuccess: { [r.rejectedField]: rejected, errorMessage } } : {};

@@ -23,7 +23,7 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
         created_at timestamptz NOT NULL DEFAULT now(),
         revoked_at timestamptz
       );
-      -- Spec: one usable key per project at a time, enforced by the database.
+      -- One usable key per project at a time, enforced by the database.
       CREATE UNIQUE INDEX api_keys_one_active_per_project ON api_keys (project_id) WHERE revoked_at IS NULL;
       CREATE TABLE allowed_origins (
         project_id uuid NOT NULL REFERENCES projects(id) ON DELETE CASCADE,

@@ -1,11 +1,15 @@
-import { generateApiKey, hashApiKey, isUuid, keyDisplayPrefix } from '@devtrail/contract';
+import { generateApiKey, hashApiKey, keyDisplayPrefix } from '@devtrail/access';
 
-export { isUuid };
 import type { RelationalStore, SqlExecutor } from './relational-store.ts';
+
+/** Project ids are UUIDs: anything else is no project, answered without a query. */
+export function isUuid(s: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+}
 
 // Projects, their one active key, allowed origins and ingest settings. Every change
 // NOTIFYs PROJECT_CHANGED_CHANNEL with the project id, so each receiver drops its cached
-// view of that project at once (spec: a revoked key stops working immediately).
+// view of that project at once (a revoked key stops working immediately: docs/api.md).
 export const PROJECT_CHANGED_CHANNEL = 'devtrail_project_changed';
 
 export interface Project {

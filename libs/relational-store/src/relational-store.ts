@@ -1,4 +1,4 @@
-import { Failure } from '@devtrail/contract';
+import { Failure } from '@devtrail/failures';
 
 // The relational-store role. Two implementations stand behind it: PostgreSQL (pg) for
 // the distributed mode and PGlite in-process for the embedded mode. The shared suite in

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_PATTERN, hashApiKey } from '@devtrail/contract';
+import { API_KEY_PATTERN, hashApiKey } from '@devtrail/access';
 import { MIGRATIONS, idempotencyRepo, migrateRelational, projectsRepo, rateLimitRepo, usersRepo, PROJECT_CHANGED_CHANNEL, type RelationalStore } from '../src/index.ts';
 
 /** The behaviour the pipeline relies on; every relational-store implementation must pass it. */

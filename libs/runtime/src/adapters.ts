@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { Config, Logger } from '@devtrail/config';
 import { topicNames, type Topics } from '@devtrail/contract';
+import { KIND_TABLES } from '@devtrail/kinds';
 import { createKafkaLog, createMemoryLog, type MessageLog } from '@devtrail/message-log';
 import { createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
 import { createPgStore, createPgliteStore, migrateRelational, type RelationalStore } from '@devtrail/relational-store';
-import type { LogFn } from '@devtrail/contract';
+import type { LogFn } from '@devtrail/failures';
 import type { Metrics } from '@devtrail/metrics';
 import { relationalObserver } from './observed-relational.ts';
 import { observeColumnStore } from './observed-column-store.ts';
@@ -59,7 +60,7 @@ export async function openAdapters(config: Config, logger: Logger, opts: OpenOpt
   if (opts.metrics) columnStore = observeColumnStore(columnStore, opts.metrics);
   if (opts.migrate) {
     await migrateRelational(relational);
-    await migrateColumnStore(columnStore, { retentionDays: config.clickhouse.retentionDays });
+    await migrateColumnStore(columnStore, KIND_TABLES, { retentionDays: config.clickhouse.retentionDays });
     await messageLog.ensureTopics(topics.all(), config.kafka.partitions, config.kafka.replicationFactor);
   }
   return {

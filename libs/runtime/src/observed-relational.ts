@@ -1,4 +1,4 @@
-import { reachability, type LogFn } from '@devtrail/contract';
+import { reachability, type LogFn } from '@devtrail/failures';
 import { RelationalStoreError, type RelationalStore } from '@devtrail/relational-store';
 
 // PostgreSQL's reachability, seen from the calls the process makes: logged once when it is

@@ -1,4 +1,4 @@
-// Express middleware (spec 4.4). Typed against the few members it uses, so
+// Express middleware (docs/sdk.md). Typed against the few members it uses, so
 // the package needs neither express nor @types/express to compile.
 import type { DevtrailClient } from './client.js';
 import { runWithContext } from './context/context-manager.js';

@@ -1,4 +1,4 @@
-// Hono middleware (spec 4.4). Hono also runs outside Node (workers, Deno,
+// Hono middleware (docs/sdk.md). Hono also runs outside Node (workers, Deno,
 // Bun), so this entry imports nothing Node-only; on Node the package's main
 // entry has already switched on AsyncLocalStorage context.
 import type { DevtrailClient } from './client.js';

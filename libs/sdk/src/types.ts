@@ -1,5 +1,5 @@
 // Public input types. Callers use camelCase; wire.ts turns these into the
-// snake_case bodies the ingest endpoints expect (spec 2.x, 4.3).
+// snake_case bodies the ingest endpoints expect (docs/api.md, docs/sdk.md).
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type Severity = 'low' | 'medium' | 'high' | 'critical';

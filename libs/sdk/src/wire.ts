@@ -1,9 +1,9 @@
-// camelCase inputs -> the snake_case bodies of spec section 2, normalised so
-// the receiver's validation (spec 7) does not reject them: integer counters
+// camelCase inputs -> the snake_case bodies of docs/api.md, normalised so
+// the receiver's validation does not reject them: integer counters
 // clamped at zero, release cut to 128 characters, enums defaulted.
 import type { Breadcrumb, ErrorReportInput, LlmUsageInput, LogEntryInput, LogLevel, Metadata, Severity, SpanRecordInput, SpanStatus, TimeInput } from './types.js';
 
-/** The client-name -> wire-name table of spec 4.3. */
+/** The client-name -> wire-name table (docs/sdk.md). */
 export const WIRE_FIELD_NAMES = {
   errorMessage: 'error_message',
   stackTrace: 'stack_trace',
@@ -21,7 +21,7 @@ export const WIRE_FIELD_NAMES = {
 } as const;
 
 /**
- * Renames the top-level camelCase keys of the spec table. Nested values
+ * Renames the top-level camelCase keys of that table. Nested values
  * (metadata, context) are user data and keep their keys untouched.
  */
 export function toWireKeys(input: object): Record<string, unknown> {

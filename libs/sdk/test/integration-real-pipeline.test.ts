@@ -1,4 +1,4 @@
-// The SDK against the REAL devtrail pipeline (issue 6): the receiver, consumers and
+// The SDK against the REAL devtrail pipeline: the receiver, consumers and
 // dashboard run as separate processes (test/support/processes.ts) on the real local
 // Kafka, ClickHouse and PostgreSQL. In this process, an Express app
 // (@devtrail/sdk/express) calls a Fastify app (@devtrail/sdk/fastify) with the
@@ -242,7 +242,7 @@ describe.skipIf(!up)(`SDK through the real pipeline: Express -> Fastify${up ? ''
     expect(new Set(seen.explode.map((e) => e.traceId)).size).toBe(2); // no incoming context: a new trace each time
     expect(seen.explode.map((e) => e.traceId)).not.toContain(traceId);
 
-    // The receiver accepted every request the SDK made, with the spec's answers.
+    // The receiver accepted every request the SDK made, with the documented answers.
     expect(feWarnings).toEqual([]);
     expect(beWarnings).toEqual([]);
     for (const c of [...feCalls, ...beCalls]) expect(c.status, `${c.path}: ${JSON.stringify(c.response)}`).toBe(200);
@@ -374,7 +374,7 @@ describe.skipIf(!up)(`SDK through the real pipeline: Express -> Fastify${up ? ''
     // The read API aggregates LLM usage, so the record's metadata is checked in ClickHouse.
     const where =
       "JSONExtractString(metadata, 'trace_id') = {trace:String} AND JSONExtractString(metadata, 'span_id') = {span:String} AND JSONExtractString(metadata, 'request_id') = {req:String} AND environment = {env:String} AND operation = 'chat.completion'";
-    expect(await p.count('llm_usage', where, { trace: traceId, span: seen.llmSpanId, req: requestId, env: environment })).toBe(1);
+    expect(await p.count('llm', where, { trace: traceId, span: seen.llmSpanId, req: requestId, env: environment })).toBe(1);
   });
 
   // ---- failure paths against the real receiver ---------------------------------

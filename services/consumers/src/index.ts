@@ -1,4 +1,3 @@
 export { createSink, createSinks, sinkOptions, SINK_NAMES, type SinkOptions } from './sinks.ts';
 export { consumersHttp } from './consumers-service.ts';
 export { consumerMetrics, sinkHooks, watchSinks } from './sink-metrics.ts';
-export { eventsPerMinute } from './examples/events-per-minute.ts';

@@ -1,5 +1,5 @@
 import type { ConsumerHooks, TopicConsumer } from '@devtrail/consumer-kit';
-import type { EventKind } from '@devtrail/contract';
+import type { EventKind } from '@devtrail/kinds';
 import type { MessageLog } from '@devtrail/message-log';
 import { byLabel, type Metrics } from '@devtrail/metrics';
 

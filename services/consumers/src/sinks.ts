@@ -1,6 +1,7 @@
-import { toRow, type ColumnStore } from '@devtrail/column-store';
+import type { ColumnStore } from '@devtrail/column-store';
 import { createEventConsumer, type TopicConsumer } from '@devtrail/consumer-kit';
-import { EVENT_KINDS, KINDS, kindByName, type EventKind, type Topics } from '@devtrail/contract';
+import { EVENT_KINDS, KINDS, kindByName, kindOf, type EventKind } from '@devtrail/kinds';
+import type { Topics } from '@devtrail/contract';
 import type { MessageLog } from '@devtrail/message-log';
 import type { Config, Logger } from '@devtrail/config';
 import type { Metrics } from '@devtrail/metrics';
@@ -11,7 +12,7 @@ import { sinkHooks, watchSinks } from './sink-metrics.ts';
 // kind, each its own consumer group (`<prefix><name>-sink`).
 //   decode  the kit reads the kind's messages: a request's batch of events (or one event,
 //           from older receivers); an event that cannot be read is dead-lettered alone
-//   row     each event becomes its table's row as it is decoded (column-store toRow), so a
+//   row     each event becomes its table's row as it is decoded (its kind's toRow), so a
 //           batch waiting for its write holds flat rows, not envelope object graphs
 //   insert  up to CONSUMER_BATCH_ROWS rows or CONSUMER_BATCH_MS, one INSERT; an outage is
 //           waited out with backoff, a row the store refuses for good is isolated and
@@ -38,16 +39,16 @@ export interface SinkOptions {
 }
 
 export function createSink(kind: EventKind, o: SinkOptions): TopicConsumer {
-  const { name, table } = KINDS[kind];
-  const insert = async (rows: Array<Record<string, unknown>>) => void (await o.columnStore.insert(table, rows));
+  const k = kindOf(kind);
+  const insert = async (rows: Array<Record<string, unknown>>) => void (await o.columnStore.insert(k.name, rows));
   return createEventConsumer({
     kind,
     topics: o.topics,
-    map: toRow,
+    map: (e) => k.toRow(e),
     write: insert,
-    name: `${name}-sink`,
-    hooks: o.metrics && sinkHooks(o.metrics, `${name}-sink`, kind),
-    groupId: `${o.groupPrefix}${name}-sink`,
+    name: `${k.name}-sink`,
+    hooks: o.metrics && sinkHooks(o.metrics, `${k.name}-sink`, kind),
+    groupId: `${o.groupPrefix}${k.name}-sink`,
     messageLog: o.messageLog,
     batchRows: o.batchRows,
     batchMs: o.batchMs,

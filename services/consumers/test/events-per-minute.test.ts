@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createKafkaLog, createMemoryLog, type MessageLog } from '@devtrail/message-log';
-import { encodeBatch, encodeEnvelope, logsToEvents, newEnvelope, newEvents, topicNames } from '@devtrail/contract';
-import { eventsPerMinute } from '../src/index.ts';
+import { encodeBatch, newEvents, topicNames } from '@devtrail/contract';
+import { encodeEnvelope, newEnvelope } from '../../../test/support/envelopes.ts';
+import { logsToEvents } from '@devtrail/kinds';
+import { eventsPerMinute } from '../src/examples/events-per-minute.ts';
 import { poisonPrefix } from '../../../test/support/dead-letters.ts';
 import { STACK, stackUp } from '../../../test/support/stack.ts';
 

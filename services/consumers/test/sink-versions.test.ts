@@ -1,8 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@devtrail/config';
-import { countLogs, createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
-import { encodeBatch, encodeEnvelope, logsToEvents, newEnvelope, newEvents, topicNames, type Topics } from '@devtrail/contract';
+import { countLogs } from '../../../test/support/stored-counts.ts';
+import { createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
+import { encodeBatch, newEvents, topicNames, type Topics } from '@devtrail/contract';
+import { encodeEnvelope, newEnvelope } from '../../../test/support/envelopes.ts';
+import { KIND_TABLES, logsToEvents } from '@devtrail/kinds';
 import { createKafkaLog, type MessageLog } from '@devtrail/message-log';
 import { createSink } from '../src/index.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../../../test/support/stack.ts';
@@ -23,7 +26,7 @@ describe.skipIf(!up)(`log sink during a rolling upgrade (real Kafka and ClickHou
     await log.ensureTopics(topics.all(), 3);
     await ensureClickHouseDatabase({ url: STACK.clickhouseUrl, database });
     store = createClickHouseStore({ url: STACK.clickhouseUrl, database });
-    await migrateColumnStore(store, { retentionDays: 30 });
+    await migrateColumnStore(store, KIND_TABLES, { retentionDays: 30 });
   });
   afterAll(async () => {
     await log?.close();

@@ -1,6 +1,8 @@
 import { startService } from '@devtrail/config';
+import { createHttpApp } from '@devtrail/http';
 import { createMetrics, registerMetricsRoute } from '@devtrail/metrics';
-import { createHttpApp, openAdapters, registerProbes } from '@devtrail/runtime';
+import { openAdapters, registerHealthRoutes } from '@devtrail/runtime';
+import { dashboardOpenApi } from './api/openapi.ts';
 import { registerControlPlane } from './control-plane.ts';
 import { registerDashboardUi } from './ui/register-dashboard-ui.ts';
 
@@ -10,7 +12,7 @@ const metrics = createMetrics();
 const adapters = await openAdapters(config, logger, { migrate: true, metrics });
 const app = await createHttpApp(logger, 1024 * 1024, metrics);
 // The dashboard reads ClickHouse and PostgreSQL; Kafka is not on its path (docs/operations.md#probes).
-registerProbes(app, adapters, ['clickhouse', 'postgres']);
+registerHealthRoutes(app, adapters, dashboardOpenApi, ['clickhouse', 'postgres']);
 // Request latency and process metrics; its JSON view has nothing of the pipeline's (the receivers and consumers count that).
 registerMetricsRoute(app, metrics, async () => ({}));
 const ui = await registerDashboardUi(app, adapters, logger, { operatorToken: config.operatorToken, ingestPort: config.port, llmPrices: config.llmPrices });

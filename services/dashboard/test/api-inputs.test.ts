@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createLogger } from '@devtrail/config';
-import { MAX_ID_LENGTH } from '@devtrail/contract';
-import { createHttpApp } from '@devtrail/runtime';
+import { MAX_ID_LENGTH } from '@devtrail/kinds';
+import { createHttpApp } from '@devtrail/http';
 import { embeddedAdapters } from '../../../test/support/embedded-adapters.ts';
 import { registerControlPlane } from '../src/index.ts';
 
 // Admin and read API inputs the stores cannot take, and ids they do not know: a clear
-// 4xx JSON answer (the spec's 400 body or {error}), never a 5xx or a router's own body.
+// 4xx JSON answer (the 400 body of docs/api.md or {error}), never a 5xx or a router's own body.
 const OPERATOR = 'dto_operator_token_for_inputs_0123456789';
 let app: FastifyInstance;
 let close: () => Promise<void>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createLogger } from '@devtrail/config';
-import { createHttpApp } from '@devtrail/runtime';
+import { createHttpApp } from '@devtrail/http';
 import { embeddedAdapters } from '../../../test/support/embedded-adapters.ts';
 import { registerControlPlane, registerDashboardUi } from '../src/index.ts';
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
-import { createHttpApp, openAdapters, type Adapters } from '@devtrail/runtime';
+import { createHttpApp } from '@devtrail/http';
+import { openAdapters, type Adapters } from '@devtrail/runtime';
 import { createReceiver } from '@devtrail/receiver';
 import { createSinks, consumerMetrics, sinkOptions, SINK_NAMES } from '@devtrail/consumers';
 import { registerControlPlane, registerDashboardUi } from '@devtrail/dashboard';
@@ -8,6 +9,7 @@ import { projectsRepo } from '@devtrail/relational-store';
 import type { TopicConsumer } from '@devtrail/consumer-kit';
 import { createMetrics } from '@devtrail/metrics';
 import { operatorTokenFor } from './operator-token.ts';
+import { publishedOpenApi } from './openapi.ts';
 
 // Embedded mode: the same stages as the distributed mode in one process; only the
 // three adapters differ (in-process log, chdb, PGlite), chosen by config.mode.
@@ -33,7 +35,7 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
   for (const s of sinks) await s.start();
 
   const app = await createHttpApp(logger, config.ingest.bodyLimitBytes, metrics);
-  await receiver.register(app, async () => ({ consumers: await consumerMetrics(sinks, metrics) }));
+  await receiver.register(app, async () => ({ consumers: await consumerMetrics(sinks, metrics) }), publishedOpenApi);
   const ui = await registerDashboardUi(app, adapters, logger, { operatorToken, llmPrices: config.llmPrices });
   await registerControlPlane(app, adapters, logger, {
     operatorToken,

@@ -1,1 +1,2 @@
 export { startEmbedded, type Embedded } from './embedded.ts';
+export { publishedOpenApi } from './openapi.ts';

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, ROOT } from '../../../test/support/processes.ts';
 import { nonJsonLines, welcomeOf } from '../../../test/support/log-lines.ts';
 
-// Issue 5: the embedded process as a user runs it (`npm start` = tsx services/embedded/src/main.ts),
+// The embedded process as a user runs it (`npm start` = tsx services/embedded/src/main.ts),
 // driven only through what it prints and its HTTP front door; data survives a restart.
 
 interface Started {

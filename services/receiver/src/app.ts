@@ -1,16 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
-import type { Adapters } from '@devtrail/runtime';
-import { IDEMPOTENCY_RETENTION_MS } from '@devtrail/contract';
+import { registerHealthRoutes, type Adapters } from '@devtrail/runtime';
 import { idempotencyRepo, projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
 import { createMetrics, registerMetricsRoute, type Metrics } from '@devtrail/metrics';
+import { IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
 import { KeyCache } from './auth/key-cache.ts';
 import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
 import { registerIngest } from './ingest-routes.ts';
-import { registerHealthRoutes } from './health-routes.ts';
 import { IngestCounters } from './ingest-counters.ts';
-import { buildOpenApiDocument } from './openapi.ts';
+import { receiverOpenApi } from './openapi.ts';
 
 /** The ingest settings (libs/config: INGEST_*, KEY_CACHE_*). */
 export type ReceiverOptions = Pick<Config['ingest'], 'bodyLimitBytes' | 'maxPendingEvents' | 'ackTimeoutMs' | 'keyCacheTtlMs' | 'keyCacheMaxStaleMs'>;
@@ -18,9 +17,10 @@ export type ReceiverOptions = Pick<Config['ingest'], 'bodyLimitBytes' | 'maxPend
 export interface Receiver {
   /**
    * Registers health, metrics and ingest routes on a Fastify instance (own or shared, as
-   * in the embedded mode, which adds its consumers' figures to the JSON view of /metrics).
+   * in the embedded mode, which adds its consumers' figures to the JSON view of /metrics and
+   * serves the OpenAPI document of every route it hosts).
    */
-  register(app: FastifyInstance, moreMetrics?: () => Promise<Record<string, unknown>>): Promise<void>;
+  register(app: FastifyInstance, moreMetrics?: () => Promise<Record<string, unknown>>, openApi?: () => Record<string, unknown>): Promise<void>;
   /** Stops intake bookkeeping: drains queued produces, stops listening for key changes. */
   stop(): Promise<void>;
   keyCache: KeyCache;
@@ -72,8 +72,8 @@ export async function createReceiver(
     queue,
     counters,
     metrics,
-    async register(app, moreMetrics) {
-      registerHealthRoutes(app, adapters, buildOpenApiDocument);
+    async register(app, moreMetrics, openApi = receiverOpenApi) {
+      registerHealthRoutes(app, adapters, openApi);
       registerMetricsRoute(app, metrics, async () => ({
         receiver: { ...(await counters.snapshot()), produce_queue_pending: queue.pending },
         ...(await moreMetrics?.()),

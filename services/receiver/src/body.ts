@@ -1,6 +1,7 @@
 import { createGunzip, createInflate, type Gunzip, type Inflate } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { bodyDigest, emptyBody, IDEMPOTENCY_HEADER, parseJsonBody, unsupportedEncoding, type DecompressError } from '@devtrail/contract';
+import { bodyDigest, IDEMPOTENCY_HEADER } from './idempotency.ts';
+import { emptyBody, parseJsonBody, unsupportedEncoding, type DecompressError } from '@devtrail/http';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { safeEqual } from '@devtrail/contract';
+import { safeEqual } from '@devtrail/access';
 
 /** Vercel signs the raw body with HMAC-SHA1 of the drain secret, hex, in x-vercel-signature. */
 export function validDrainSignature(rawBody: Buffer, secret: string, header: string | undefined): boolean {

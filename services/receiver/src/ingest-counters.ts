@@ -1,4 +1,4 @@
-import { DRAIN_PATH, EVENT_KINDS, KINDS, type EventKind } from '@devtrail/contract';
+import { DRAIN_PATH, EVENT_KINDS, kindOf, type EventKind } from '@devtrail/kinds';
 import { byLabel, refusalReason, type Metrics } from '@devtrail/metrics';
 import { OTLP_PATHS } from './otlp-routes.ts';
 
@@ -8,7 +8,7 @@ import { OTLP_PATHS } from './otlp-routes.ts';
 
 /** The kind an ingest route takes, for the refusals' kind label (OTLP traces count as spans). */
 const KIND_OF_ROUTE: Record<string, EventKind> = {
-  ...Object.fromEntries(EVENT_KINDS.map((k) => [KINDS[k].path, k])),
+  ...Object.fromEntries(EVENT_KINDS.map((k) => [kindOf(k).path, k])),
   [DRAIN_PATH]: 'log',
   [OTLP_PATHS.logs]: 'log',
   [OTLP_PATHS.traces]: 'span',

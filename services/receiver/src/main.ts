@@ -1,6 +1,7 @@
 import { startService } from '@devtrail/config';
-import { createHttpApp, openAdapters } from '@devtrail/runtime';
+import { createHttpApp } from '@devtrail/http';
 import { createMetrics } from '@devtrail/metrics';
+import { openAdapters } from '@devtrail/runtime';
 import { createReceiver } from './app.ts';
 
 // Distributed mode: one receiver replica. Config parsed once here and passed down.

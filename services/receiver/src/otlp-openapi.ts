@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ERRORS, RETRY_AFTER_SECONDS, tooLarge, UNAVAILABLE } from '@devtrail/contract';
-import type { ApiDocs, ResponseConfig } from '@devtrail/contract/api-docs';
+import { ERRORS, RETRY_AFTER_SECONDS, tooLarge, UNAVAILABLE } from '@devtrail/http';
+import type { ApiDocs, ResponseConfig } from '@devtrail/http/api-docs';
 import { METRICS_NOT_SUPPORTED, OTLP_PATHS } from './otlp-routes.ts';
 import { ingestHeaders } from './ingest-docs.ts';
 

@@ -1,12 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest, bodyDigest, httpError, IDEMPOTENCY_HEADER, toHttpAnswer, type EventKind, type HttpError } from '@devtrail/contract';
+import { badRequest, httpError, toHttpAnswer, type HttpError } from '@devtrail/http';
+import { bodyDigest, IDEMPOTENCY_HEADER } from './idempotency.ts';
 import {
   decodeLogsRequest,
   decodeTraceRequest,
   exportResponse,
   logRecordCount,
-  mapLogs,
-  mapTraces,
   MAX_OTLP_RECORDS,
   OtlpDecodeError,
   spanCount,
@@ -14,17 +13,18 @@ import {
   OTLP_CONTENT_TYPES,
   type OtlpAnswer,
   type OtlpEncoding,
+  type OtlpSignal,
 } from '@devtrail/otlp';
-import type { IngestDeps, produce, Received, received } from './ingest-routes.ts';
-import { acceptLogs, acceptTraces, type Accepted } from './otlp-records.ts';
+import { produceAll, received, type IngestDeps } from './accept.ts';
+import { acceptOtlp } from './otlp-accept.ts';
 
 // OTLP/HTTP intake (docs/otlp.md). Registered by registerIngest in the ingest scope
 // (ingest-routes.ts), so its steps 1-5 and 9 (key, origin, rate limit: one request, one
 // count; decompression, body limit, JSON parsing; counting) are the same as for /ingest/*.
-// Here: decode and map (libs/otlp), validate each record with the native schemas
-// (otlp-records.ts, step 6), produce with the native routes' own function (step 7: one
-// message per request and kind, so 200 still means "acknowledged by Kafka"), and answer in
-// OTLP's terms (step 8).
+// Here: decode (libs/otlp), map and validate each record with the kinds' own mappings and
+// native schemas (otlp-accept.ts, step 6), produce through the shared accept step (step 7:
+// one message per request and kind, so 200 still means "acknowledged by Kafka"), and answer
+// in OTLP's terms (step 8).
 
 export const OTLP_PATHS = { logs: '/v1/logs', traces: '/v1/traces', metrics: '/v1/metrics' } as const;
 
@@ -43,7 +43,7 @@ const bodyOf = (request: FastifyRequest, encoding: OtlpEncoding): unknown => req
 
 const send = (reply: FastifyReply, status: number, a: OtlpAnswer) => reply.code(status).type(a.contentType).send(a.body);
 
-/** The human text of any of the receiver's error bodies ({error} or the spec's 400 issues). */
+/** The human text of any of the receiver's error bodies ({error} or the 400 body's issues). */
 function messageOf(h: HttpError): string {
   const b = h.body as { error?: unknown };
   if (typeof b.error === 'string') return b.error;
@@ -66,12 +66,6 @@ function decoded<T>(decode: () => T): T {
   }
 }
 
-/** The native routes' steps the OTLP routes share (ingest-routes.ts). */
-export interface IngestSteps {
-  received: typeof received;
-  produce: typeof produce;
-}
-
 /** More records than one request may carry (record-count.ts): 413, which exporters do not retry. */
 function checkCount(n: number, what: string): void {
   if (n > MAX_OTLP_RECORDS) {
@@ -82,12 +76,13 @@ function checkCount(n: number, what: string): void {
   }
 }
 
-/** Every kind acknowledged before the answer: one 200 covers spans and what they carried. */
-async function produceAll(steps: IngestSteps, deps: IngestDeps, request: FastifyRequest, at: Received, accepted: Accepted): Promise<void> {
-  await Promise.all((Object.keys(accepted.events) as EventKind[]).map((kind) => steps.produce(deps, kind, request, at, accepted.events[kind] as never)));
-}
+/** Each signal's decoder and record count; the kinds that take its records are in libs/kinds. */
+const SIGNALS: Record<OtlpSignal, { path: string; decode: (body: unknown, encoding: OtlpEncoding) => unknown; count: (request: never) => number; records: string }> = {
+  logs: { path: OTLP_PATHS.logs, decode: decodeLogsRequest, count: logRecordCount, records: 'log records' },
+  traces: { path: OTLP_PATHS.traces, decode: decodeTraceRequest, count: spanCount, records: 'spans' },
+};
 
-export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps, steps: IngestSteps): void {
+export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps): void {
   app.register(async (scope) => {
     // JSON keeps the ingest scope's parser (body.ts); protobuf bodies stay bytes.
     scope.addContentTypeParser(OTLP_CONTENT_TYPES.protobuf, { parseAs: 'buffer' }, (request, body, done) => {
@@ -97,7 +92,7 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps, steps
     });
 
     // OTLP clients expect google.rpc.Status bodies on 4xx/5xx, in the request's encoding;
-    // the status codes and Retry-After are the receiver's usual ones (contract http-answer.ts).
+    // the status codes and Retry-After are the receiver's usual ones (libs/http http-answer.ts).
     scope.setErrorHandler((err: FastifyError, request, reply) => {
       const h = toHttpAnswer(err, request.routeOptions.bodyLimit);
       if (h.status >= 500 && h.status !== 503) request.log.error({ err }, 'unhandled error');
@@ -107,27 +102,18 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps, steps
       return send(reply, h.status, statusResponse(h.status, messageOf(h), encodingOf(request)));
     });
 
-    scope.post(OTLP_PATHS.logs, async (request, reply) => {
-      const encoding = encodingOf(request);
-      const at = await steps.received(deps, request, reply);
-      const otlp = decoded(() => decodeLogsRequest(bodyOf(request, encoding), encoding));
-      checkCount(logRecordCount(otlp), 'log records');
-      const accepted = acceptLogs(mapLogs(otlp), at.defaultsTime);
-      await produceAll(steps, deps, request, at, accepted);
-      deps.counters.onRejected('log', accepted.rejected);
-      return send(reply, 200, exportResponse('logs', encoding, accepted.rejected, accepted.reasons.join('; ')));
-    });
-
-    scope.post(OTLP_PATHS.traces, async (request, reply) => {
-      const encoding = encodingOf(request);
-      const at = await steps.received(deps, request, reply);
-      const otlp = decoded(() => decodeTraceRequest(bodyOf(request, encoding), encoding));
-      checkCount(spanCount(otlp), 'spans');
-      const accepted = acceptTraces(mapTraces(otlp), at.defaultsTime);
-      await produceAll(steps, deps, request, at, accepted);
-      deps.counters.onRejected('span', accepted.rejected);
-      return send(reply, 200, exportResponse('traces', encoding, accepted.rejected, accepted.reasons.join('; ')));
-    });
+    for (const [signal, sig] of Object.entries(SIGNALS) as Array<[OtlpSignal, (typeof SIGNALS)[OtlpSignal]]>) {
+      scope.post(sig.path, async (request, reply) => {
+        const encoding = encodingOf(request);
+        const at = await received(deps, request, reply);
+        const otlp = decoded(() => sig.decode(bodyOf(request, encoding), encoding));
+        checkCount(sig.count(otlp as never), sig.records);
+        const accepted = acceptOtlp(signal, otlp, at.defaultsTime);
+        await produceAll(deps, request, at, accepted.events); // one 200 covers every kind the request carried
+        if (accepted.primary) deps.counters.onRejected(accepted.primary, accepted.rejected);
+        return send(reply, 200, exportResponse(signal, encoding, accepted.rejected, accepted.reasons.join('; ')));
+      });
+    }
 
     // 404 is not retried by OTLP exporters (only 429, 502, 503 and 504 are).
     scope.post(OTLP_PATHS.metrics, async () => {

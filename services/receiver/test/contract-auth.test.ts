@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectsRepo } from '@devtrail/relational-store';
 import { receiverHarness, type Harness } from './harness.ts';
 
-// Spec 3, 5, 7: keys, revocation, origins, CORS preflight and rate limits.
+// docs/api.md: keys, revocation, origins, CORS preflight and rate limits.
 let h: Harness;
 beforeAll(async () => {
   h = await receiverHarness();
@@ -20,7 +20,7 @@ describe('authentication', () => {
     ['a malformed key', { authorization: 'Bearer dt_123' }],
     ['an unknown key', { authorization: `Bearer dt_${'0'.repeat(24)}` }],
     ['another scheme', { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }],
-  ])('answers 401 with the spec body for %s', async (_name, headers) => {
+  ])('answers 401 with the documented body for %s', async (_name, headers) => {
     const res = await post(headers as Record<string, string>);
     expect(res.statusCode).toBe(401);
     expect(res.body).toBe(UNAUTHORIZED);
@@ -51,7 +51,7 @@ describe('allowed origins', () => {
     expect((await post({ authorization: `Bearer ${h.project.key}`, origin: 'https://anything.example' })).statusCode).toBe(200);
   });
 
-  it('answers 403 with the spec body for a foreign origin, and lets listed and origin-less requests through', async () => {
+  it('answers 403 with the documented body for a foreign origin, and lets listed and origin-less requests through', async () => {
     const p = await h.newProject('origins');
     await projectsRepo(h.adapters.relational).setAllowedOrigins(p.id, ['shop.example.com', '*.example.org', 'https://admin.example.net']);
     const auth = { authorization: `Bearer ${p.key}` };

@@ -2,7 +2,7 @@ import { deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiverHarness, type Harness } from './harness.ts';
 
-// Every decoder on the request path answers its failures (issue 10: an empty gzip body
+// Every decoder on the request path answers its failures (an empty gzip body
 // used to end the process with an unhandled 'error' from the Gunzip stream).
 let h: Harness;
 beforeAll(async () => {

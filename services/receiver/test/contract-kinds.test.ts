@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiverHarness, type Harness } from './harness.ts';
 
-// Spec 2.3-2.5, 2.8, 7, 8 for errors, traces and LLM records, through fastify.inject.
+// docs/api.md for errors, traces and LLM records, through fastify.inject.
 let h: Harness;
 beforeAll(async () => {
   h = await receiverHarness();

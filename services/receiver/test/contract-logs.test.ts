@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiverHarness, type Harness } from './harness.ts';
 
-// Spec 2.1, 2.2, 2.8, 7, 8 for POST /ingest/logs, through fastify.inject.
+// docs/api.md for POST /ingest/logs, through fastify.inject.
 let h: Harness;
 beforeAll(async () => {
   h = await receiverHarness();
@@ -24,7 +24,7 @@ describe('POST /ingest/logs', () => {
     expect(res.json()).toEqual({ ok: true, count: 2 });
   });
 
-  it('answers the spec 400 body byte for byte when logs is missing', async () => {
+  it('answers the documented 400 body byte for byte when logs is missing', async () => {
     const res = await post({ service: 'api' });
     expect(res.statusCode).toBe(400);
     expect(res.body).toBe(

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { createLogger } from '@devtrail/config';
-import { decodeMessage, type EventKind, type Envelope } from '@devtrail/contract';
+import { decodeMessage, type Envelope } from '@devtrail/contract';
+import type { EventKind } from '@devtrail/kinds';
 import { projectsRepo } from '@devtrail/relational-store';
-import { createHttpApp, type Adapters } from '@devtrail/runtime';
+import { createHttpApp } from '@devtrail/http';
+import type { Adapters } from '@devtrail/runtime';
 import { createReceiver, type Receiver } from '../src/index.ts';
 import { embeddedAdapters } from '../../../test/support/embedded-adapters.ts';
 

@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiverHarness, type Harness } from './harness.ts';
 
-// Issue 14: a request with an Idempotency-Key is safe to retry: the retry writes the
+// A request with an Idempotency-Key is safe to retry: the retry writes the
 // same event ids (so de-duplication by event id makes it invisible); a different body
 // under the same key never shares an id; without the header ids are fresh each time.
 let h: Harness;

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../src/openapi.ts';
+import { publishedOpenApi as buildOpenApiDocument } from '../../embedded/src/openapi.ts';
+import { receiverOpenApi } from '../src/openapi.ts';
 import { receiverHarness, type Harness } from './harness.ts';
 
 // The published contract: generated from the receiver's zod schemas, checked in as
@@ -136,11 +137,20 @@ describe('the running receiver', () => {
   });
   afterAll(async () => h.close());
 
-  it('serves the document at GET /openapi.json without authentication', async () => {
+  it('serves the document of its own routes at GET /openapi.json without authentication', async () => {
     const res = await h.app.inject({ method: 'GET', url: '/openapi.json' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/application\/json/);
-    expect(res.json()).toEqual(buildOpenApiDocument());
+    expect(res.json()).toEqual(receiverOpenApi());
+    // ... which is the published document's part of the paths it serves.
+    const published = buildOpenApiDocument() as unknown as Doc;
+    const own = res.json() as Doc;
+    expect(Object.keys(own.paths).sort()).toEqual(
+      Object.keys(published.paths)
+        .filter((p) => !p.startsWith('/api/'))
+        .sort(),
+    );
+    for (const path of Object.keys(own.paths)) expect(own.paths[path]).toEqual(published.paths[path]);
   });
 
   it('answers with bodies and headers that match the documented responses', async () => {

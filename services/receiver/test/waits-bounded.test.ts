@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Failure } from '@devtrail/contract';
+import { Failure } from '@devtrail/failures';
 import type { KeyGrant } from '@devtrail/relational-store';
 import type { Producer } from '@devtrail/message-log';
 import { ProduceQueue } from '../src/produce-queue.ts';
 import { RateLimiter } from '../src/auth/rate-limiter.ts';
 import { KeyCache } from '../src/auth/key-cache.ts';
 
-// Issue 14: every wait on a dependency is bounded. These drive the receiver's parts with
+// Every wait on a dependency is bounded. These drive the receiver's parts with
 // dependencies that stall or fail on demand, which the real engines cannot do on cue
 // (stub producer, stub lease and stub lookup: each test says which). The same behaviour
 // on the real processes and engines: test/e2e/faults-*.test.ts.

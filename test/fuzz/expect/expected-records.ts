@@ -1,4 +1,4 @@
-import { drainLevel, MAX_RELEASE_LENGTH } from '@devtrail/contract';
+import { drainLevel, MAX_RELEASE_LENGTH } from '@devtrail/kinds';
 import type { FuzzKind } from '../generate/bodies.ts';
 import { instant, json, text, whole } from './normalise.ts';
 

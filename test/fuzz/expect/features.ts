@@ -1,4 +1,4 @@
-// The edge classes a body contains (issue 10's list), so a finding names its class:
+// The edge classes a body contains (docs/api.md's list), so a finding names its class:
 // the report groups findings by them. Descriptive only; no assertion depends on it.
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { logLevels, MAX_RELEASE_LENGTH, severities, spanStatuses } from '@devtrail/contract';
+import { logLevels, MAX_RELEASE_LENGTH, severities, spanStatuses } from '@devtrail/kinds';
 import { rawNumber, toJsonText, type RawJson } from './raw-json.ts';
 import { edgeNumber, edgeOrLongString, edgeString, idString, isoTimestamp, jsonObject, maybe, orWrongType, unknownFields } from './values.ts';
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { MAX_JSON_DEPTH } from '@devtrail/contract';
+import { MAX_JSON_DEPTH } from '@devtrail/kinds';
 import { deepArrays, rawNumber, type RawJson } from './raw-json.ts';
 
 // Values over (and past) the whole domain of the ingest schemas: the edges a real client

@@ -1,4 +1,4 @@
-// Framework-neutral core of the request-tracing middleware (spec 4.4). Each
+// Framework-neutral core of the request-tracing middleware (docs/sdk.md). Each
 // adapter maps its request/response objects onto startRequestTrace() and
 // calls finish() when the response is done.
 import type { DevtrailClient } from '../client.js';

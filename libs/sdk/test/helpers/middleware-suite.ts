@@ -1,4 +1,4 @@
-// One behavioural suite (spec 4.4) run against each framework adapter. Each
+// One behavioural suite (docs/sdk.md) run against each framework adapter. Each
 // adapter test builds a real app listening on 127.0.0.1 with the routes
 // below; telemetry goes to a local capture server, not the real receiver.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ERRORS, notFound, projectIdParam, UNAVAILABLE } from '@devtrail/contract';
-import { json, type ApiDocs, type ResponseConfig } from '@devtrail/contract/api-docs';
+import { ERRORS, notFound, UNAVAILABLE } from '@devtrail/http';
+import { projectIdParam } from './api-schemas.ts';
+import { json, type ApiDocs, type ResponseConfig } from '@devtrail/http/api-docs';
 
 // What every /api route answers besides its 200, for admin-docs.ts and read-docs.ts:
 // the schemas' 400, access.ts's 401 and 404, the stores' 503; and the :id parameter.

@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ERRORS, notFound, projectIdParam, safeEqual } from '@devtrail/contract';
+import { ERRORS, notFound } from '@devtrail/http';
+import { projectIdParam } from './api-schemas.ts';
+import { safeEqual } from '@devtrail/access';
 
 // Who may call the admin and read APIs. Today: the operator token from config
 // (constant-time compare). The dashboard's user sessions plug in as another Authenticator

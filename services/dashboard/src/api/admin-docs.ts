@@ -1,6 +1,8 @@
 import { z, type AnyZodObject } from 'zod';
-import { API_KEY_PATTERN, badRequestBody, createProjectBody, drainSecretBody, ERRORS, originsBody, rateLimitBody, type ProjectJson } from '@devtrail/contract';
-import { describeFields, json, openApiPath, sameKeys, type ApiDocs, type ResponseConfig } from '@devtrail/contract/api-docs';
+import { API_KEY_PATTERN } from '@devtrail/access';
+import { badRequestBody, ERRORS } from '@devtrail/http';
+import { createProjectBody, drainSecretBody, originsBody, rateLimitBody, type ProjectJson } from './api-schemas.ts';
+import { describeFields, json, openApiPath, sameKeys, type ApiDocs, type ResponseConfig } from '@devtrail/http/api-docs';
 import { ADMIN_PATHS } from './admin-routes.ts';
 import { apiAnswers } from './access-docs.ts';
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { createProjectBody, drainSecretBody, normaliseOriginEntry, originsBody, projectIdParam, rateLimitBody } from '@devtrail/contract';
-import { ERRORS, httpError, notFound } from '@devtrail/contract';
+import { createProjectBody, drainSecretBody, originsBody, projectIdParam, rateLimitBody } from './api-schemas.ts';
+import { normaliseOriginEntry } from '@devtrail/access';
+import { ERRORS, httpError, notFound } from '@devtrail/http';
 import type { ProjectsRepo } from '@devtrail/relational-store';
 import { projectJson } from './project-json.ts';
 

@@ -1,4 +1,4 @@
-import type { ProjectJson } from '@devtrail/contract';
+import type { ProjectJson } from './api-schemas.ts';
 import type { Project } from '@devtrail/relational-store';
 
 export function projectJson(p: Project): ProjectJson {

@@ -1,8 +1,11 @@
 import { z, type AnyZodObject } from 'zod';
-import type { ErrorGroup, ErrorRecord, IngestionRate, LlmUsageSummary, LogRecord, SpanRecord } from '@devtrail/column-store';
-import { errorsQuery, EVENT_KINDS, fingerprintParam, ingestionQuery, logsQuery, notFound, rangeQuery, severities } from '@devtrail/contract';
-import { errorEventSchema, logEventSchema, spanEventSchema, traceIdParam, tracesQuery, type EventKind } from '@devtrail/contract';
-import { describeFields, json, openApiPath, sameKeys, type ApiDocs } from '@devtrail/contract/api-docs';
+import type { ErrorGroup, IngestionRate, LlmUsageSummary } from '@devtrail/kinds';
+import { errorsQuery, fingerprintParam, ingestionQuery, logsQuery, rangeQuery } from './api-schemas.ts';
+import { EVENT_KINDS, severities } from '@devtrail/kinds';
+import { notFound } from '@devtrail/http';
+import { KINDS, type EventKind } from '@devtrail/kinds';
+import { traceIdParam, tracesQuery } from './api-schemas.ts';
+import { describeFields, json, openApiPath, sameKeys, type ApiDocs } from '@devtrail/http/api-docs';
 import { READ_PATHS } from './read-routes.ts';
 import type { withEstimates } from './llm-estimates.ts';
 import { apiAnswers } from './access-docs.ts';
@@ -14,10 +17,10 @@ export function documentReadApi(docs: ApiDocs) {
   const r = docs.registry;
   const { idParam, errors, projectNotFound } = apiAnswers(docs);
   // A record as the read API answers it: the event as the envelope carried it, plus its id
-  // (and, for logs, its receive time). Derived, so a field added to an event is documented here too.
-  const eventId = { event_id: z.string().uuid() };
-  const logRecord = r.register('LogRecord', logEventSchema.extend({ ...eventId, received_at: z.string().datetime() }));
-  const errorRecord = r.register('ErrorRecord', errorEventSchema.extend(eventId));
+  // (and, for logs, its receive time). Derived (libs/kinds kind.ts), so a field added to an event is documented here too.
+  const recordOf = (kind: EventKind) => r.register(KINDS[kind].docs.recordName, KINDS[kind].record);
+  const logRecord = recordOf('log');
+  const errorRecord = recordOf('error');
   const latest = z.object({
     event_id: z.string().uuid(),
     error_type: z.string(),
@@ -39,7 +42,7 @@ export function documentReadApi(docs: ApiDocs) {
       latest: latest.openapi({ description: 'The most recent occurrence.' }),
     }),
   );
-  const spanRecord = r.register('SpanRecord', spanEventSchema.extend(eventId));
+  const spanRecord = recordOf('span');
   const llmSummary = r.register(
     'LlmUsageSummary',
     z.object({
@@ -50,7 +53,7 @@ export function documentReadApi(docs: ApiDocs) {
       calls: z.number().int(),
       input_tokens: z.number().int(),
       output_tokens: z.number().int(),
-      cost_usd: z.number().openapi({ description: 'As sent (the spec default 0).' }),
+      cost_usd: z.number().openapi({ description: 'As sent (default 0).' }),
       estimated_cost_usd: z.number().nullable().openapi({
         description: 'From the summed tokens and the price table (libs/config/data/llm-prices.json or LLM_PRICES_FILE); null for a model it does not price.',
       }),
@@ -60,11 +63,9 @@ export function documentReadApi(docs: ApiDocs) {
   );
   const kinds = EVENT_KINDS as [EventKind, ...EventKind[]];
   const ingestionRate = r.register('IngestionRate', z.object({ minute: z.string().datetime(), kind: z.enum(kinds), events: z.number().int() }));
-  sameKeys<z.infer<typeof logRecord>, LogRecord>(true);
-  sameKeys<z.infer<typeof errorRecord>, ErrorRecord>(true);
+  // The log, error and span records derive from their kind's fields, as the read queries' records do.
   sameKeys<z.infer<typeof errorGroup>, ErrorGroup>(true);
   sameKeys<z.infer<typeof latest>, ErrorGroup['latest']>(true);
-  sameKeys<z.infer<typeof spanRecord>, SpanRecord>(true);
   sameKeys<z.infer<typeof llmSummary>, ReturnType<typeof withEstimates<LlmUsageSummary>>[number]>(true);
   sameKeys<z.infer<typeof ingestionRate>, IngestionRate>(true);
 

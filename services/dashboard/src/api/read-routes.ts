@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates, type ColumnStore } from '@devtrail/column-store';
-import { traceIdParam, errorsQuery, fingerprintParam, ingestionQuery, logsQuery, apiTimeRange, rangeQuery, tracesQuery, notFound } from '@devtrail/contract';
+import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates } from '@devtrail/kinds';
+import type { ColumnStore } from '@devtrail/column-store';
+import { traceIdParam, errorsQuery, fingerprintParam, ingestionQuery, logsQuery, apiTimeRange, rangeQuery, tracesQuery } from './api-schemas.ts';
+import { notFound } from '@devtrail/http';
 import { projectOf } from './access.ts';
 import type { LlmPriceTable } from '@devtrail/config';
 import { defaultPrices, withEstimates } from './llm-estimates.ts';

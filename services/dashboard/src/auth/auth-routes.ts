@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { safeEqual, httpError } from '@devtrail/contract';
+import { safeEqual } from '@devtrail/access';
+import { httpError } from '@devtrail/http';
 import type { SessionView, User, UsersRepo } from '@devtrail/relational-store';
 import { credentialsBody, loginBody, memberBody, memberParams } from './auth-schemas.ts';
 import { CsrfError, csrfMatches, isMutating, newToken, CSRF_HEADER } from './csrf.ts';

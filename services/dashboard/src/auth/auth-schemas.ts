@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pgText } from '@devtrail/contract';
+import { pgText } from '../api/api-schemas.ts';
 
 // Bodies of the /auth routes. Usernames are case-insensitive (stored lower-case).
 export const username = z

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { safeEqual } from '@devtrail/contract';
+import { safeEqual } from '@devtrail/access';
 
 // CSRF: every mutating request made with a session cookie carries the session's token in
 // the X-CSRF-Token header, compared in constant time. A cross-site page can make the

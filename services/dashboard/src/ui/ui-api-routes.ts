@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { bucketsOf, readErrorActivity, readLlmUsage, type Buckets, type ColumnStore } from '@devtrail/column-store';
+import { bucketsOf, type Buckets, type ColumnStore } from '@devtrail/column-store';
+import { readErrorActivity, readLlmUsage } from '@devtrail/kinds';
 import { projectOf, requirePrincipal, type Authenticator } from '../api/access.ts';
-import { apiTimeRange, rangeQuery } from '@devtrail/contract';
+import { apiTimeRange, rangeQuery } from '../api/api-schemas.ts';
 import type { LlmPriceTable } from '@devtrail/config';
 import { defaultPrices, withEstimates } from '../api/llm-estimates.ts';
 

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { API_KEY_PATTERN, hashApiKey, originAllowed, originNotAllowed, rateLimited, safeEqual, unauthorized } from '@devtrail/contract';
+import { API_KEY_PATTERN, hashApiKey, originAllowed, safeEqual } from '@devtrail/access';
+import { originNotAllowed, rateLimited, unauthorized } from '@devtrail/http';
 import type { KeyGrant } from '@devtrail/relational-store';
 import type { KeyCache } from './key-cache.ts';
 import type { RateLimiter } from './rate-limiter.ts';

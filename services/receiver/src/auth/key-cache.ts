@@ -1,7 +1,7 @@
-import { isRetryable } from '@devtrail/contract';
+import { isRetryable } from '@devtrail/failures';
 import type { KeyGrant } from '@devtrail/relational-store';
 
-// Key lookups cached for `ttlMs` (spec: 60 s). Every replica LISTENs for project
+// Key lookups cached for `ttlMs` (60 s by default, docs/configuration.md). Every replica LISTENs for project
 // changes and evicts at once, so a revoked key stops working immediately in spite of
 // the cache. Unknown keys are cached briefly too, so random keys cannot hammer the DB.
 // While PostgreSQL cannot be reached, a key known in the last `maxStaleMs` keeps

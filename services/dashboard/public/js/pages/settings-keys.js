@@ -6,7 +6,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { KeyReveal } from '../components/key-reveal.js';
 import { ErrorBox } from '../components/status.js';
 
-// Spec: Settings -> API Keys -> Revoke -> confirm. The old key stops working at once and
+// Settings -> API Keys -> Revoke -> confirm. The old key stops working at once and
 // a new one is generated and shown here, once.
 export function ApiKeysTab({ project, reloadProject }) {
   const [confirming, setConfirming] = useState(false);

@@ -1,0 +1,74 @@
+import { ColumnStoreError, type ColumnStore } from './column-store.ts';
+import { createTableSql, type TableDef } from './table.ts';
+
+// Brings the store's tables to what the kinds declare (TableDef): a table of a former name
+// is renamed, a missing table is created, a declared column or index the table lacks is
+// added. Nothing is ever dropped or changed in place. Every step is idempotent and checked
+// before it is made, so replicas starting together all come up and a restart costs a few
+// reads. Changes that cannot be declared this way (a new sorting key) need a new table.
+
+export interface MigrateOptions {
+  retentionDays: number;
+}
+
+/** Answers what it changed ("created logs", "added column logs.host", ...): nothing when the store was already up to date. */
+export async function migrateColumnStore(store: ColumnStore, tables: readonly TableDef[], opts: MigrateOptions): Promise<string[]> {
+  const changes: string[] = [];
+  for (const t of tables) {
+    await renameFormer(store, t, changes);
+    if (!(await exists(store, t.name))) changes.push(`created ${t.name}`);
+    await idempotent(store, createTableSql(t, opts.retentionDays));
+    await addMissing(store, t, changes);
+    for (const sql of t.after?.(opts.retentionDays, t.name) ?? []) await idempotent(store, sql);
+  }
+  return changes;
+}
+
+// A server may answer "already exists" to a CREATE ... IF NOT EXISTS that lost a race to the same
+// statement of another replica: the object is there, which is all that was wanted.
+const ALREADY_EXISTS = new Set(['57', '82']); // TABLE_ALREADY_EXISTS, DATABASE_ALREADY_EXISTS
+
+async function idempotent(store: ColumnStore, sql: string): Promise<void> {
+  await store.command(sql).catch((err: unknown) => {
+    if (!(err instanceof ColumnStoreError && err.code !== undefined && ALREADY_EXISTS.has(err.code))) throw err;
+  });
+}
+
+const exists = async (store: ColumnStore, table: string) =>
+  (await store.query<{ n: string | number }>('SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = {t:String}', { t: table }))
+    .map((r) => Number(r.n))
+    .some((n) => n > 0);
+
+async function renameFormer(store: ColumnStore, t: TableDef, changes: string[]): Promise<void> {
+  for (const old of t.formerly ?? []) {
+    if ((await exists(store, t.name)) || !(await exists(store, old))) continue;
+    changes.push(`renamed ${old} to ${t.name}`);
+    // Another replica may rename it first: then the table exists, which is all that was wanted.
+    await store.command(`RENAME TABLE ${old} TO ${t.name}`).catch(async (err) => {
+      if (!(await exists(store, t.name))) throw err;
+    });
+  }
+}
+
+async function addMissing(store: ColumnStore, t: TableDef, changes: string[]): Promise<void> {
+  const columns = new Set((await store.query<{ name: string }>(`DESCRIBE TABLE ${t.name}`)).map((c) => c.name));
+  for (const c of t.columns) {
+    if (columns.has(c.name)) continue;
+    changes.push(`added column ${t.name}.${c.name}`);
+    await store.command(`ALTER TABLE ${t.name} ADD COLUMN IF NOT EXISTS ${c.name} ${c.sql}`);
+  }
+  if (!t.indexes?.length) return;
+  const indexes = new Set(
+    (
+      await store.query<{ name: string }>('SELECT name FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = {t:String}', {
+        t: t.name,
+      })
+    ).map((i) => i.name),
+  );
+  for (const i of t.indexes) {
+    const name = i.split(/\s/, 1)[0];
+    if (indexes.has(name)) continue;
+    changes.push(`added index ${t.name}.${name}`);
+    await store.command(`ALTER TABLE ${t.name} ADD INDEX IF NOT EXISTS ${i}`);
+  }
+}

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { encodeBatch, HEADERS, newEvents, topicNames, type Envelope } from '@devtrail/contract';
+import { encodeEnvelope, newEnvelope } from '../../../test/support/envelopes.ts';
+import { Failure } from '@devtrail/failures';
+import { logsToEvents } from '@devtrail/kinds';
+import { createMemoryLog, type MessageLog } from '@devtrail/message-log';
+import { createEventConsumer, DLQ_HEADERS, type TopicConsumer } from '../src/index.ts';
+
+// Consumers of devtrail's own topics, over the in-process log (which passes the same
+// message-log suite as Kafka): batches of events arrive as events, old single-event
+// messages too, and one bad event of a batch is dead-lettered on its own.
+const opened: Array<{ log: MessageLog; c: TopicConsumer }> = [];
+afterEach(async () => {
+  for (const { log, c } of opened.splice(0)) {
+    await c.stop();
+    await log.close();
+  }
+});
+
+const topics = topicNames('kit.');
+const now = new Date().toISOString();
+const project = randomUUID();
+const logs = (...messages: string[]) => logsToEvents({ service: 's', environment: 'e', logs: messages.map((message) => ({ level: 'info' as const, message })) }, now);
+
+async function setup(write: (events: Array<Envelope<'log'>>) => Promise<void>) {
+  const log = createMemoryLog();
+  await log.ensureTopics(topics.all(), 2);
+  const c = createEventConsumer({ kind: 'log', topics, name: 'kit-test', messageLog: log, groupId: 'g', write, batchMs: 50 });
+  opened.push({ log, c });
+  const producer = log.createProducer();
+  const send = (...messages: Array<{ key: string | null; value: Buffer; headers: Record<string, string> }>) => producer.send([{ topic: topics.of('log'), messages }]);
+  const dlq = async () => {
+    const out: Array<{ value: any; headers: Record<string, string> }> = [];
+    const d = log.createConsumer({ groupId: `dlq-${Math.random()}`, topics: [topics.deadLetterOf('log')] });
+    await d.run(async (b) => void out.push(...b.map((m) => ({ value: JSON.parse(m.value!.toString()), headers: m.headers }))));
+    await new Promise((r) => setTimeout(r, 150));
+    await d.stop();
+    return out;
+  };
+  return { c, send, dlq };
+}
+
+describe('event consumer kit', () => {
+  it('hands over the events of a batch message and of single-event messages alike (rolling upgrade)', async () => {
+    const got: string[] = [];
+    const { c, send } = await setup(async (events) => void got.push(...events.map((e) => e.data.message)));
+    await c.start();
+    await send(
+      encodeBatch('log', project, now, newEvents(logs('a', 'b', 'c'))),
+      ...logs('old-1', 'old-2').map((d) => encodeEnvelope(newEnvelope('log', project, now, d))),
+    );
+    await expect.poll(() => [...got].sort(), { timeout: 5000 }).toEqual(['a', 'b', 'c', 'old-1', 'old-2']);
+    expect(c.stats()).toMatchObject({ written: 5, deadLettered: 0 });
+  });
+
+  it('dead-letters one unreadable event of a batch alone, with its reason, and writes the others', async () => {
+    const got: string[] = [];
+    const { c, send, dlq } = await setup(async (events) => void got.push(...events.map((e) => e.data.message)));
+    await c.start();
+    const message = encodeBatch('log', project, now, newEvents(logs('ok-1', 'bad', 'ok-2')));
+    const value = JSON.parse(message.value.toString());
+    value.events[1].data.level = 'fatal'; // not a level: this event cannot be read
+    await send({ ...message, value: Buffer.from(JSON.stringify(value)) });
+    await expect.poll(() => c.stats().deadLettered, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => [...got].sort()).toEqual(['ok-1', 'ok-2']);
+    const [dead] = await dlq();
+    expect(dead.headers[DLQ_HEADERS.reason]).toMatch(/^undecodable: bad log data: level/);
+    expect(dead.headers[HEADERS.eventCount]).toBe('1');
+    expect(dead.value).toMatchObject({ schema_version: 2, kind: 'log', project_id: project, events: [{ event_id: value.events[1].event_id, data: { message: 'bad' } }] });
+  });
+
+  it('dead-letters alone the one event of a batch a write refuses for good', async () => {
+    const got: string[] = [];
+    const { c, send, dlq } = await setup(async (events) => {
+      if (events.some((e) => e.data.message === 'poison')) throw new Failure('Cannot parse poison', false);
+      got.push(...events.map((e) => e.data.message));
+    });
+    await c.start();
+    await send(encodeBatch('log', project, now, newEvents(logs('one', 'poison', 'two', 'three'))));
+    await expect.poll(() => c.stats().deadLettered, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => [...got].sort()).toEqual(['one', 'three', 'two']);
+    const [dead] = await dlq();
+    expect(dead.headers[DLQ_HEADERS.reason]).toBe('write rejected: Cannot parse poison');
+    expect(dead.value.events.map((e: { data: { message: string } }) => e.data.message)).toEqual(['poison']);
+  });
+
+  it('dead-letters alone an event its mapping throws on, and letters the right event when a write later refuses one', async () => {
+    const got: string[] = [];
+    const log = createMemoryLog();
+    await log.ensureTopics(topics.all(), 1);
+    const c = createEventConsumer({
+      kind: 'log',
+      topics,
+      name: 'map',
+      messageLog: log,
+      groupId: 'map',
+      batchMs: 50,
+      map: (e) => {
+        if (e.data.message === 'unmappable') throw new Error('toRow: no row for this one');
+        return e.data.message;
+      },
+      write: async (rows) => {
+        if (rows.includes('refused')) throw new Failure('Cannot parse refused', false);
+        got.push(...rows);
+      },
+    });
+    opened.push({ log, c });
+    await c.start();
+    await log.createProducer().send([{ topic: topics.of('log'), messages: [encodeBatch('log', project, now, newEvents(logs('a', 'unmappable', 'b', 'refused', 'c')))] }]);
+    await expect.poll(() => c.stats().deadLettered, { timeout: 5000 }).toBe(2);
+    await expect.poll(() => [...got].sort()).toEqual(['a', 'b', 'c']);
+    const out: Array<{ reason: string; message: string }> = [];
+    const d = log.createConsumer({ groupId: 'dlq-map', topics: [topics.deadLetterOf('log')] });
+    await d.run(
+      async (b) => void out.push(...b.map((m) => ({ reason: m.headers[DLQ_HEADERS.reason], message: JSON.parse(m.value!.toString()).events[0].data.message }))),
+    );
+    await expect.poll(() => out.length).toBe(2);
+    await d.stop();
+    expect(out.sort((x, y) => x.message.localeCompare(y.message))).toEqual([
+      { reason: 'write rejected: Cannot parse refused', message: 'refused' },
+      { reason: 'undecodable: conversion failed: toRow: no row for this one', message: 'unmappable' },
+    ]);
+  });
+
+  it('can take one event at a time', async () => {
+    const got: string[] = [];
+    const log = createMemoryLog();
+    await log.ensureTopics(topics.all(), 1);
+    const c = createEventConsumer({ kind: 'log', topics, name: 'each', messageLog: log, groupId: 'each', batchMs: 50, each: async (e) => void got.push(e.data.message) });
+    opened.push({ log, c });
+    await c.start();
+    await log.createProducer().send([{ topic: topics.of('log'), messages: [encodeBatch('log', project, now, newEvents(logs('x', 'y')))] }]);
+    await expect.poll(() => got, { timeout: 5000 }).toEqual(['x', 'y']);
+  });
+});

@@ -1,0 +1,52 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import cors from '@fastify/cors';
+import type { Logger } from 'pino';
+import { toHttpAnswer } from './http-answer.ts';
+import { observeHttp, type Metrics } from '@devtrail/metrics';
+
+// The one Fastify setup every service listens with (receiver, dashboard, embedded):
+// every failure answered by the contract's one mapping, JSON 404s, CORS.
+
+const MAX_PATH_PARAM_LENGTH = 2048;
+
+/** A Fastify instance with devtrail's JSON error and 404 handling, not yet listening; with `metrics`, every request's duration observed. */
+export async function createHttpApp(logger: Logger, bodyLimitBytes: number, metrics?: Metrics): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: bodyLimitBytes,
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: true,
+    // The admin and read APIs' JSON bodies: a __proto__ or constructor.prototype key is
+    // dropped (their schemas allow unknown keys). Ingest bodies have their own parser,
+    // which refuses them (contract json-body.ts, docs/api.md).
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
+    return503OnClosing: true,
+    // Path parameters (trace ids, fingerprints, uuids) are bounded by the routes' own
+    // schemas (400); the router's limit only stops absurd URLs.
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
+    // A bad URL or an over-long parameter is answered like every other failure.
+    frameworkErrors: (err, _request, reply) => {
+      const h = toHttpAnswer(err, bodyLimitBytes);
+      void (reply as FastifyReply).code(h.status).headers(h.headers).send(h.body);
+    },
+  });
+  if (metrics) observeHttp(app, metrics);
+  await app.register(cors, {
+    origin: true, // per-project origin lists are enforced on the request itself (403)
+    methods: ['GET', 'POST', 'OPTIONS'],
+    // No allowedHeaders: a preflight is answered with the headers it asks for, so a
+    // browser SDK's own headers pass; the key and origin are checked on the request itself.
+    exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'],
+    maxAge: 86400,
+  });
+  app.setErrorHandler((err, request, reply) => {
+    const h = toHttpAnswer(err, bodyLimitBytes);
+    if (h.status >= 500 && h.status !== 503) request.log.error({ err }, 'unhandled error');
+    // One per refused request: debug. The outage behind it is logged once, by the backend's adapter.
+    else if (h.status === 503) request.log.debug({ err: (err as Error).message }, 'answering 503');
+    return reply.code(h.status).headers(h.headers).send(h.body);
+  });
+  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `Not found: ${request.method} ${request.url.split('?')[0].slice(0, 200)}` }));
+  return app;
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { COMMON_FIELDS, json, jsonList, label, oneOf, sha256Hex, text, time, type EventOf } from '../fields.ts';
+
+export const severities = ['low', 'medium', 'high', 'critical'] as const;
+
+/** An error event's fields, in order (kind.ts derives its schema, columns, row and record from them). */
+export const ERROR_FIELDS = {
+  ...COMMON_FIELDS,
+  timestamp: time,
+  fingerprint: sha256Hex,
+  error_type: label,
+  error_message: text,
+  stack_trace: text,
+  severity: oneOf(severities),
+  context: json,
+  trace_id: text,
+  user_id: text,
+  breadcrumbs: jsonList(z.object({ type: z.string(), message: z.string(), timestamp: z.string() })),
+};
+
+export type ErrorEvent = EventOf<typeof ERROR_FIELDS>;
+
+/** An error group's fingerprint: SHA-256, 64 lowercase hex (docs/fingerprint.md). */
+export const fingerprintHex = ERROR_FIELDS.fingerprint.event;

@@ -1,0 +1,30 @@
+import { defineKind } from '../kind.ts';
+import { ERROR_FIELDS } from './event.ts';
+import { errorReportSchema, errorToEvent } from './request.ts';
+import { errorsFromOtlp } from './otlp.ts';
+import { errorGroupStatements } from './groups.ts';
+import { ERROR_PATH, errorDocs } from './docs.ts';
+
+// Errors: one report per request (also from OTLP exception events, otlp.ts), fingerprinted
+// by the receiver (fingerprint.ts); the error sink is also the grouping stage (groups.ts).
+export const error = defineKind({
+  id: 'error',
+  name: 'errors',
+  path: ERROR_PATH,
+  request: errorReportSchema,
+  fields: ERROR_FIELDS,
+  toEvents: (body, now) => [errorToEvent(body, now)],
+  respond: ([e]) => ({ ok: true, fingerprint: e.fingerprint }),
+  // One group's occurrences in order on one partition, when a batch is all one group.
+  partitionKey: 'fingerprint',
+  table: {
+    indexes: ['idx_trace trace_id TYPE bloom_filter(0.01) GRANULARITY 4'],
+    engine: 'ReplacingMergeTree',
+    partitionBy: 'toYYYYMMDD(timestamp)',
+    orderBy: '(project_id, fingerprint, timestamp, event_id)',
+    ttlColumn: 'timestamp',
+    after: (days, table) => errorGroupStatements(table, days),
+  },
+  otlp: errorsFromOtlp,
+  docs: errorDocs,
+});

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { storeTimestamp } from '@devtrail/column-store/store-domain';
+import { id, jsonObject, sharedRequestFields } from '../request-fields.ts';
+import { severities, type ErrorEvent } from './event.ts';
+import { errorTypeOf, fingerprint } from './fingerprint.ts';
+
+// POST /ingest/errors: one error report (docs/api.md). The receiver fingerprints it
+// (fingerprint.ts) and stamps the receive time.
+
+export const breadcrumbSchema = z.object({
+  type: z.string(),
+  message: z.string(),
+  timestamp: storeTimestamp,
+});
+
+export const errorReportSchema = z.object({
+  ...sharedRequestFields,
+  error_message: z.string(),
+  stack_trace: z.string(),
+  severity: z.enum(severities).default('medium'),
+  context: jsonObject.optional(),
+  trace_id: id.optional(),
+  user_id: z.string().optional(),
+  breadcrumbs: z.array(breadcrumbSchema).optional(),
+});
+
+export type ErrorReport = z.infer<typeof errorReportSchema>;
+
+export function errorToEvent(e: ErrorReport, now: string): ErrorEvent {
+  return {
+    service: e.service,
+    environment: e.environment,
+    release: e.release ?? '',
+    timestamp: now,
+    fingerprint: fingerprint(e),
+    error_type: errorTypeOf(e.stack_trace, e.error_message),
+    error_message: e.error_message,
+    stack_trace: e.stack_trace,
+    severity: e.severity,
+    context: e.context ?? {},
+    trace_id: e.trace_id ?? '',
+    user_id: e.user_id ?? '',
+    breadcrumbs: e.breadcrumbs ?? [],
+  };
+}

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { fromChTime, toChTime, type TableDef } from '@devtrail/column-store';
+import { isPlainObject } from './checks.ts';
+import { COLUMN } from '@devtrail/column-store/store-domain';
+import type { ApiDocs } from '@devtrail/http/api-docs';
+import type { OtlpSignal } from '@devtrail/otlp';
+import type { EventOf, Fields } from './fields.ts';
+
+// What a telemetry kind declares (its folder's index.ts), and what is derived from it.
+// Everything about a kind is in its folder; the generic code (the receiver's routes and
+// accept step, the envelope, the sinks, the migration, the ingestion query, the OpenAPI
+// assembly) loops over the kinds (registry.ts) and names none.
+
+/** An event as the column store gets it: the envelope's ids and times around the event. */
+export interface StoredEvent<E = unknown> {
+  project_id: string;
+  event_id: string;
+  received_at: string;
+  data: E;
+}
+
+/** A native request body mapped from OTLP records, with a label for refusals and, for derived records, their own time. */
+export interface OtlpUnit {
+  body: unknown;
+  label: string;
+  timestamp?: string;
+}
+
+/** How a kind takes its events from an OTLP export request (docs/otlp.md). */
+export interface OtlpPart<R = never> {
+  signal: OtlpSignal;
+  /** The signal's own records (their refusals count in the partial success), not records derived from them. */
+  primary: boolean;
+  /** The native bodies this kind takes from a decoded request, and why the records it could not map were left out. */
+  map(request: R): { units: OtlpUnit[]; rejected: string[] };
+}
+
+/** A kind's part of the OpenAPI document. */
+export interface KindDocs {
+  summary: string;
+  description: string;
+  /** A valid request; the 400 example is it without `required`. */
+  sample: Record<string, unknown>;
+  required: string;
+  /** Registers the request body's component(s) and answers the body's schema. */
+  requestBody(docs: ApiDocs): z.ZodTypeAny;
+  /** The success answer's component (kinds with the same answer share its name); built when the document is. */
+  success: { name: string; schema(): z.ZodTypeAny };
+  /** The component name of the read API's record of this kind. */
+  recordName: string;
+}
+
+export interface KindSpec<F extends Fields, B> {
+  /** The kind in code, the envelope's `kind`, the `dt-kind` header, metric labels. */
+  id: string;
+  /** The plural used outside: topic `<prefix><name>`, consumer `<name>-sink`, CONSUMERS entry, table. */
+  name: string;
+  /** The ingest route (the wire contract). */
+  path: string;
+  /** The request body's schema: the single source of validation rules and messages. */
+  request: z.ZodType<B, z.ZodTypeDef, unknown>;
+  /** The event's fields, in order: the event schema, the columns, the row and the record derive from them. */
+  fields: F;
+  /** A valid body -> normalised events; `now` stands for "the current time" in defaults. */
+  toEvents(body: B, now: string): Array<EventOf<F>>;
+  /** The same as request.parse + toEvents for a well-formed body, without zod; undefined to ask zod. */
+  fastEvents?(body: unknown, now: string): Array<EventOf<F>> | undefined;
+  /** A body of several events as bodies of one each, with where that event sits in them (to find and name a refused one). */
+  split?(body: unknown): Array<{ body: unknown; path: Array<string | number> }>;
+  /** The success answer. */
+  respond(events: Array<EventOf<F>>): Record<string, unknown>;
+  /** A field whose value, when every event of a batch shares it, keys the batch's Kafka message (order per value). */
+  partitionKey?: keyof F & string;
+  table: Omit<TableDef, 'name' | 'columns'> & {
+    /** The table keeps the envelope's received_at. */
+    receivedAt?: boolean;
+    /** ... and the read API's record shows it. */
+    readReceivedAt?: boolean;
+  };
+  otlp?: OtlpPart<never>;
+  docs: KindDocs;
+}
+
+export type Row = Record<string, unknown>;
+
+/** An event as the read API answers it: its id, and its JSON fields parsed (or their text, should that not parse). */
+export type RecordOf<E> = { event_id: string } & { [K in keyof E]: E[K] extends string | number ? E[K] : unknown };
+
+export interface Kind<F extends Fields = Fields, B = unknown> extends KindSpec<F, B> {
+  /** The event's schema in the Kafka envelope. */
+  event: z.ZodObject<{ [K in keyof F]: z.ZodType<EventOf<F>[K]> }>;
+  /** event.parse without zod for a well-formed event (unknown keys dropped); undefined to ask zod. */
+  fastEvent(data: unknown): EventOf<F> | undefined;
+  tableDef: TableDef;
+  toRow(e: StoredEvent<EventOf<F>>): Row;
+  /** The read API's record of one event (its OpenAPI component). */
+  record: z.AnyZodObject;
+  /** The columns a read record selects, in order. */
+  recordColumns: string[];
+  /** A selected row as the read API answers it. */
+  toRecord(row: Row): Row;
+}
+
+const ENVELOPE_COLUMNS = [
+  { name: 'project_id', sql: 'LowCardinality(String)' },
+  { name: 'event_id', sql: 'UUID' },
+];
+const RECEIVED_AT = { name: 'received_at', sql: COLUMN.time.sql };
+
+export function defineKind<const F extends Fields, B>(spec: KindSpec<F, B>): Kind<F, B> {
+  type E = EventOf<F>;
+  const fields = Object.entries(spec.fields);
+  const names = fields.map(([name]) => name);
+  const event = z.object(Object.fromEntries(fields.map(([name, f]) => [name, f.event]))) as Kind<F, B>['event'];
+
+  const checks = fields.map(([name, f]) => [name, f.is] as const);
+  const fastEvent = checks.every(([, is]) => is)
+    ? (d: unknown): E | undefined => {
+        if (!isPlainObject(d)) return undefined;
+        const src = d;
+        const out: Record<string, unknown> = {};
+        for (const [name, is] of checks) {
+          const v = src[name];
+          if (!is!(v)) return undefined;
+          out[name] = v;
+        }
+        return out as E;
+      }
+    : () => undefined;
+
+  const { receivedAt, readReceivedAt, ...tableRest } = spec.table;
+  const tableDef: TableDef = {
+    name: spec.name,
+    columns: [...ENVELOPE_COLUMNS, ...(receivedAt ? [RECEIVED_AT] : []), ...fields.map(([name, f]) => ({ name, sql: f.sql }))],
+    ...tableRest,
+  };
+  const writers = fields.map(([name, f]) => [name, f.toRow] as const);
+  // A batch's events share their received_at: its conversion is kept.
+  let lastReceived = '';
+  let lastReceivedCh = '';
+  const toRow = (e: StoredEvent<E>): Row => {
+    const row: Row = { project_id: e.project_id, event_id: e.event_id };
+    if (receivedAt) {
+      if (e.received_at !== lastReceived) lastReceivedCh = toChTime((lastReceived = e.received_at));
+      row.received_at = lastReceivedCh;
+    }
+    const d = e.data as Record<string, unknown>;
+    for (const [name, write] of writers) row[name] = write ? write(d[name] as never) : d[name];
+    return row;
+  };
+
+  const record = event.extend({ event_id: z.string().uuid(), ...(readReceivedAt ? { received_at: z.string().datetime() } : {}) });
+  const recordColumns = ['event_id', ...(readReceivedAt ? ['received_at'] : []), ...names];
+  const readers = [
+    ...(readReceivedAt ? [['received_at', (v: unknown) => fromChTime(v as string)] as const] : []),
+    ...fields.map(([name, f]) => [name, f.fromRow] as const),
+  ];
+  const toRecord = (row: Row): Row => {
+    const out: Row = { ...row };
+    for (const [name, read] of readers) if (read) out[name] = read(row[name]);
+    return out;
+  };
+  return { ...spec, event, fastEvent, tableDef, toRow, record, recordColumns, toRecord };
+}

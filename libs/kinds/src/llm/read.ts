@@ -1,0 +1,70 @@
+import { bucketExpr, rangeOrDefault, type Buckets, type ColumnStore, type TimeRange } from '@devtrail/column-store';
+import { llm } from './index.ts';
+
+// LLM usage over de-duplicated rows, broken down as the caller asks: the read API per day,
+// model, provider and service; the UI's chart per bucket and model, its table per model
+// and provider. Each grouping and each measure is written once below; a new measure is one
+// line. Measures are aliased m_<name> so that one measure's SQL can use any column by name.
+
+const DIMENSIONS = {
+  day: { sql: 'toString(toDate(timestamp))', read: String },
+  bucket: { sql: bucketExpr('timestamp'), read: Number },
+  model: { sql: 'model', read: String },
+  provider: { sql: 'provider', read: String },
+  service: { sql: 'service', read: String },
+};
+
+const MEASURES = {
+  calls: 'count()',
+  tokens: 'sum(input_tokens + output_tokens)',
+  input_tokens: 'sum(input_tokens)',
+  output_tokens: 'sum(output_tokens)',
+  cost_usd: 'sum(cost_usd)',
+  latency_p50_ms: 'quantileExact(0.5)(latency_ms)',
+  latency_p95_ms: 'quantileExact(0.95)(latency_ms)',
+};
+
+export type LlmDimension = keyof typeof DIMENSIONS;
+export type LlmMeasure = keyof typeof MEASURES;
+type DimensionValues = { [D in LlmDimension]: ReturnType<(typeof DIMENSIONS)[D]['read']> };
+export type LlmUsageRow<D extends LlmDimension, M extends LlmMeasure> = Pick<DimensionValues, D> & Record<M, number>;
+
+/** The read API's breakdown (its defaults). */
+const SUMMARY_BY = ['day', 'model', 'provider', 'service'] as const;
+const SUMMARY_MEASURES = ['calls', 'input_tokens', 'output_tokens', 'cost_usd', 'latency_p50_ms', 'latency_p95_ms'] as const;
+export type LlmUsageSummary = LlmUsageRow<(typeof SUMMARY_BY)[number], (typeof SUMMARY_MEASURES)[number]>;
+
+export interface LlmUsageQuery<D extends LlmDimension, M extends LlmMeasure> {
+  projectId: string;
+  range?: Partial<TimeRange>;
+  /** Chart buckets, needed to group by `bucket`; they replace `range`. */
+  buckets?: Buckets;
+  /** Groupings, in row and (by default) sort order. */
+  by?: readonly D[];
+  /** Measures, in row order. */
+  measures?: readonly M[];
+  /** Costliest, then most called, first; else sorted by the groupings. */
+  costliestFirst?: boolean;
+  limit?: number;
+}
+
+export async function readLlmUsage<D extends LlmDimension = (typeof SUMMARY_BY)[number], M extends LlmMeasure = (typeof SUMMARY_MEASURES)[number]>(
+  store: ColumnStore,
+  q: LlmUsageQuery<D, M>,
+): Promise<Array<LlmUsageRow<D, M>>> {
+  const by = (q.by ?? SUMMARY_BY) as readonly D[];
+  const measures = (q.measures ?? SUMMARY_MEASURES) as readonly M[];
+  if (by.includes('bucket' as D) && !q.buckets) throw new Error('grouping LLM usage by bucket needs buckets');
+  const range = q.buckets ?? rangeOrDefault(q.range);
+  const rows = await store.query<Record<string, string | number>>(
+    `SELECT ${[...by.map((d) => `${DIMENSIONS[d].sql} AS ${d}`), ...measures.map((m) => `${MEASURES[m]} AS m_${m}`)].join(', ')}
+       FROM ${llm.name} FINAL
+      WHERE project_id = {project:String}
+        AND timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp <= fromUnixTimestamp64Milli({to:Int64})
+      GROUP BY ${by.join(', ')}
+      ORDER BY ${q.costliestFirst ? `${MEASURES.cost_usd} DESC, ${MEASURES.calls} DESC` : by.join(', ')}
+      LIMIT {limit:UInt32}`,
+    { project: q.projectId, from: range.fromMs, to: range.toMs, ...(q.buckets && { step: q.buckets.stepMs }), limit: q.limit ?? 10_000 },
+  );
+  return rows.map((r) => Object.fromEntries([...by.map((d) => [d, DIMENSIONS[d].read(r[d])]), ...measures.map((m) => [m, Number(r[`m_${m}`])])]) as LlmUsageRow<D, M>);
+}

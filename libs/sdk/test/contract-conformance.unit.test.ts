@@ -1,0 +1,69 @@
+// Validates what the SDK sends against the receiver's own request schemas
+// (@devtrail/contract, the workspace package services/receiver validates
+// with). Not a substitute for the end-to-end test against the real pipeline
+// (integration-real-pipeline.test.ts), but it catches wire-shape drift between
+// the SDK and the receiver in-process, without the local stack.
+import { EVENT_KINDS, KINDS } from '@devtrail/kinds';
+import { describe, expect, it } from 'vitest';
+import '../src/node.js';
+import { createSpanExporter } from '../src/next/span-exporter.js';
+import { bodiesAt, makeClient } from './helpers/client.js';
+
+import { PATHS } from '../src/transport/transport.js';
+
+const SCHEMAS = Object.fromEntries(EVENT_KINDS.map((k) => [KINDS[k].path, KINDS[k].request]));
+
+function deep(levels: number): Record<string, unknown> {
+  let value: Record<string, unknown> = { leaf: true };
+  for (let i = 0; i < levels; i++) value = { next: value };
+  return value;
+}
+
+describe('SDK payloads against the receiver schemas (@devtrail/contract)', () => {
+  it("sends each kind to its path in the contract's table of kinds (the SDK keeps a copy: it is published without dependencies)", () => {
+    expect(PATHS).toEqual(Object.fromEntries(EVENT_KINDS.map((k) => [k, KINDS[k].path])));
+  });
+
+  it('every body the SDK produces, including awkward inputs, passes validation', async () => {
+    const { client, calls } = makeClient({ release: 'r'.repeat(300), tags: { region: 'eu' } });
+    const loop: any = {};
+    loop.loop = loop;
+    client.addBreadcrumb({ type: 'ui', message: 'click', timestamp: new Date() });
+    client.setUser({ id: 7 });
+    await client.startSpan('outer', async () => {
+      client.logger.debug('debug', { deep: deep(60), loop, big: 1n });
+      client.child('db').warn('slow', new Error('timeout'));
+      client.logger.error('');
+      client.llmUsage({ model: 'm', provider: 'p', operation: 'embedding', inputTokens: -4, outputTokens: 2.7, latencyMs: 10.2, costUsd: -1 });
+      client.captureError(undefined);
+      client.captureError({ weird: 'object' }, { severity: 'nope' as never, breadcrumbs: [{ type: '', message: '' }] });
+      client.captureError(new Error('', { cause: 'string cause' }), { context: deep(60) });
+      await client
+        .startSpan('failing', async () => {
+          throw new Error('x');
+        })
+        .catch(() => {});
+    });
+    client.startManualSpan('manual').end({ endTime: 0 }); // end before start -> clamped to 0
+    createSpanExporter(client).export(
+      [
+        {
+          name: 'otel',
+          spanContext: () => ({ traceId: 'a'.repeat(32), spanId: 'b'.repeat(16) }),
+          startTime: [1, 0],
+          endTime: [0, 0],
+          attributes: { nested: deep(60) },
+        },
+      ],
+      () => {},
+    );
+    await client.flush();
+
+    expect(new Set(calls.map((c) => c.path))).toEqual(new Set(Object.keys(SCHEMAS)));
+    for (const call of calls) {
+      const result = SCHEMAS[call.path as keyof typeof SCHEMAS].safeParse(call.body);
+      expect(result.success ? 'valid' : JSON.stringify(result.error.issues), call.path).toBe('valid');
+    }
+    expect(bodiesAt(calls, '/ingest/traces').map((s) => s.duration_ms)).toContain(0);
+  });
+});

@@ -1,0 +1,15 @@
+import { devtrailOpenApi, type DocumentRoutes } from '@devtrail/http/api-docs';
+import { documentHealth } from '@devtrail/runtime';
+import { documentAdminApi } from './admin-docs.ts';
+import { documentReadApi } from './read-docs.ts';
+
+// The dashboard's route groups, documented beside their handlers, in the document's order.
+export const DASHBOARD_API_DOCS: DocumentRoutes[] = [documentAdminApi, documentReadApi];
+
+let cached: Record<string, unknown> | undefined;
+
+/** What the dashboard service serves at GET /openapi.json: its own routes and the health routes. */
+export function dashboardOpenApi(): Record<string, unknown> {
+  cached ??= devtrailOpenApi([documentHealth, ...DASHBOARD_API_DOCS]);
+  return structuredClone(cached);
+}
