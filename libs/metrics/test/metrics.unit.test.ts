@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createMetrics, METRICS, refusalReason, REFUSAL_REASONS } from '../src/index.ts';
 
@@ -9,6 +10,15 @@ describe('metric catalog', () => {
       if (def.type === 'histogram') expect(def.name).toMatch(/_seconds$/);
       // Bounded labels only: nothing that identifies a project, a key, a user or a raw URL.
       for (const label of def.labels) expect(['project', 'project_id', 'key', 'api_key', 'user', 'url', 'path']).not.toContain(label);
+    }
+  });
+
+  it('is documented: docs/operations.md lists every metric with its labels', () => {
+    const doc = readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8');
+    for (const def of Object.values(METRICS)) {
+      const row = doc.split('\n').find((l) => l.startsWith(`| \`${def.name}\` | ${def.type} |`));
+      expect(row, def.name).toBeDefined();
+      for (const label of def.labels) expect(row, `${def.name} ${label}`).toContain(`\`${label}\``);
     }
   });
 
