@@ -18,7 +18,7 @@ export interface Metrics {
   /** The Prometheus text exposition of everything. */
   text(): Promise<string>;
   readonly contentType: string;
-  /** One metric's series (after the scrape hooks ran), for the JSON views. */
+  /** One metric's series as they stand (the scrape hooks do not run: meant for counters), for the JSON views. */
   values(key: MetricKey): Promise<Array<{ labels: Labels; value: number }>>;
 }
 
@@ -49,7 +49,6 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
     },
     contentType: registry.contentType,
     async values(key) {
-      await refresh();
       const got = await (m[key] as Counter<string>).get();
       return got.values.map((v) => ({ labels: v.labels as Labels, value: v.value }));
     },
