@@ -10,8 +10,10 @@ export const METRICS_PATH = '/metrics';
 /** Observes every request's duration; add it before the routes are registered. */
 export function observeHttp(app: FastifyInstance, metrics: Metrics): void {
   const hist = metrics.m.httpRequestDuration;
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request, and has nothing to wait for.
+  app.addHook('onResponse', (request, reply, done) => {
     hist.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: reply.statusCode }, reply.elapsedTime / 1000);
+    done();
   });
 }
 
