@@ -2,8 +2,8 @@
 # One image for every devtrail Node service; docker-compose.yml picks the entry point
 # (services/receiver/src/main.ts, services/consumers/src/main.ts, ...).
 # TypeScript runs through tsx (a devDependency), so the full `npm ci` is intended.
-# Node 24 (the current LTS; Node 20 reached end of life in April 2026). The code still runs on
-# Node 20 (package.json engines: >=20), which CI and the 2-core dev machine use.
+# Node 24 (the current LTS; package.json engines: 22.12 or later). Node 20 reached end of life in
+# April 2026; machines that still have it get Node 22 for the tests (deploy/scripts/node.sh).
 FROM node:24-slim
 
 WORKDIR /app

@@ -7,12 +7,12 @@ SHELL := /bin/bash
 
 SCRIPTS := deploy/scripts
 
-.PHONY: help install node-modules kafka-jars postgres-package \
+.PHONY: help install node-runtime node-modules kafka-jars postgres-package \
         services-up services-down services-status services-env \
         cluster-up cluster-down cluster-status cluster-env
 
 help:
-	@echo "make install          npm install (when node_modules is missing or stale), Kafka jars, postgresql-15, schemathesis, the Next.js test app's packages"
+	@echo "make install          Node.js 22 when the machine's node is older, npm install (when node_modules is missing or stale), Kafka jars, postgresql-15, schemathesis, the Next.js test app's packages, helm and kubeconform"
 	@echo "make services-up      start PostgreSQL :15432, Kafka :19092, ClickHouse stand-in :18123 and wait"
 	@echo "make services-down    stop them (data is kept in .devtrail/)"
 	@echo "make services-status  exit 0 only when all three answer"
@@ -29,10 +29,15 @@ install: node-modules
 	@$(SCRIPTS)/services.sh install
 	@$(SCRIPTS)/schemathesis.sh install
 	@$(SCRIPTS)/next-fixture.sh install
+	@$(SCRIPTS)/k8s-tools.sh install
 
 # npm install only when node_modules is missing or older than package-lock.json
-node-modules:
+node-modules: node-runtime
 	@$(SCRIPTS)/services.sh node-modules
+
+# Node.js 22 from the npm registry when the machine's node is older (deploy/scripts/node.sh)
+node-runtime:
+	@$(SCRIPTS)/node.sh install
 
 kafka-jars:
 	@$(SCRIPTS)/kafka.sh install

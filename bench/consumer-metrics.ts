@@ -14,7 +14,7 @@ export interface MetricsSample {
 }
 
 export async function readMetrics(url: string): Promise<SinkSample[]> {
-  const r = await fetch(`${url}/metrics`);
+  const r = await fetch(`${url}/metrics`, { headers: { accept: 'application/json' } });
   if (!r.ok) throw new Error(`/metrics ${r.status}`);
   const b = (await r.json()) as { consumers: Array<{ name: string; written: number; deadLettered: number; lag: number | null }> };
   return b.consumers.map((c) => ({ name: c.name, written: c.written, deadLettered: c.deadLettered, lag: c.lag }));

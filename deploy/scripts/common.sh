@@ -15,6 +15,16 @@ DT_NAME="${DT_NAME:-devtrail}"
 
 mkdir -p "$DT_RUN" "$DT_LOGS"
 
+# Node.js: 22.12 or later (package.json engines). A machine with an older node gets one in
+# .devtrail/node from deploy/scripts/node.sh install (make install), used first from here on.
+DT_NODE="$DT_STATE/node"
+node_supported() { # node_supported <path to node>: true for 22.12 or later
+  [ -n "${1:-}" ] && "$1" -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=12)?0:1)' 2>/dev/null
+}
+if [ -x "$DT_NODE/bin/node" ] && ! node_supported "$(command -v node || true)"; then
+  export PATH="$DT_NODE/bin:$PATH"
+fi
+
 say() { printf '[%s] %s\n' "$DT_NAME" "$*"; }
 warn() { printf '[%s] WARNING: %s\n' "$DT_NAME" "$*" >&2; }
 die() { printf '[%s] ERROR: %s\n' "$DT_NAME" "$*" >&2; exit 1; }
@@ -147,7 +157,7 @@ node_modules_stale() {
     [ "$DT_ROOT/package-lock.json" -nt "$DT_ROOT/node_modules/.package-lock.json" ]
 }
 ensure_node_modules() {
-  command -v node >/dev/null || die "node (>= 20) is not installed"
+  command -v node >/dev/null || die "node (22.12 or later) is not installed"
   if ! node_modules_stale; then
     [ "${1:-}" = verbose ] && say "node_modules up to date"
     return 0

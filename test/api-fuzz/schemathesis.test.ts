@@ -79,7 +79,9 @@ describe('schemathesis against the OpenAPI document (embedded instance)', () => 
 
   it('dead-lettered nothing it accepted', async () => {
     expect(e.alive(), 'the embedded process is not running').toBe(true);
-    const consumers = ((await (await fetch(`${e.url}/metrics`)).json()) as { consumers: Array<{ name: string; deadLettered: number }> }).consumers;
+    const consumers = (
+      (await (await fetch(`${e.url}/metrics`, { headers: { accept: 'application/json' } })).json()) as { consumers: Array<{ name: string; deadLettered: number }> }
+    ).consumers;
     expect(consumers.length).toBeGreaterThan(0);
     expect(Object.fromEntries(consumers.map((c) => [c.name, c.deadLettered]))).toEqual(Object.fromEntries(consumers.map((c) => [c.name, 0])));
   });

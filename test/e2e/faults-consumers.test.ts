@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKafkaLog } from '@devtrail/message-log';
 import { topicNames } from '@devtrail/contract';
 import { DLQ_HEADERS } from '@devtrail/consumer-kit';
+import { METRICS } from '@devtrail/metrics';
+import { scrape, sumOf } from '../support/prometheus-text.ts';
 import { ingest, pipeline, stackScript, type Pipeline, type ServiceProcess } from '../support/processes.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../support/stack.ts';
 import { logLines, nonJsonOutput, reachabilityLines, levelSummary, stateChangeProblems } from '../support/log-lines.ts';
@@ -43,7 +45,8 @@ describe.skipIf(!up)(`consumers under faults${up ? '' : ` (skipped: ${NO_STACK_R
   let consumers: ServiceProcess;
   let project: { id: string; key: string };
   const count = () => p.count('logs', 'project_id = {p:String}', { p: project.id });
-  const metrics = async () => (await (await fetch(`${consumers.url}/metrics`)).json()).consumers as Array<Record<string, any>>;
+  const metrics = async () =>
+    (await (await fetch(`${consumers.url}/metrics`, { headers: { accept: 'application/json' } })).json()).consumers as Array<Record<string, any>>;
 
   beforeAll(async () => {
     p = await pipeline({ CONSUMER_BATCH_ROWS: '2000', LOG_LEVEL: 'debug' }, { sendsPoison: true });
@@ -83,6 +86,10 @@ describe.skipIf(!up)(`consumers under faults${up ? '' : ` (skipped: ${NO_STACK_R
     await stackScript('clickhouse', 'stop');
     await sleep(20_000);
     expect(consumers.child.exitCode).toBeNull();
+    // The stall is visible where operators look: the logs sink's batch has been failing for seconds.
+    const during = await scrape(consumers.url);
+    expect(sumOf(during, METRICS.stalledSeconds.name, { consumer: 'logs-sink' })).toBeGreaterThan(5);
+    expect(sumOf(during, METRICS.writeRetries.name, { consumer: 'logs-sink', cause: 'retryable' })).toBeGreaterThan(0);
     const starting = stackScript('clickhouse', 'start');
     // The moment the endpoint answers again: what the consumers' recovery is measured from.
     let answeredAt = 0;
@@ -112,6 +119,7 @@ describe.skipIf(!up)(`consumers under faults${up ? '' : ` (skipped: ${NO_STACK_R
     expect(acked).toBeGreaterThan(500);
     await expect.poll(count, { timeout: 60_000, interval: 500 }).toBe(base + acked);
     expect(consumers.child.exitCode).toBeNull();
+    expect(sumOf(await scrape(consumers.url), METRICS.stalledSeconds.name, { consumer: 'logs-sink' })).toBe(0);
     const logsSink = (await metrics()).find((m) => m.name === 'logs-sink')!;
     expect(logsSink.retries).toBeGreaterThan(0);
     expect(logsSink.lag).toBe(0);

@@ -56,7 +56,7 @@ export async function distributedTarget(): Promise<IngestTarget> {
     ingestUrl: () => receiver.url,
     project,
     read: (path) => json(`${dashboard.url}/api/projects/${project.id}${path}`, p.operatorToken),
-    deadLettered: async () => deadLetteredOf((await (await fetch(`${consumers.url}/metrics`)).json()).consumers),
+    deadLettered: async () => deadLetteredOf((await (await fetch(`${consumers.url}/metrics`, { headers: { accept: 'application/json' } })).json()).consumers),
     ingestAlive: () => receiver.child.exitCode === null && receiver.child.signalCode === null,
     describeIngestDeath: () => death(receiver.child.exitCode, receiver.child.signalCode, receiver.output()),
     async restartIngest() {
@@ -74,7 +74,7 @@ export async function embeddedTarget(): Promise<IngestTarget> {
     ingestUrl: () => e.url,
     project: e.project,
     read: (path) => json(`${e.url}/api/projects/${e.project.id}${path}`, e.operatorToken),
-    deadLettered: async () => deadLetteredOf((await (await fetch(`${e.url}/metrics`)).json()).consumers),
+    deadLettered: async () => deadLetteredOf((await (await fetch(`${e.url}/metrics`, { headers: { accept: 'application/json' } })).json()).consumers),
     ingestAlive: e.alive,
     describeIngestDeath: () => death(e.child.exitCode, e.child.signalCode, e.output()),
     restartIngest: () => e.restart(),

@@ -27,9 +27,10 @@ export function createChdbStore(dataDir: string, database: string): ColumnStore 
     kind: 'chdb',
     insert: (table, rows) =>
       wrap(async () => {
-        if (rows.length === 0) return;
-        const body = rows.map((r) => JSON.stringify(r)).join('\n');
-        await session.insert({ table, values: Buffer.from(body), format: 'JSONEachRow' });
+        if (rows.length === 0) return { bytes: 0 };
+        const body = Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n'));
+        await session.insert({ table, values: body, format: 'JSONEachRow' });
+        return { bytes: body.length };
       }),
     query: <T>(sql: string, params?: Record<string, unknown>) =>
       wrap(async () => {

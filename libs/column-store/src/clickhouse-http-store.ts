@@ -68,8 +68,9 @@ export function createClickHouseStore(opts: ClickHouseStoreOptions): ColumnStore
   return {
     kind: 'clickhouse',
     async insert(table, rows) {
-      if (rows.length === 0) return;
-      await wrap(client.insert({ table, values: rows as Record<string, unknown>[], format: 'JSONEachRow' }));
+      if (rows.length === 0) return { bytes: 0 };
+      const r = await wrap(client.insert({ table, values: rows as Record<string, unknown>[], format: 'JSONEachRow' }));
+      return { bytes: Number(r.summary?.written_bytes ?? 0) };
     },
     async query<T>(sql: string, params?: Record<string, unknown>) {
       return wrap(client.query({ query: sql, query_params: params, format: 'JSONEachRow' }).then((r) => r.json<T>()));
@@ -99,7 +100,10 @@ export async function ensureClickHouseDatabase(opts: ClickHouseStoreOptions): Pr
     log: { LoggerClass: clientLogger(opts.log), level: ClickHouseLogLevel.WARN },
   });
   try {
-    await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${opts.database}` });
+    // Another replica starting at the same moment may win the race: its database will do (code 82).
+    await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${opts.database}` }).catch((err: unknown) => {
+      if (!(err instanceof ClickHouseError && err.code === '82')) throw err;
+    });
   } finally {
     await client.close();
   }

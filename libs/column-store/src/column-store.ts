@@ -5,10 +5,15 @@ import { Failure } from '@devtrail/failures';
 
 export type QueryParams = Record<string, unknown>;
 
+/** What an insert wrote: bytes as the store counts them (ClickHouse's written_bytes; chdb: the JSONEachRow body). */
+export interface InsertResult {
+  bytes: number;
+}
+
 export interface ColumnStore {
   readonly kind: 'clickhouse' | 'chdb';
   /** Inserts rows as JSONEachRow into a table of the store's database. */
-  insert(table: string, rows: ReadonlyArray<Record<string, unknown>>): Promise<void>;
+  insert(table: string, rows: ReadonlyArray<Record<string, unknown>>): Promise<InsertResult>;
   /** Runs a SELECT with ClickHouse query parameters ({name:Type}); never string-built SQL. */
   query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]>;
   /** Runs DDL or another statement without a result. */
@@ -24,8 +29,8 @@ export class ColumnStoreError extends Failure {
   }
 }
 
-// ClickHouse codes that mean "this data can never be written as it is".
-const PERMANENT_CODES = new Set(['6', '25', '26', '27', '33', '38', '41', '53', '62', '69', '70', '72', '117', '131', '376', '377', '386', '467', '1001']);
+// ClickHouse codes that mean "this data can never be written as it is" (469: a CHECK constraint the row violates).
+const PERMANENT_CODES = new Set(['6', '25', '26', '27', '33', '38', '41', '53', '62', '69', '70', '72', '117', '131', '376', '377', '386', '467', '469', '1001']);
 
 /** A ClickHouse error as a Failure: permanent for the codes above, retryable otherwise. */
 export function clickHouseFailure(message: string, code: string | undefined): ColumnStoreError {

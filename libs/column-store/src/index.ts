@@ -1,4 +1,4 @@
-export { ColumnStoreError, type ColumnStore, type QueryParams } from './column-store.ts';
+export { ColumnStoreError, type ColumnStore, type InsertResult, type QueryParams } from './column-store.ts';
 export { createClickHouseStore, ensureClickHouseDatabase, type ClickHouseStoreOptions } from './clickhouse-http-store.ts';
 export { migrateColumnStore, type MigrateOptions } from './migrations.ts';
 export { createTableSql, ttlExpression, type TableDef } from './table.ts';

@@ -1,4 +1,4 @@
-import type { ColumnStore } from './column-store.ts';
+import { ColumnStoreError, type ColumnStore } from './column-store.ts';
 import { createTableSql, type TableDef } from './table.ts';
 
 // Brings the store's tables to what the kinds declare (TableDef): a table of a former name
@@ -17,11 +17,21 @@ export async function migrateColumnStore(store: ColumnStore, tables: readonly Ta
   for (const t of tables) {
     await renameFormer(store, t, changes);
     if (!(await exists(store, t.name))) changes.push(`created ${t.name}`);
-    await store.command(createTableSql(t, opts.retentionDays));
+    await idempotent(store, createTableSql(t, opts.retentionDays));
     await addMissing(store, t, changes);
-    for (const sql of t.after?.(opts.retentionDays, t.name) ?? []) await store.command(sql);
+    for (const sql of t.after?.(opts.retentionDays, t.name) ?? []) await idempotent(store, sql);
   }
   return changes;
+}
+
+// A server may answer "already exists" to a CREATE ... IF NOT EXISTS that lost a race to the same
+// statement of another replica: the object is there, which is all that was wanted.
+const ALREADY_EXISTS = new Set(['57', '82']); // TABLE_ALREADY_EXISTS, DATABASE_ALREADY_EXISTS
+
+async function idempotent(store: ColumnStore, sql: string): Promise<void> {
+  await store.command(sql).catch((err: unknown) => {
+    if (!(err instanceof ColumnStoreError && err.code !== undefined && ALREADY_EXISTS.has(err.code))) throw err;
+  });
 }
 
 const exists = async (store: ColumnStore, table: string) =>

@@ -49,6 +49,7 @@ const envSchema = z.object({
   CONSUMER_BATCH_ROWS: int(20_000),
   CONSUMER_BATCH_MS: int(1000),
   CONSUMER_RETRY_MAX_MS: int(1000),
+  CONSUMER_UNKNOWN_ERROR_RETRIES: z.coerce.number().int().min(0).max(1000).default(5),
   CONSUMER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
 
   LLM_PRICES_FILE: z.string().optional(),
@@ -75,7 +76,7 @@ export interface Config {
     keyCacheMaxStaleMs: number;
     defaultRateLimitPerMinute: number;
   };
-  consumers: { enabled: string[]; groupPrefix: string; batchRows: number; batchMs: number; retryMaxMs: number; metricsPort: number };
+  consumers: { enabled: string[]; groupPrefix: string; batchRows: number; batchMs: number; retryMaxMs: number; unknownErrorRetries: number; metricsPort: number };
   /** Prices behind estimated_cost_usd (data/llm-prices.json, overridden by LLM_PRICES_FILE). */
   llmPrices: LlmPriceTable;
 }
@@ -138,6 +139,7 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       batchRows: e.CONSUMER_BATCH_ROWS,
       batchMs: e.CONSUMER_BATCH_MS,
       retryMaxMs: e.CONSUMER_RETRY_MAX_MS,
+      unknownErrorRetries: e.CONSUMER_UNKNOWN_ERROR_RETRIES,
       metricsPort: e.CONSUMER_METRICS_PORT,
     },
     llmPrices,

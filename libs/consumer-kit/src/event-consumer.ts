@@ -24,14 +24,31 @@ export function createEventConsumer<K extends EventKind, T = Envelope<K>>(opts: 
   const letterHeaders = { [HEADERS.eventCount]: '1' };
   const decode = (m: ConsumedMessage): Decoded<T> => {
     const d = decodeMessage(kind, m.value);
+    const rejected = d.rejected.map((r) => ({ value: d.alone(r.event), reason: r.reason }));
+    let items = d.events as unknown as T[];
+    let origin: number[] | undefined; // items[i] is events[origin[i]] once an event was left out
+    if (map) {
+      // An event the mapping cannot take (a defect in a row conversion) is dead-lettered alone.
+      items = [];
+      d.events.forEach((e, j) => {
+        try {
+          items.push(map(e));
+          origin?.push(j);
+        } catch (err) {
+          origin ??= Array.from({ length: j }, (_, k) => k);
+          rejected.push({ value: d.alone({ event_id: e.event_id, data: e.data }), reason: `conversion failed: ${(err as Error).message}` });
+        }
+      });
+    }
     return {
-      items: map ? d.events.map(map) : (d.events as unknown as T[]),
-      rejected: d.rejected.map((r) => ({ value: d.alone(r.event), reason: r.reason })),
+      items,
+      rejected,
       // Decoded again when needed (rarely): holding `d` here would keep every event's
       // decoded object alive beside its row until the batch is written.
       letter: (i) => {
         const again = decodeMessage(kind, m.value);
-        return again.alone({ event_id: again.events[i].event_id, data: again.events[i].data });
+        const e = again.events[origin ? origin[i] : i];
+        return again.alone({ event_id: e.event_id, data: e.data });
       },
       letterHeaders,
     };

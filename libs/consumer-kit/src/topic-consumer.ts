@@ -1,5 +1,5 @@
 import type { ConsumedMessage, MessageLog, Producer, TopicPosition, BatchContext } from '@devtrail/message-log';
-import { isRetryable } from '@devtrail/failures';
+import { Failure, isRetryable } from '@devtrail/failures';
 import { backoffMs, sleep } from './backoff.ts';
 import { deadLetter } from './dead-letter.ts';
 
@@ -9,9 +9,12 @@ import { deadLetter } from './dead-letter.ts';
 //   -> buffer until `batchRows` or `batchMs`, whichever first
 //   -> write(batch) while the next batch is read (one write ahead at most): retryable
 //      failures wait with backoff (consumption pauses, nothing is lost); a permanent
-//      failure is split until the bad message is found and dead-lettered, the rest written
+//      failure is split until the bad message is found and dead-lettered, the rest written;
+//      an error that is not a Failure (a defect: a conversion or an insert that throws a
+//      plain Error) is retried `unknownErrorRetries` times, then taken as permanent, so a
+//      bug can stall a partition for seconds, never for good
 //   -> commit offsets only after the write succeeded.
-// Every message ends in exactly one counted outcome: written or dead-lettered.
+// Every message ends in exactly one counted outcome: written or dead-lettered (hooks).
 // Delivery is at-least-once; writers de-duplicate by event id.
 
 export interface Logger {
@@ -36,7 +39,24 @@ export interface TopicConsumerOptions<T> {
   batchMs?: number;
   /** Longest wait between retries of a failed write (CONSUMER_RETRY_MAX_MS): a store that is back is used within this. */
   retryMaxMs?: number;
+  /** Retries of an error that is not a Failure before it counts as permanent (CONSUMER_UNKNOWN_ERROR_RETRIES, default 5). */
+  unknownErrorRetries?: number;
   logger?: Logger;
+  /** Called as outcomes happen (devtrail's Prometheus metrics hang here). */
+  hooks?: ConsumerHooks;
+}
+
+/** Why an item was dead-lettered: unreadable; refused for good by the write; failing with an unknown error after its retries. */
+export type DeadLetterReason = 'undecodable' | 'rejected' | 'failed';
+
+export interface ConsumerHooks {
+  /** `count` items were written. */
+  stored?(count: number): void;
+  /** A flush wrote every item of these messages: their append times (epoch ms), one per message. */
+  visible?(appendTimesMs: number[]): void;
+  deadLettered?(reason: DeadLetterReason, count: number): void;
+  /** A failed write or dead-letter produce is tried again. */
+  retried?(cause: 'retryable' | 'unknown'): void;
 }
 
 export interface ConsumerStats {
@@ -50,6 +70,8 @@ export interface ConsumerStats {
   buffered: number;
   lastWriteAt: string | null;
   lastError: string | null;
+  /** Since when the batch being written has been failing (null while writes succeed). */
+  stalledSince: string | null;
 }
 
 export interface TopicConsumer {
@@ -81,6 +103,7 @@ interface Item<T> {
 
 interface Dead {
   message: ConsumedMessage;
+  why: DeadLetterReason;
   reason: string;
   value?: Buffer;
   headers?: Record<string, string>;
@@ -88,10 +111,19 @@ interface Dead {
 
 const silent: Logger = { info() {}, warn() {}, error() {} };
 
+/** An unknown error that kept failing: permanent from here on (its items are isolated and dead-lettered). */
+class GaveUp extends Failure {
+  constructor(readonly cause: Error) {
+    super(cause.message, false);
+  }
+}
+
 export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicConsumer {
   const batchRows = opts.batchRows ?? 10_000;
   const batchMs = opts.batchMs ?? 1000;
   const log = opts.logger ?? silent;
+  const hooks = opts.hooks ?? {};
+  const unknownErrorRetries = opts.unknownErrorRetries ?? 5;
   const consumer = opts.messageLog.createConsumer({ groupId: opts.groupId, topics: [opts.topic] });
   let dlqProducer: Producer | undefined;
   let buffer: Item<T>[] = [];
@@ -116,17 +148,25 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
     buffered: 0,
     lastWriteAt: null,
     lastError: null,
+    stalledSince: null,
   };
 
-  /** Retries a retryable step with backoff until it succeeds or we are stopping past the deadline. */
-  async function persist(what: string, step: () => Promise<void>, ctx?: BatchContext): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
+  /**
+   * Retries a step with backoff: a retryable Failure until it succeeds or we are stopping past
+   * the deadline; an unknown error `unknownRetries` times, then it is thrown as permanent.
+   */
+  async function persist(what: string, step: () => Promise<void>, ctx?: BatchContext, unknownRetries = unknownErrorRetries): Promise<void> {
+    for (let attempt = 0, unknown = 0; ; attempt++) {
       try {
         await step();
+        stats.stalledSince = null;
         return;
       } catch (err) {
         if (!isRetryable(err)) throw err;
         const e = err as Error;
+        stats.stalledSince ??= new Date().toISOString();
+        if (!(err instanceof Failure) && unknown++ >= unknownRetries) throw new GaveUp(e);
+        hooks.retried?.(err instanceof Failure ? 'retryable' : 'unknown');
         stats.retries++;
         stats.lastError = `${what}: ${e.message}`;
         if (Date.now() > stopDeadline) throw new Error(`gave up on ${what} while stopping: ${e.message}`);
@@ -147,26 +187,43 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
     const messages = items.map((d) => deadLetter(d.message, opts.name, d.reason, d.value, d.headers));
     await persist('dead-letter produce', () => p.send([{ topic: opts.deadLetterTopic, messages }]), ctx);
     stats.deadLettered += items.length;
+    for (const d of items) hooks.deadLettered?.(d.why, 1);
     for (const d of items) log.warn({ consumer: opts.name, partition: d.message.partition, offset: d.message.offset, reason: d.reason }, 'dead-lettered');
   }
 
-  /** Writes items; on a permanent failure splits to isolate the bad ones. */
-  async function writeIsolating(items: Item<T>[], ctx?: BatchContext): Promise<void> {
+  /**
+   * Writes items; on a permanent failure splits to isolate the bad ones. Once an unknown error
+   * has had its retries (on the whole batch), the halves get none: the error is a defect of
+   * some items, and the split finds them in about 2 x items writes.
+   */
+  async function writeIsolating(items: Item<T>[], ctx?: BatchContext, unknownRetries = unknownErrorRetries): Promise<void> {
     try {
-      await persist('write', () => opts.write(items.map((i) => i.value)), ctx);
+      await persist('write', () => opts.write(items.map((i) => i.value)), ctx, unknownRetries);
       stats.written += items.length;
+      hooks.stored?.(items.length);
     } catch (err) {
       if (isRetryable(err)) throw err;
       const e = err as Error;
       if (items.length === 1) {
         const [i] = items;
-        await sendDead([{ message: i.message, reason: `write rejected: ${e.message}`, value: i.from.letter?.(i.index), headers: i.from.letterHeaders }], ctx);
+        const why: DeadLetterReason = err instanceof GaveUp ? 'failed' : 'rejected';
+        const reason = why === 'failed' ? `write failed after ${unknownErrorRetries} retries: ${e.message}` : `write rejected: ${e.message}`;
+        await sendDead([{ message: i.message, why, reason, value: i.from.letter?.(i.index), headers: i.from.letterHeaders }], ctx);
         return;
       }
       const mid = Math.ceil(items.length / 2);
-      await writeIsolating(items.slice(0, mid), ctx);
-      await writeIsolating(items.slice(mid), ctx);
+      const retriesLeft = err instanceof GaveUp ? 0 : unknownRetries;
+      await writeIsolating(items.slice(0, mid), ctx, retriesLeft);
+      await writeIsolating(items.slice(mid), ctx, retriesLeft);
     }
+  }
+
+  /** One append time per message of a flush (its items are all written or dead-lettered now). */
+  function appendTimes(items: Item<T>[]): number[] {
+    const out: number[] = [];
+    let last: ConsumedMessage | undefined;
+    for (const i of items) if (i.message !== last) out.push((last = i.message).timestamp);
+    return out;
   }
 
   /** Takes what is buffered and writes it, then commits; flushes run one at a time, in order. */
@@ -184,7 +241,10 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
     const run = chain.then(async () => {
       if (items.length === 0 && bad.length === 0 && upTo.size === 0) return;
       await sendDead(bad, ctx);
-      if (items.length > 0) await writeIsolating(items, ctx);
+      if (items.length > 0) {
+        await writeIsolating(items, ctx);
+        if (hooks.visible) hooks.visible(appendTimes(items));
+      }
       stats.batches++;
       stats.lastWriteAt = new Date().toISOString();
       if (myEpoch !== epoch || failedSinceRebalance) return; // the new owner (or a restart) re-reads from the last commit
@@ -225,9 +285,9 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
           try {
             const d = opts.decode(m);
             for (let i = 0; i < d.items.length; i++) buffer.push({ message: m, value: d.items[i], from: d, index: i });
-            for (const r of d.rejected ?? []) dead.push({ message: m, reason: `undecodable: ${r.reason}`, value: r.value, headers: d.letterHeaders });
+            for (const r of d.rejected ?? []) dead.push({ message: m, why: 'undecodable', reason: `undecodable: ${r.reason}`, value: r.value, headers: d.letterHeaders });
           } catch (err) {
-            dead.push({ message: m, reason: `undecodable: ${(err as Error).message}` });
+            dead.push({ message: m, why: 'undecodable', reason: `undecodable: ${(err as Error).message}` });
           }
           positions.set(m.partition, nextOffset(m));
           stats.buffered = buffer.length;

@@ -85,6 +85,44 @@ describe('event consumer kit', () => {
     expect(dead.value.events.map((e: { data: { message: string } }) => e.data.message)).toEqual(['poison']);
   });
 
+  it('dead-letters alone an event its mapping throws on, and letters the right event when a write later refuses one', async () => {
+    const got: string[] = [];
+    const log = createMemoryLog();
+    await log.ensureTopics(topics.all(), 1);
+    const c = createEventConsumer({
+      kind: 'log',
+      topics,
+      name: 'map',
+      messageLog: log,
+      groupId: 'map',
+      batchMs: 50,
+      map: (e) => {
+        if (e.data.message === 'unmappable') throw new Error('toRow: no row for this one');
+        return e.data.message;
+      },
+      write: async (rows) => {
+        if (rows.includes('refused')) throw new Failure('Cannot parse refused', false);
+        got.push(...rows);
+      },
+    });
+    opened.push({ log, c });
+    await c.start();
+    await log.createProducer().send([{ topic: topics.of('log'), messages: [encodeBatch('log', project, now, newEvents(logs('a', 'unmappable', 'b', 'refused', 'c')))] }]);
+    await expect.poll(() => c.stats().deadLettered, { timeout: 5000 }).toBe(2);
+    await expect.poll(() => [...got].sort()).toEqual(['a', 'b', 'c']);
+    const out: Array<{ reason: string; message: string }> = [];
+    const d = log.createConsumer({ groupId: 'dlq-map', topics: [topics.deadLetterOf('log')] });
+    await d.run(
+      async (b) => void out.push(...b.map((m) => ({ reason: m.headers[DLQ_HEADERS.reason], message: JSON.parse(m.value!.toString()).events[0].data.message }))),
+    );
+    await expect.poll(() => out.length).toBe(2);
+    await d.stop();
+    expect(out.sort((x, y) => x.message.localeCompare(y.message))).toEqual([
+      { reason: 'write rejected: Cannot parse refused', message: 'refused' },
+      { reason: 'undecodable: conversion failed: toRow: no row for this one', message: 'unmappable' },
+    ]);
+  });
+
   it('can take one event at a time', async () => {
     const got: string[] = [];
     const log = createMemoryLog();

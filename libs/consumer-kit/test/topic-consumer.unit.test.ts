@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLog, type MessageLog } from '@devtrail/message-log';
 import { Failure } from '@devtrail/failures';
-import { createTopicConsumer, DLQ_HEADERS, type TopicConsumer } from '../src/index.ts';
+import { createTopicConsumer, DLQ_HEADERS, type ConsumerHooks, type TopicConsumer } from '../src/index.ts';
 
 // The kit over the in-process log (which passes the same message-log suite as Kafka);
 // the write side is a plain function, as any consumer's would be.
@@ -14,7 +14,10 @@ afterEach(async () => {
   }
 });
 
-async function setup(write: (items: number[]) => Promise<void>, opts: { batchRows?: number; batchMs?: number } = {}) {
+async function setup(
+  write: (items: number[]) => Promise<void>,
+  opts: { batchRows?: number; batchMs?: number; retryMaxMs?: number; unknownErrorRetries?: number; hooks?: ConsumerHooks } = {},
+) {
   const log = createMemoryLog();
   await log.ensureTopics(['in', 'in.dlq'], 2);
   const c = createTopicConsumer<number>({
@@ -95,6 +98,51 @@ describe('topic consumer kit', () => {
       [expect.stringMatching(/^undecodable/), expect.stringMatching(/^undecodable/), expect.stringMatching(/^write rejected: Cannot parse 13/)].sort(),
     );
     expect(dead.find((d) => d.value === '{"n":13}')!.headers[DLQ_HEADERS.sourceTopic]).toBe('in');
+    await send([{ n: 99 }]);
+    await expect.poll(() => written.includes(99)).toBe(true);
+  });
+
+  it('retries an unknown error (a conversion that throws a plain Error) a bounded number of times, then dead-letters its event and moves on', async () => {
+    const written: number[] = [];
+    const seen = { retries: { retryable: 0, unknown: 0 }, dead: [] as string[], stored: 0, stalled: false, visible: 0 };
+    const toRow = (n: number) => {
+      if (n === 13) throw new Error('toRow: cannot convert 13'); // a defect, not a Failure
+      return { n };
+    };
+    const { c, send, dlq, log } = await setup(
+      async (items) => {
+        const rows = items.map(toRow);
+        written.push(...rows.map((r) => r.n));
+      },
+      {
+        batchMs: 50,
+        retryMaxMs: 20,
+        unknownErrorRetries: 4,
+        hooks: {
+          retried: (cause) => {
+            seen.retries[cause]++;
+            if (c.stats().stalledSince) seen.stalled = true;
+          },
+          deadLettered: (reason, n) => void seen.dead.push(...Array(n).fill(reason)),
+          stored: (n) => void (seen.stored += n),
+          visible: (times) => void (seen.visible += times.length),
+        },
+      },
+    );
+    await c.start();
+    await send(Array.from({ length: 30 }, (_, i) => ({ n: i })));
+    await expect.poll(() => c.stats().deadLettered, { timeout: 10_000 }).toBe(1);
+    // The partition moved on: everything else written, the lag back to 0, nothing failing any more.
+    await expect.poll(async () => (await log.lag('g', ['in'])).reduce((n, l) => n + l.lag, 0), { timeout: 5000 }).toBe(0);
+    expect(written.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i).filter((n) => n !== 13));
+    expect(seen.retries).toEqual({ retryable: 0, unknown: 4 });
+    expect(seen.stalled).toBe(true);
+    expect(c.stats().stalledSince).toBeNull();
+    expect(seen.dead).toEqual(['failed']);
+    expect(seen.stored).toBe(29);
+    expect(seen.visible).toBe(30);
+    const dead = await dlq();
+    expect(dead.map((d) => [d.value, d.headers[DLQ_HEADERS.reason]])).toEqual([['{"n":13}', 'write failed after 4 retries: toRow: cannot convert 13']]);
     await send([{ n: 99 }]);
     await expect.poll(() => written.includes(99)).toBe(true);
   });

@@ -2,14 +2,15 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import cors from '@fastify/cors';
 import type { Logger } from 'pino';
 import { toHttpAnswer } from './http-answer.ts';
+import { observeHttp, type Metrics } from '@devtrail/metrics';
 
 // The one Fastify setup every service listens with (receiver, dashboard, embedded):
 // every failure answered by the contract's one mapping, JSON 404s, CORS.
 
 const MAX_PATH_PARAM_LENGTH = 2048;
 
-/** A Fastify instance with devtrail's JSON error and 404 handling, not yet listening. */
-export async function createHttpApp(logger: Logger, bodyLimitBytes: number): Promise<FastifyInstance> {
+/** A Fastify instance with devtrail's JSON error and 404 handling, not yet listening; with `metrics`, every request's duration observed. */
+export async function createHttpApp(logger: Logger, bodyLimitBytes: number, metrics?: Metrics): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: bodyLimitBytes,
@@ -30,6 +31,7 @@ export async function createHttpApp(logger: Logger, bodyLimitBytes: number): Pro
       void (reply as FastifyReply).code(h.status).headers(h.headers).send(h.body);
     },
   });
+  if (metrics) observeHttp(app, metrics);
   await app.register(cors, {
     origin: true, // per-project origin lists are enforced on the request itself (403)
     methods: ['GET', 'POST', 'OPTIONS'],

@@ -81,15 +81,39 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       CREATE INDEX login_attempts_lookup ON login_attempts (username, ip, attempted_at);
     `,
   },
+  {
+    version: 4,
+    name: 'idempotency keys: first receive time',
+    sql: `
+      -- The first time a request with an Idempotency-Key arrived, so its retries reuse it
+      -- as "now" (docs/api.md). The key only as a SHA-256 hash; rows pruned after the window.
+      CREATE TABLE idempotency_keys (
+        project_id uuid NOT NULL,
+        key_hash char(64) NOT NULL CHECK (key_hash ~ '^[0-9a-f]{64}$'),
+        first_seen timestamptz NOT NULL,
+        PRIMARY KEY (project_id, key_hash)
+      );
+      CREATE INDEX idempotency_keys_first_seen ON idempotency_keys (first_seen);
+    `,
+  },
 ];
 
+// Every step, the bookkeeping table's creation included, runs under this transaction-scoped
+// lock: two processes starting on an empty database at the same moment would otherwise both
+// create schema_migrations, and CREATE TABLE IF NOT EXISTS is not safe against a concurrent
+// creation (a duplicate key in pg_type).
+const MIGRATION_LOCK = 'SELECT pg_advisory_xact_lock(7405001)';
+
 export async function migrateRelational(store: RelationalStore): Promise<number[]> {
-  await store.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  await store.transaction(async (tx) => {
+    await tx.query(MIGRATION_LOCK);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  });
   const applied: number[] = [];
   for (const m of MIGRATIONS) {
     const did = await store.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock(7405001)');
+      await tx.query(MIGRATION_LOCK);
       const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);
       if (seen.length > 0) return false;
       for (const stmt of splitStatements(m.sql)) await tx.query(stmt);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN, hashApiKey } from '@devtrail/access';
-import { MIGRATIONS, migrateRelational, projectsRepo, rateLimitRepo, usersRepo, PROJECT_CHANGED_CHANNEL, type RelationalStore } from '../src/index.ts';
+import { MIGRATIONS, idempotencyRepo, migrateRelational, projectsRepo, rateLimitRepo, usersRepo, PROJECT_CHANGED_CHANNEL, type RelationalStore } from '../src/index.ts';
 
 /** The behaviour the pipeline relies on; every relational-store implementation must pass it. */
 export function relationalStoreContract(name: string, open: () => Promise<{ store: RelationalStore; cleanup: () => Promise<void> }>) {
@@ -147,6 +147,25 @@ export function relationalStoreContract(name: string, open: () => Promise<{ stor
       expect(await users.failedLogins('gina', '10.0.0.1', since)).toEqual({ fromIp: 0, total: 1 });
       await users.pruneLoginAttempts(new Date(Date.now() + 1000));
       expect((await users.failedLogins('gina', '10.0.0.2', since)).total).toBe(0);
+    });
+
+    it("remembers an idempotency key's first receive time per project, also under concurrent first requests, and prunes old ones", async () => {
+      const keys = idempotencyRepo(store);
+      const [a, b] = [(await projectsRepo(store).create('idem-a', 10)).project.id, (await projectsRepo(store).create('idem-b', 10)).project.id];
+      const hash = 'c'.repeat(64);
+      const t0 = new Date('2026-05-01T10:00:00.123Z');
+      // Concurrent first copies agree on one time, whichever wrote it.
+      const first = await Promise.all([0, 1, 2, 3].map((i) => keys.firstSeen(a, hash, new Date(t0.getTime() + i))));
+      expect(new Set(first.map((d) => d.getTime())).size).toBe(1);
+      expect((await keys.firstSeen(a, hash, new Date())).getTime()).toBe(first[0].getTime());
+      // The same key in another project is another key.
+      expect((await keys.firstSeen(b, hash, new Date(t0.getTime() + 60_000))).getTime()).toBe(t0.getTime() + 60_000);
+      const recent = new Date();
+      await keys.firstSeen(a, 'd'.repeat(64), recent);
+      expect(await keys.prune(new Date(t0.getTime() + 30_000), 1)).toBe(1);
+      expect(await keys.prune(new Date(t0.getTime() + 30_000))).toBe(0);
+      expect((await keys.firstSeen(a, hash, recent)).getTime()).toBe(recent.getTime()); // forgotten: a new first time
+      expect((await keys.firstSeen(a, 'd'.repeat(64), new Date())).getTime()).toBe(recent.getTime()); // kept
     });
   });
 }

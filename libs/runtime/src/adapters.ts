@@ -7,7 +7,9 @@ import { createKafkaLog, createMemoryLog, type MessageLog } from '@devtrail/mess
 import { createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
 import { createPgStore, createPgliteStore, migrateRelational, type RelationalStore } from '@devtrail/relational-store';
 import type { LogFn } from '@devtrail/failures';
+import type { Metrics } from '@devtrail/metrics';
 import { relationalObserver } from './observed-relational.ts';
+import { observeColumnStore } from './observed-column-store.ts';
 
 // The only place that decides which implementation stands behind each role.
 
@@ -22,6 +24,8 @@ export interface Adapters {
 export interface OpenOptions {
   /** Which roles this process needs; a receiver does not need to migrate the column store, etc. */
   migrate?: boolean;
+  /** The process's metrics registry: column-store inserts are measured into it. */
+  metrics?: Metrics;
 }
 
 export async function openAdapters(config: Config, logger: Logger, opts: OpenOptions = {}): Promise<Adapters> {
@@ -53,6 +57,7 @@ export async function openAdapters(config: Config, logger: Logger, opts: OpenOpt
       }),
     );
   }
+  if (opts.metrics) columnStore = observeColumnStore(columnStore, opts.metrics);
   if (opts.migrate) {
     await migrateRelational(relational);
     await migrateColumnStore(columnStore, KIND_TABLES, { retentionDays: config.clickhouse.retentionDays });

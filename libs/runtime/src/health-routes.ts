@@ -1,21 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Adapters } from './adapters.ts';
-import { readiness, type CheckResult, type Readiness } from './readiness.ts';
+import { ALL_DEPENDENCIES, PROBE_PATHS, registerProbes, type CheckResult, type Dependency, type Readiness } from './readiness.ts';
 import { json, sameKeys, type ApiDocs } from '@devtrail/http/api-docs';
 
 // Liveness, readiness and the OpenAPI document of what the service serves, without
 // authentication, on every service; and their documentation.
 
-const HEALTH_PATHS = { live: '/health', ready: '/health/ready', openapi: '/openapi.json' };
+const HEALTH_PATHS = { ...PROBE_PATHS, openapi: '/openapi.json' };
 
-export function registerHealthRoutes(app: FastifyInstance, adapters: Adapters, openApiDocument: () => Record<string, unknown>): void {
-  app.get(HEALTH_PATHS.live, async () => ({ status: 'ok', timestamp: new Date().toISOString() }));
+/**
+ * `deps`: the backends the service uses, which its readiness checks (docs/operations.md#probes):
+ * the receiver all three (the spec's column store, buffer and relational database), the
+ * dashboard ClickHouse and PostgreSQL.
+ */
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  adapters: Adapters,
+  openApiDocument: () => Record<string, unknown>,
+  deps: readonly Dependency[] = ALL_DEPENDENCIES,
+): void {
+  registerProbes(app, adapters, deps);
   app.get(HEALTH_PATHS.openapi, async () => openApiDocument());
-  app.get(HEALTH_PATHS.ready, async (_req, reply) => {
-    const r = await readiness(adapters);
-    return reply.code(r.status === 'ok' ? 200 : 503).send(r);
-  });
 }
 
 export function documentHealth({ registry: r }: ApiDocs) {
@@ -27,7 +33,14 @@ export function documentHealth({ registry: r }: ApiDocs) {
   });
   const ready = r.register(
     'Readiness',
-    z.object({ status: z.enum(['ok', 'unavailable']), timestamp: z.string().datetime(), checks: z.object({ kafka: check, clickhouse: check, postgres: check }) }),
+    z.object({
+      status: z.enum(['ok', 'unavailable']),
+      timestamp: z.string().datetime(),
+      down: z.array(z.enum(['kafka', 'clickhouse', 'postgres'])).openapi({ description: 'The dependencies that are down; empty when ready.' }),
+      checks: z
+        .object({ kafka: check.optional(), clickhouse: check.optional(), postgres: check.optional() })
+        .openapi({ description: 'One entry per backend the service uses: the receiver all three, the dashboard ClickHouse and PostgreSQL.' }),
+    }),
   );
   sameKeys<z.infer<typeof check>, CheckResult>(true);
   sameKeys<z.infer<typeof ready>, Readiness>(true);
@@ -43,10 +56,10 @@ export function documentHealth({ registry: r }: ApiDocs) {
     method: 'get',
     path: HEALTH_PATHS.ready,
     tags: ['health'],
-    summary: 'Readiness: Kafka, ClickHouse and PostgreSQL, each checked separately',
+    summary: 'Readiness: each backend the service uses (Kafka, ClickHouse, PostgreSQL), checked separately',
     responses: {
-      200: { description: 'All three are up.', ...json(ready) },
-      503: { description: 'At least one is down (status "unavailable").', ...json(ready) },
+      200: { description: 'All of them are up.', ...json(ready) },
+      503: { description: 'At least one is down (status "unavailable"; `down` names them).', ...json(ready) },
     },
   });
   r.registerPath({

@@ -1,3 +1,3 @@
 export { openAdapters, type Adapters, type OpenOptions } from './adapters.ts';
-export { readiness, type Readiness, type CheckResult } from './readiness.ts';
+export { readiness, registerProbes, PROBE_PATHS, ALL_DEPENDENCIES, type Readiness, type CheckResult, type Dependency } from './readiness.ts';
 export { registerHealthRoutes, documentHealth } from './health-routes.ts';

@@ -1,4 +1,5 @@
 import { startService } from '@devtrail/config';
+import { createMetrics } from '@devtrail/metrics';
 import { openAdapters } from '@devtrail/runtime';
 import { createSinks, sinkOptions } from './sinks.ts';
 import { consumersHttp } from './consumers-service.ts';
@@ -6,10 +7,11 @@ import { consumersHttp } from './consumers-service.ts';
 // Distributed mode: a consumers process. CONSUMERS picks which sinks it runs, so each
 // kind can be scaled on its own (several processes share a group's partitions).
 const { config, logger } = startService('consumers', process.env);
-const adapters = await openAdapters(config, logger, { migrate: true });
-const sinks = createSinks(config.consumers.enabled, sinkOptions(config, adapters, logger));
+const metrics = createMetrics();
+const adapters = await openAdapters(config, logger, { migrate: true, metrics });
+const sinks = createSinks(config.consumers.enabled, sinkOptions(config, adapters, logger, metrics));
 for (const s of sinks) await s.start();
-const http = await consumersHttp(adapters, sinks, logger);
+const http = await consumersHttp(adapters, sinks, logger, metrics);
 await http.listen({ host: config.host, port: config.consumers.metricsPort });
 logger.info({ sinks: config.consumers.enabled }, 'consumers running');
 

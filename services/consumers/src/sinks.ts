@@ -4,7 +4,9 @@ import { EVENT_KINDS, KINDS, kindByName, kindOf, type EventKind } from '@devtrai
 import type { Topics } from '@devtrail/contract';
 import type { MessageLog } from '@devtrail/message-log';
 import type { Config, Logger } from '@devtrail/config';
+import type { Metrics } from '@devtrail/metrics';
 import type { Adapters } from '@devtrail/runtime';
+import { sinkHooks, watchSinks } from './sink-metrics.ts';
 
 // THE PATH OF AN EVENT AFTER KAFKA (docs/architecture.md): one column-store sink per
 // kind, each its own consumer group (`<prefix><name>-sink`).
@@ -30,38 +32,45 @@ export interface SinkOptions {
   batchRows: number;
   batchMs: number;
   retryMaxMs: number;
+  unknownErrorRetries: number;
   logger: Logger;
+  /** The process's registry: outcomes, retries, visibility, lag (sink-metrics.ts). */
+  metrics?: Metrics;
 }
 
 export function createSink(kind: EventKind, o: SinkOptions): TopicConsumer {
   const k = kindOf(kind);
-  const insert = (rows: Array<Record<string, unknown>>) => o.columnStore.insert(k.name, rows);
+  const insert = async (rows: Array<Record<string, unknown>>) => void (await o.columnStore.insert(k.name, rows));
   return createEventConsumer({
     kind,
     topics: o.topics,
     map: (e) => k.toRow(e),
     write: insert,
     name: `${k.name}-sink`,
+    hooks: o.metrics && sinkHooks(o.metrics, `${k.name}-sink`, kind),
     groupId: `${o.groupPrefix}${k.name}-sink`,
     messageLog: o.messageLog,
     batchRows: o.batchRows,
     batchMs: o.batchMs,
     retryMaxMs: o.retryMaxMs,
+    unknownErrorRetries: o.unknownErrorRetries,
     logger: o.logger,
   });
 }
 
 /** The sinks named in config (e.g. "logs,errors,spans,llm"); unknown names are a config error. */
 export function createSinks(names: string[], o: SinkOptions): TopicConsumer[] {
-  return names.map((n) => {
+  const sinks = names.map((n) => {
     const kind = kindByName(n);
     if (!kind) throw new Error(`unknown consumer "${n}" (known: ${SINK_NAMES.join(', ')})`);
-    return createSink(kind, o);
+    return { kind, consumer: createSink(kind, o) };
   });
+  if (o.metrics) watchSinks(o.metrics, o.messageLog, sinks);
+  return sinks.map((s) => s.consumer);
 }
 
 /** Sink options from the parsed config and the process's adapters. */
-export function sinkOptions(config: Config, adapters: Adapters, logger: Logger): SinkOptions {
+export function sinkOptions(config: Config, adapters: Adapters, logger: Logger, metrics?: Metrics): SinkOptions {
   return {
     messageLog: adapters.messageLog,
     columnStore: adapters.columnStore,
@@ -70,6 +79,8 @@ export function sinkOptions(config: Config, adapters: Adapters, logger: Logger):
     batchRows: config.consumers.batchRows,
     batchMs: config.consumers.batchMs,
     retryMaxMs: config.consumers.retryMaxMs,
+    unknownErrorRetries: config.consumers.unknownErrorRetries,
     logger,
+    metrics,
   };
 }

@@ -54,6 +54,7 @@ describe.skipIf(!up)(`log sink during a rolling upgrade (real Kafka and ClickHou
       batchRows: 1000,
       batchMs: 200,
       retryMaxMs: 1000,
+      unknownErrorRetries: 5,
       logger: createLogger('silent', 'sink-versions'),
     });
     await sink.start();

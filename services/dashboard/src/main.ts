@@ -1,5 +1,6 @@
 import { startService } from '@devtrail/config';
 import { createHttpApp } from '@devtrail/http';
+import { createMetrics, registerMetricsRoute } from '@devtrail/metrics';
 import { openAdapters, registerHealthRoutes } from '@devtrail/runtime';
 import { dashboardOpenApi } from './api/openapi.ts';
 import { registerControlPlane } from './control-plane.ts';
@@ -7,9 +8,13 @@ import { registerDashboardUi } from './ui/register-dashboard-ui.ts';
 
 // Distributed mode: the control plane (admin API, read API, web UI) as its own process.
 const { config, logger } = startService('dashboard', process.env);
-const adapters = await openAdapters(config, logger, { migrate: true });
-const app = await createHttpApp(logger, 1024 * 1024);
-registerHealthRoutes(app, adapters, dashboardOpenApi);
+const metrics = createMetrics();
+const adapters = await openAdapters(config, logger, { migrate: true, metrics });
+const app = await createHttpApp(logger, 1024 * 1024, metrics);
+// The dashboard reads ClickHouse and PostgreSQL; Kafka is not on its path (docs/operations.md#probes).
+registerHealthRoutes(app, adapters, dashboardOpenApi, ['clickhouse', 'postgres']);
+// Request latency and process metrics; its JSON view has nothing of the pipeline's (the receivers and consumers count that).
+registerMetricsRoute(app, metrics, async () => ({}));
 const ui = await registerDashboardUi(app, adapters, logger, { operatorToken: config.operatorToken, ingestPort: config.port, llmPrices: config.llmPrices });
 await registerControlPlane(app, adapters, logger, {
   operatorToken: config.operatorToken,

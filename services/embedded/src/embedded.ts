@@ -7,6 +7,7 @@ import { createSinks, consumerMetrics, sinkOptions, SINK_NAMES } from '@devtrail
 import { registerControlPlane, registerDashboardUi } from '@devtrail/dashboard';
 import { projectsRepo } from '@devtrail/relational-store';
 import type { TopicConsumer } from '@devtrail/consumer-kit';
+import { createMetrics } from '@devtrail/metrics';
 import { operatorTokenFor } from './operator-token.ts';
 import { publishedOpenApi } from './openapi.ts';
 
@@ -25,20 +26,22 @@ export interface Embedded {
 }
 
 export async function startEmbedded(config: Config, logger: Logger): Promise<Embedded> {
-  const adapters = await openAdapters({ ...config, mode: 'embedded' }, logger, { migrate: true });
+  // One registry for every stage of the process: its /metrics has the receiver's and the consumers' series.
+  const metrics = createMetrics();
+  const adapters = await openAdapters({ ...config, mode: 'embedded' }, logger, { migrate: true, metrics });
   const operatorToken = operatorTokenFor(config.dataDir, config.operatorToken);
-  const receiver = await createReceiver(adapters, logger, config.ingest);
-  const sinks = createSinks(SINK_NAMES, sinkOptions(config, adapters, logger));
+  const receiver = await createReceiver(adapters, logger, config.ingest, metrics);
+  const sinks = createSinks(SINK_NAMES, sinkOptions(config, adapters, logger, metrics));
   for (const s of sinks) await s.start();
 
-  const app = await createHttpApp(logger, config.ingest.bodyLimitBytes);
-  await receiver.register(app, async () => ({ consumers: await consumerMetrics(sinks) }), publishedOpenApi);
+  const app = await createHttpApp(logger, config.ingest.bodyLimitBytes, metrics);
+  await receiver.register(app, async () => ({ consumers: await consumerMetrics(sinks, metrics) }), publishedOpenApi);
   const ui = await registerDashboardUi(app, adapters, logger, { operatorToken, llmPrices: config.llmPrices });
   await registerControlPlane(app, adapters, logger, {
     operatorToken,
     defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
     authenticators: [ui.authenticator],
-    lagOf: () => consumerMetrics(sinks),
+    lagOf: () => consumerMetrics(sinks, metrics),
     llmPrices: config.llmPrices,
   });
 

@@ -3,7 +3,7 @@ import { encodeBatch, newEvents, type Topics } from '@devtrail/contract';
 import { tooLarge } from '@devtrail/http';
 import type { EventDataByKind, EventKind } from '@devtrail/kinds';
 import { KAFKA_MAX_MESSAGE_BYTES } from '@devtrail/message-log';
-import { IDEMPOTENCY_HEADER, idempotencyKeyOf, idempotentEventIds, keyTime } from './idempotency.ts';
+import { IDEMPOTENCY_HEADER, idempotencyKeyHash, idempotencyKeyOf, idempotentEventIds, keyTime } from './idempotency.ts';
 import type { ProduceQueue } from './produce-queue.ts';
 import type { KeyCache } from './auth/key-cache.ts';
 import type { RateLimiter } from './auth/rate-limiter.ts';
@@ -19,24 +19,34 @@ export interface IngestDeps {
   topics: Topics;
   queue: ProduceQueue;
   counters: IngestCounters;
+  /** The first receive time of a project's Idempotency-Key (hashed), recording `now` if it is new (relational idempotency-repo.ts). */
+  firstSeen(projectId: string, keyHash: string, now: Date): Promise<Date>;
 }
 
 export interface Received {
   /** When the request arrived (its deadline counts from here), epoch ms. */
   arrivedAt: number;
-  /** The envelope's received_at. */
+  /** The envelope's received_at: when the request first arrived (idempotency.ts). */
   receivedAt: string;
-  /** "Now" in the defaults: the receive time, or a UUIDv7 Idempotency-Key's own time (idempotency.ts). */
+  /** "Now" in the defaults: the same first receive time. */
   defaultsTime: string;
   idempotencyKey?: string;
 }
 
-export function received(request: FastifyRequest, reply: FastifyReply): Received {
+/**
+ * When the request arrived and, with an Idempotency-Key, when it first did: a UUIDv7 key's
+ * own time, or the time the receivers remembered for the key (one upsert; PostgreSQL out: 503,
+ * rather than a retry stored twice).
+ */
+export async function received(deps: Pick<IngestDeps, 'firstSeen'>, request: FastifyRequest, reply: FastifyReply): Promise<Received> {
   const arrivedAt = Date.now() - reply.elapsedTime;
   const idempotencyKey = idempotencyKeyOf(request.headers[IDEMPOTENCY_HEADER]);
-  const receivedAt = new Date(arrivedAt).toISOString();
-  const fromKey = idempotencyKey && keyTime(idempotencyKey, arrivedAt);
-  return { arrivedAt, receivedAt, defaultsTime: fromKey ? new Date(fromKey).toISOString() : receivedAt, idempotencyKey };
+  let first = arrivedAt;
+  if (idempotencyKey) {
+    first = keyTime(idempotencyKey, arrivedAt) ?? (await deps.firstSeen(request.grant!.projectId, idempotencyKeyHash(idempotencyKey), new Date(arrivedAt))).getTime();
+  }
+  const firstAt = new Date(first).toISOString();
+  return { arrivedAt, receivedAt: firstAt, defaultsTime: firstAt, idempotencyKey };
 }
 
 /** The request's events, each with its own id, as one message on the kind's topic; resolves once Kafka acknowledged it. */

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
 import { registerHealthRoutes, type Adapters } from '@devtrail/runtime';
-import { projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
+import { idempotencyRepo, projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
+import { createMetrics, registerMetricsRoute, type Metrics } from '@devtrail/metrics';
+import { IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
 import { KeyCache } from './auth/key-cache.ts';
 import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
@@ -15,8 +17,8 @@ export type ReceiverOptions = Pick<Config['ingest'], 'bodyLimitBytes' | 'maxPend
 export interface Receiver {
   /**
    * Registers health, metrics and ingest routes on a Fastify instance (own or shared, as
-   * in the embedded mode, which adds its consumers' figures to /metrics and serves the
-   * OpenAPI document of every route it hosts).
+   * in the embedded mode, which adds its consumers' figures to the JSON view of /metrics and
+   * serves the OpenAPI document of every route it hosts).
    */
   register(app: FastifyInstance, moreMetrics?: () => Promise<Record<string, unknown>>, openApi?: () => Record<string, unknown>): Promise<void>;
   /** Stops intake bookkeeping: drains queued produces, stops listening for key changes. */
@@ -24,12 +26,22 @@ export interface Receiver {
   keyCache: KeyCache;
   queue: ProduceQueue;
   counters: IngestCounters;
+  metrics: Metrics;
 }
 
-/** Wires the receiver's parts; nothing here listens on a port. */
-export async function createReceiver(adapters: Adapters, logger: Logger, opts: ReceiverOptions): Promise<Receiver> {
+/** Wires the receiver's parts; nothing here listens on a port. `metrics`: the process's registry (a new one by default). */
+export async function createReceiver(
+  adapters: Adapters,
+  logger: Logger,
+  opts: ReceiverOptions,
+  metrics: Metrics = createMetrics({ processMetrics: false }),
+): Promise<Receiver> {
   const repo = projectsRepo(adapters.relational);
-  const keyCache = new KeyCache((hash) => repo.findGrant(hash), { ttlMs: opts.keyCacheTtlMs, maxStaleMs: opts.keyCacheMaxStaleMs });
+  const keyCache = new KeyCache((hash) => repo.findGrant(hash), {
+    ttlMs: opts.keyCacheTtlMs,
+    maxStaleMs: opts.keyCacheMaxStaleMs,
+    onLookup: (result) => metrics.m.keyCacheLookups.inc({ result }),
+  });
   const unlisten = await adapters.relational.listen(
     PROJECT_CHANGED_CHANNEL,
     (projectId) => keyCache.evictProject(projectId),
@@ -43,21 +55,30 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
         ? logger.warn({ err: (err as Error)?.message }, 'rate limit: PostgreSQL unreachable; each receiver enforces the limit on its own until it answers')
         : logger.info('rate limit: PostgreSQL answers again; limits are shared again'),
   );
-  const prune = setInterval(() => rl.prune(new Date(Date.now() - 3600_000)).catch(() => {}), 600_000);
+  const idempotency = idempotencyRepo(adapters.relational);
+  const prune = setInterval(async () => {
+    await rl.prune(new Date(Date.now() - 3600_000)).catch(() => {});
+    // Bounded steps, so one replica's prune never holds long locks; every replica prunes.
+    for (let i = 0; i < 20; i++) if ((await idempotency.prune(new Date(Date.now() - IDEMPOTENCY_RETENTION_MS)).catch(() => 0)) < 50_000) break;
+  }, 600_000);
   prune.unref();
   const producer = adapters.messageLog.createProducer();
   await producer.connect().catch((err) => logger.warn({ err: err.message }, 'message log not reachable yet; will retry on first send'));
-  const queue = new ProduceQueue(producer, { maxPendingEvents: opts.maxPendingEvents, ackTimeoutMs: opts.ackTimeoutMs });
-  const counters = new IngestCounters();
+  const queue = new ProduceQueue(producer, { maxPendingEvents: opts.maxPendingEvents, ackTimeoutMs: opts.ackTimeoutMs, metrics });
+  const counters = new IngestCounters(metrics);
 
   return {
     keyCache,
     queue,
     counters,
+    metrics,
     async register(app, moreMetrics, openApi = receiverOpenApi) {
       registerHealthRoutes(app, adapters, openApi);
-      app.get('/metrics', async () => ({ receiver: { ...counters.snapshot(), produce_queue_pending: queue.pending }, ...(await moreMetrics?.()) }));
-      await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters });
+      registerMetricsRoute(app, metrics, async () => ({
+        receiver: { ...(await counters.snapshot()), produce_queue_pending: queue.pending },
+        ...(await moreMetrics?.()),
+      }));
+      await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters, firstSeen: idempotency.firstSeen });
     },
     async stop() {
       clearInterval(prune);

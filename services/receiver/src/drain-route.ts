@@ -37,7 +37,7 @@ export function registerDrainRoute(app: FastifyInstance, deps: IngestDeps): void
       const raw = (request.body as Buffer | undefined) ?? Buffer.alloc(0);
       const grant = request.grant!;
       if (grant.drainSecret && !validDrainSignature(raw, grant.drainSecret, request.headers['x-vercel-signature'] as string | undefined)) throw badSignature();
-      const at = received(request, reply);
+      const at = await received(deps, request, reply);
       if (at.idempotencyKey) request.bodyDigest = bodyDigest(raw);
       const parsed = drainBodySchema.safeParse(parseDrainBody(request, raw));
       if (!parsed.success) throw parsed.error;

@@ -45,17 +45,30 @@ export function idempotentEventIds(projectId: string, key: string, digest: strin
 }
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-const KEY_TIME_PAST_MS = 24 * 3600 * 1000;
+/** How long a retry is guaranteed to store nothing new (docs/api.md, Idempotency-Key). */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+/** How long the receivers remember a key's first receive time: the window, and an hour to spare. */
+export const IDEMPOTENCY_RETENTION_MS = IDEMPOTENCY_WINDOW_MS + 3600 * 1000;
 const KEY_TIME_FUTURE_MS = 60 * 1000;
 
+// A retry must store exactly the same rows as the first request: the same event ids, and
+// the same "now" wherever the request leaves a time to the receiver (an error's or LLM
+// record's timestamp, a log's without one, and the received_at every row is partitioned by).
+// That "now" is the request's first receive time: a UUIDv7 key (what @devtrail/sdk sends)
+// carries it (keyTime, no round trip); for any other key the receivers remember it in
+// PostgreSQL for IDEMPOTENCY_RETENTION_MS (relational-store idempotency-repo.ts).
+
 /**
- * When the key is a UUID version 7 (as @devtrail/sdk sends), the time it was made, which
- * then stands for "now" in the request's defaults (an error's or LLM record's timestamp, a
- * log's without one), so a retry stores exactly the same rows. Only within a day before
- * and a minute after the receive time; otherwise undefined.
+ * When the key is a UUID version 7, the time it was made. Only within the window before and
+ * a minute after the receive time; otherwise undefined (the key is then remembered instead).
  */
 export function keyTime(key: string, nowMs: number): number | undefined {
   if (!UUID_V7.test(key)) return undefined;
   const ms = Number.parseInt(key.slice(0, 8) + key.slice(9, 13), 16);
-  return ms >= nowMs - KEY_TIME_PAST_MS && ms <= nowMs + KEY_TIME_FUTURE_MS ? ms : undefined;
+  return ms >= nowMs - IDEMPOTENCY_WINDOW_MS && ms <= nowMs + KEY_TIME_FUTURE_MS ? ms : undefined;
+}
+
+/** What the relational store keeps of a key: its SHA-256 (a key is up to 255 characters a client chose). */
+export function idempotencyKeyHash(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
 }

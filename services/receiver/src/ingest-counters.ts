@@ -1,26 +1,45 @@
-import { EVENT_KINDS, type EventKind } from '@devtrail/kinds';
+import { DRAIN_PATH, EVENT_KINDS, kindOf, type EventKind } from '@devtrail/kinds';
+import { byLabel, refusalReason, type Metrics } from '@devtrail/metrics';
+import { OTLP_PATHS } from './otlp-routes.ts';
 
-// Outcome counters of this receiver since it started: events accepted per kind (each
-// one durable in the log) and requests refused per HTTP status. Served at /metrics.
+// The receiver's outcome counters (docs/operations.md#metrics): every request to an ingest
+// route ends as accepted events of its kinds, or as one refused request with its reason. They
+// are Prometheus counters; the JSON view of /metrics reads the same ones.
+
+/** The kind an ingest route takes, for the refusals' kind label (OTLP traces count as spans). */
+const KIND_OF_ROUTE: Record<string, EventKind> = {
+  ...Object.fromEntries(EVENT_KINDS.map((k) => [kindOf(k).path, k])),
+  [DRAIN_PATH]: 'log',
+  [OTLP_PATHS.logs]: 'log',
+  [OTLP_PATHS.traces]: 'span',
+};
+
 export class IngestCounters {
-  readonly accepted = Object.fromEntries(EVENT_KINDS.map((k) => [k, 0])) as Record<EventKind, number>;
-  readonly refused: Record<string, number> = {};
-  /** Records refused one by one inside an accepted OTLP request (its partial-success count). */
-  readonly rejected = Object.fromEntries(EVENT_KINDS.map((k) => [k, 0])) as Record<EventKind, number>;
+  constructor(private readonly metrics: Metrics) {}
 
   onAccepted(kind: EventKind, count: number): void {
-    this.accepted[kind] += count;
+    this.metrics.m.acceptedEvents.inc({ kind }, count);
   }
 
+  /** Records refused one by one inside an accepted OTLP request (its partial-success count). */
   onRejected(kind: EventKind, count: number): void {
-    this.rejected[kind] += count;
+    if (count > 0) this.metrics.m.refusedRecords.inc({ kind, reason: 'invalid' }, count);
   }
 
-  onResponse(status: number): void {
-    if (status >= 400) this.refused[status] = (this.refused[status] ?? 0) + 1;
+  /** Every answer of an ingest route: a refusal is counted with its reason (a bad drain signature is unauthorized). */
+  onResponse(route: string | undefined, status: number): void {
+    const kind = route === undefined ? undefined : KIND_OF_ROUTE[route];
+    if (status < 400 || !kind) return;
+    const reason = status === 403 && route === DRAIN_PATH ? 'unauthorized' : refusalReason(status);
+    this.metrics.m.refusedRequests.inc({ kind, reason, status_code: status });
   }
 
-  snapshot() {
-    return { accepted_events: { ...this.accepted }, refused_requests: { ...this.refused }, rejected_records: { ...this.rejected } };
+  /** The JSON view: accepted events per kind, refused requests per status, refused OTLP records per kind. */
+  async snapshot() {
+    return {
+      accepted_events: byLabel(await this.metrics.values('acceptedEvents'), 'kind', EVENT_KINDS),
+      refused_requests: byLabel(await this.metrics.values('refusedRequests'), 'status_code'),
+      rejected_records: byLabel(await this.metrics.values('refusedRecords'), 'kind', EVENT_KINDS),
+    };
   }
 }

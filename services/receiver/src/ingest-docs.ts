@@ -50,7 +50,7 @@ function ingestErrors(docs: ApiDocs, example400: unknown, drain = false): Record
     ),
     429: errorResponse('Rate limit exceeded for this key in the current one-minute window.', ERRORS.rateLimited, retry),
     503: errorResponse(
-      `Kafka did not acknowledge within INGEST_ACK_TIMEOUT_MS of the request's arrival, or is failing, or the receiver's queue is full. The request may or may not have been written: retry after ${RETRY_AFTER_SECONDS} s with the same Idempotency-Key, which makes the retry invisible.`,
+      `Kafka did not acknowledge within INGEST_ACK_TIMEOUT_MS of the request's arrival, or is failing, or the receiver's queue is full (or, for a request with an Idempotency-Key that is not a UUIDv7, PostgreSQL cannot be reached to read the key's first receive time). The request may or may not have been written: retry after ${RETRY_AFTER_SECONDS} s with the same Idempotency-Key, which makes the retry invisible.`,
       UNAVAILABLE['message-log'],
       retry,
     ),
@@ -72,7 +72,7 @@ export const ingestHeaders = () =>
       .optional()
       .openapi({
         description:
-          'Makes the request safe to retry: a new key (a UUID) per request, the same on each retry of it; the retry writes the same event ids, so it is never stored twice (docs/api.md). A UUIDv7 key also fixes the time used for the defaults.',
+          'Makes the request safe to retry within 24 hours: any key (a UUID, a ULID, a string), new per request and the same on each retry of it; the retry writes the same event ids and the same times (the request\'s first receive time stands for "now"), so it is never stored twice (docs/api.md). A UUIDv7 key carries that time; for any other key the receivers remember it in PostgreSQL, and answer 503 while PostgreSQL cannot be reached.',
       }),
   });
 const COMPRESSION = 'The body may be sent with Content-Encoding gzip, x-gzip or deflate; the 5 MB limit counts decompressed bytes.';

@@ -15,11 +15,12 @@ import { registerOtlpRoutes } from './otlp-routes.ts';
 //   3 rate limit                  onRequest       429 + Retry-After (X-RateLimit-* on every answer from here on)
 //   4 decompress                  preParsing      415 unknown Content-Encoding; 400 not valid gzip/deflate
 //   5 parse JSON                  content parser  415 not JSON; 413 over the limit after decompression; 400 empty or malformed
-//   6 validate and normalise      handler         400 zod issues (the column store's domain included); 400 bad Idempotency-Key
+//   6 validate and normalise      handler         400 zod issues (the column store's domain included); 400 bad Idempotency-Key;
+//                                                 503 when a key's first receive time cannot be read (PostgreSQL out)
 //   7 produce, wait for acks=all  handler         503 + Retry-After when Kafka does not acknowledge by the request's
 //                                                 deadline (arrival + INGEST_ACK_TIMEOUT_MS) or is failing; 413 past Kafka's message limit
 //   8 answer                      handler         200 with the kind's success body
-//   9 count the outcome           onResponse      accepted events per kind, refused requests per status
+//   9 count the outcome           onResponse      accepted events per kind (at 7), refused requests per kind and reason
 // Each kind's route (libs/kinds) takes every step; the drain (drain-route.ts) and OTLP
 // (otlp-routes.ts) take steps 1-5 and 9 here, and 6-8 in their own way into the same
 // accept step (accept.ts). Consumers take the events from Kafka on (services/consumers).
@@ -31,12 +32,12 @@ export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Pr
     ingest.addHook('onRequest', rateLimit(deps.limiter)); // 3
     acceptCompressedBodies(ingest); // 4
     parseJsonBodies(ingest); // 5
-    ingest.addHook('onResponse', async (_request, reply) => deps.counters.onResponse(reply.statusCode)); // 9
+    ingest.addHook('onResponse', async (request, reply) => deps.counters.onResponse(request.routeOptions.url, reply.statusCode)); // 9
 
     for (const kind of EVENT_KINDS) {
       const k = kindOf(kind);
       ingest.post(k.path, async (request, reply) => {
-        const at = received(request, reply);
+        const at = await received(deps, request, reply);
         // 6: the zod-free fast path where there is one, the kind's schema otherwise (the source of every message)
         let events = k.fastEvents?.(request.body, at.defaultsTime);
         if (!events) {

@@ -1,13 +1,15 @@
 import { startService } from '@devtrail/config';
 import { createHttpApp } from '@devtrail/http';
+import { createMetrics } from '@devtrail/metrics';
 import { openAdapters } from '@devtrail/runtime';
 import { createReceiver } from './app.ts';
 
 // Distributed mode: one receiver replica. Config parsed once here and passed down.
 const { config, logger } = startService('receiver', process.env);
-const adapters = await openAdapters(config, logger, { migrate: true });
-const receiver = await createReceiver(adapters, logger, config.ingest);
-const app = await createHttpApp(logger, config.ingest.bodyLimitBytes);
+const metrics = createMetrics();
+const adapters = await openAdapters(config, logger, { migrate: true, metrics });
+const receiver = await createReceiver(adapters, logger, config.ingest, metrics);
+const app = await createHttpApp(logger, config.ingest.bodyLimitBytes, metrics);
 await receiver.register(app);
 await app.listen({ host: config.host, port: config.port });
 

@@ -105,7 +105,7 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps): void
     for (const [signal, sig] of Object.entries(SIGNALS) as Array<[OtlpSignal, (typeof SIGNALS)[OtlpSignal]]>) {
       scope.post(sig.path, async (request, reply) => {
         const encoding = encodingOf(request);
-        const at = received(request, reply);
+        const at = await received(deps, request, reply);
         const otlp = decoded(() => sig.decode(bodyOf(request, encoding), encoding));
         checkCount(sig.count(otlp as never), sig.records);
         const accepted = acceptOtlp(signal, otlp, at.defaultsTime);

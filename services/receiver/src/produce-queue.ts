@@ -1,4 +1,5 @@
 import { MessageLogError, type OutgoingMessage, type Producer } from '@devtrail/message-log';
+import type { Metrics } from '@devtrail/metrics';
 
 // Coalesces concurrent requests into one produce call: while a send is in flight, new
 // requests wait and then leave together (like Kafka's linger, without a fixed delay).
@@ -25,7 +26,11 @@ export interface ProduceQueueOptions {
   maxPendingEvents: number;
   ackTimeoutMs: number;
   maxSendBytes?: number;
+  /** Produce latency, failures by reason, acknowledged messages by topic, queue depth (docs/operations.md#metrics). */
+  metrics?: Metrics;
 }
+
+type FailureReason = 'error' | 'timeout' | 'queue_full' | 'failing';
 
 export class ProduceQueue {
   private queue: Pending[] = [];
@@ -40,6 +45,15 @@ export class ProduceQueue {
     private readonly opts: ProduceQueueOptions,
   ) {
     this.maxSendBytes = opts.maxSendBytes ?? 8 * 1024 * 1024;
+    const m = opts.metrics?.m;
+    if (m) {
+      m.produceQueueCapacity.set(opts.maxPendingEvents);
+      opts.metrics!.onScrape(() => m.produceQueueEvents.set(this.queuedEvents));
+    }
+  }
+
+  private failed(reason: FailureReason, requests = 1) {
+    this.opts.metrics?.m.kafkaProduceFailures.inc({ reason }, requests);
   }
 
   /** Events waiting for their acknowledgement. */
@@ -53,8 +67,14 @@ export class ProduceQueue {
    * `events` is what the messages carry: the bound counts events.
    */
   enqueue(topic: string, messages: OutgoingMessage[], events = messages.length, arrivedAt = Date.now()): Promise<void> {
-    if (this.queuedEvents + events > this.opts.maxPendingEvents) return Promise.reject(new MessageLogError('produce queue full', true));
-    if (this.failing && this.sending) return Promise.reject(new MessageLogError('the event log is failing; not queueing', true));
+    if (this.queuedEvents + events > this.opts.maxPendingEvents) {
+      this.failed('queue_full');
+      return Promise.reject(new MessageLogError('produce queue full', true));
+    }
+    if (this.failing && this.sending) {
+      this.failed('failing');
+      return Promise.reject(new MessageLogError('the event log is failing; not queueing', true));
+    }
     const bytes = messages.reduce((n, m) => n + m.value.length, 0);
     return new Promise<void>((resolve, reject) => {
       const wait = Math.max(0, arrivedAt + this.opts.ackTimeoutMs - Date.now());
@@ -80,6 +100,7 @@ export class ProduceQueue {
       this.queue.splice(i, 1);
       this.queuedEvents -= p.events;
     }
+    if (!p.settled) this.failed('timeout');
     this.settle(p, new MessageLogError(`no acknowledgement from the event log within ${this.opts.ackTimeoutMs} ms`, true));
   }
 
@@ -99,12 +120,18 @@ export class ProduceQueue {
         if (list) for (const m of p.messages) list.push(m);
         else byTopic.set(p.topic, p.messages.slice());
       }
+      const m = this.opts.metrics?.m;
+      const t0 = performance.now();
       try {
         await this.producer.send([...byTopic].map(([topic, messages]) => ({ topic, messages })));
         this.failing = false;
+        m?.kafkaProduceDuration.observe({ outcome: 'ok' }, (performance.now() - t0) / 1000);
+        if (m) for (const [topic, messages] of byTopic) m.kafkaProducedMessages.inc({ topic }, messages.length);
         for (const p of take) this.settle(p);
       } catch (err) {
         this.failing = true;
+        m?.kafkaProduceDuration.observe({ outcome: 'error' }, (performance.now() - t0) / 1000);
+        this.failed('error', take.filter((p) => !p.settled).length);
         for (const p of take) this.settle(p, err);
       } finally {
         this.queuedEvents -= take.reduce((n, p) => n + p.events, 0);

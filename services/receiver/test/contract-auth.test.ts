@@ -121,10 +121,10 @@ describe('rate limit', () => {
 
 describe('outcome counters', () => {
   it('counts accepted events per kind and refused requests per status at /metrics', async () => {
-    const before = (await h.app.inject({ url: '/metrics' })).json().receiver;
+    const before = (await h.app.inject({ url: '/metrics', headers: { accept: 'application/json' } })).json().receiver;
     await post({ authorization: `Bearer ${h.project.key}` });
     await post({});
-    const after = (await h.app.inject({ url: '/metrics' })).json().receiver;
+    const after = (await h.app.inject({ url: '/metrics', headers: { accept: 'application/json' } })).json().receiver;
     expect(after.accepted_events.log).toBe(before.accepted_events.log + 1);
     expect(after.refused_requests['401']).toBe((before.refused_requests['401'] ?? 0) + 1);
   });

@@ -16,6 +16,13 @@ import { tcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy.ts';
 // everything answers 200 again once it is back.
 const up = await stackUp();
 
+/** The time part of a UUIDv7 made now. */
+const uuidV7Prefix = () =>
+  Date.now()
+    .toString(16)
+    .padStart(12, '0')
+    .replace(/^(.{8})(.{4})$/, '$1-$2');
+
 describe.skipIf(!up)(`PostgreSQL unreachable (real PostgreSQL behind a cut proxy)${up ? '' : ` — skipped: ${NO_STACK_REASON}`}`, () => {
   let db: { url: string; drop: () => Promise<void> };
   let proxy: TcpProxy;
@@ -59,11 +66,11 @@ describe.skipIf(!up)(`PostgreSQL unreachable (real PostgreSQL behind a cut proxy
     await db?.drop();
   });
 
-  const post = (key: string) =>
+  const post = (key: string, headers: Record<string, string> = {}) =>
     app.inject({
       method: 'POST',
       url: '/ingest/logs',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
       payload: { logs: [{ level: 'info', message: 'm' }] },
     });
 
@@ -75,6 +82,14 @@ describe.skipIf(!up)(`PostgreSQL unreachable (real PostgreSQL behind a cut proxy
     expect(refused.headers['retry-after']).toBe('5');
     expect(refused.json().error).toMatch(/project database/);
     expect((await post(cachedKey)).statusCode).toBe(200);
+    // A request whose Idempotency-Key's first receive time cannot be read: 503, never a second copy
+    // under a new time. A UUIDv7 key carries its time and needs no PostgreSQL.
+    const keyed = await post(cachedKey, { 'idempotency-key': 'plain-9681' });
+    expect(keyed.statusCode).toBe(503);
+    expect(keyed.headers['retry-after']).toBe('5');
+    expect((await post(cachedKey, { 'idempotency-key': '019a8c1e-7f3b-7abc-8def-0123456789ab'.replace(/^[0-9a-f]{8}-[0-9a-f]{4}/, uuidV7Prefix()) })).statusCode).toBe(
+      200,
+    );
     proxy.restore();
     const deadline = Date.now() + 10_000;
     let status = 0;

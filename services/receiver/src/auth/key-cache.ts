@@ -21,6 +21,8 @@ export interface KeyCacheOptions {
   negativeTtlMs?: number;
   maxEntries?: number;
   now?: () => number;
+  /** Each lookup's result: hit (cached), miss (asked the database), stale (database out, a recent grant served). */
+  onLookup?: (result: 'hit' | 'miss' | 'stale') => void;
 }
 
 export class KeyCache {
@@ -39,7 +41,10 @@ export class KeyCache {
   async get(keyHash: string): Promise<KeyGrant | null> {
     const hit = this.entries.get(keyHash);
     const now = this.now();
-    if (hit && hit.expires > now) return hit.grant;
+    if (hit && hit.expires > now) {
+      this.opts.onLookup?.('hit');
+      return hit.grant;
+    }
     let pending = this.inflight.get(keyHash);
     if (!pending) {
       const gen = this.generation;
@@ -52,9 +57,15 @@ export class KeyCache {
       this.inflight.set(keyHash, pending);
     }
     try {
-      return await pending;
+      const grant = await pending;
+      this.opts.onLookup?.('miss');
+      return grant;
     } catch (err) {
-      if (isRetryable(err) && hit?.grant && now - hit.storedAt <= this.opts.maxStaleMs) return hit.grant;
+      if (isRetryable(err) && hit?.grant && now - hit.storedAt <= this.opts.maxStaleMs) {
+        this.opts.onLookup?.('stale');
+        return hit.grant;
+      }
+      this.opts.onLookup?.('miss');
       throw err;
     }
   }

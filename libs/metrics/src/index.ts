@@ -1,0 +1,4 @@
+export { METRICS, REFUSAL_REASONS, PROCESS_METRIC_PREFIXES, type MetricDef, type MetricKey, type MetricType, type RefusalReason } from './catalog.ts';
+export { createMetrics, byLabel, type Metrics, type MetricSet, type MetricsOptions, type Labels } from './metrics.ts';
+export { observeHttp, registerMetricsRoute, wantsJson, METRICS_PATH } from './http.ts';
+export { refusalReason } from './outcomes.ts';

@@ -1,0 +1,28 @@
+import type { ColumnStore } from '@devtrail/column-store';
+import type { Metrics } from '@devtrail/metrics';
+
+// The column store with its inserts measured (docs/operations.md#metrics): rows, bytes and
+// duration per table, whichever adapter stands behind it.
+export function observeColumnStore(store: ColumnStore, metrics: Metrics): ColumnStore {
+  const { clickhouseInsertRows: rows, clickhouseInsertBytes: bytes, clickhouseInsertDuration: duration } = metrics.m;
+  return {
+    kind: store.kind,
+    async insert(table, values) {
+      const t0 = performance.now();
+      try {
+        const r = await store.insert(table, values);
+        duration.observe({ table, outcome: 'ok' }, (performance.now() - t0) / 1000);
+        rows.inc({ table }, values.length);
+        bytes.inc({ table }, r.bytes);
+        return r;
+      } catch (err) {
+        duration.observe({ table, outcome: 'error' }, (performance.now() - t0) / 1000);
+        throw err;
+      }
+    },
+    query: (sql, params) => store.query(sql, params),
+    command: (sql) => store.command(sql),
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
+}
