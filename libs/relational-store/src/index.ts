@@ -5,3 +5,13 @@ export { migrateRelational, MIGRATIONS } from './migrations.ts';
 export { projectsRepo, isUuid, PROJECT_CHANGED_CHANNEL, type Project, type ProjectsRepo, type KeyGrant } from './projects-repo.ts';
 export { rateLimitRepo, type RateLimitRepo } from './rate-limit-repo.ts';
 export { usersRepo, type UsersRepo, type User, type SessionView } from './users-repo.ts';
+export { dataPolicyRepo, type DataPolicyRepo } from './data-policy-repo.ts';
+export { quotaRepo, type QuotaRepo } from './quota-repo.ts';
+export {
+  deletionsRepo,
+  PROJECT_DELETED_CHANNEL,
+  type Deletion,
+  type DeletionReason,
+  type DeletionStatus,
+  type DeletionsRepo,
+} from './deletions-repo.ts';
