@@ -46,7 +46,7 @@ const recordsOf = (msgs: EncodedMessage[]) => msgs.map((m, i) => Record({ key: m
 const batches: Buffer[] = [];
 for (const msgs of encoded) batches.push((await RecordBatch({ records: recordsOf(msgs), lastOffsetDelta: msgs.length - 1 })).buffer);
 const decoded = encoded.map((msgs) => msgs.flatMap((m) => decodeMessage('log', m.value).events));
-const toRow = (e: Envelope) => KINDS.log.toRow(e as Envelope<'log'>);
+const toRow = (e: Envelope) => KINDS.log.toRow(e as Envelope<'log'>, 30);
 const rows = decoded.map((d) => d.map(toRow));
 
 console.log(`receiver, ${BATCH} logs a request (${Math.round(bodies[0].length / BATCH)} bytes a log in the body)`);

@@ -78,9 +78,7 @@ async function addMissing(store: ColumnStore, t: TableDef, retentionDays: number
  */
 async function applySteps(store: ColumnStore, t: TableDef, retentionDays: number, changes: string[]): Promise<void> {
   if (!t.steps?.length) return;
-  const done = new Set(
-    (await store.query<{ step: string }>(`SELECT step FROM ${STEPS_TABLE} FINAL WHERE table = {t:String}`, { t: t.name })).map((r) => r.step),
-  );
+  const done = new Set((await store.query<{ step: string }>(`SELECT step FROM ${STEPS_TABLE} FINAL WHERE table = {t:String}`, { t: t.name })).map((r) => r.step));
   for (const step of t.steps) {
     if (done.has(step.id)) continue;
     for (const sql of step.statements(retentionDays, t.name)) await store.command(sql);

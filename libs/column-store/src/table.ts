@@ -76,7 +76,6 @@ export const perRowRetentionStep = (column: string): TableStep => ({
  * project's current setting, a UInt16 query parameter): what the read API may return. TTL
  * merges remove expired rows some time after they expire; reads never show them meanwhile.
  */
-export const withinRetention = (column: string, param = 'retention') =>
-  `toDateTime(${column}) + toIntervalDay(least(${RETENTION_COLUMN}, {${param}:UInt16})) > now()`;
+export const withinRetention = (column: string, param = 'retention') => `toDateTime(${column}) + toIntervalDay(least(${RETENTION_COLUMN}, {${param}:UInt16})) > now()`;
 
 export const clampDays = (days: number) => Math.min(MAX_RETENTION_DAYS, Math.max(1, Math.floor(days)));

@@ -52,6 +52,7 @@ const envSchema = z.object({
   CONSUMER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
 
   LLM_PRICES_FILE: z.string().optional(),
+  DELETION_GRACE_MS: int(30_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -74,10 +75,14 @@ export interface Config {
     keyCacheTtlMs: number;
     keyCacheMaxStaleMs: number;
     defaultRateLimitPerMinute: number;
+    /** RETENTION_DAYS: what events of a kind whose retention a project did not set are kept for (docs/data.md). */
+    defaultRetentionDays: number;
   };
   consumers: { enabled: string[]; groupPrefix: string; batchRows: number; batchMs: number; retryMaxMs: number; metricsPort: number };
   /** Prices behind estimated_cost_usd (data/llm-prices.json, overridden by LLM_PRICES_FILE). */
   llmPrices: LlmPriceTable;
+  /** How long a finished deletion waits before it checks once more that nothing came back (docs/data.md#deletion). */
+  deletionGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -129,6 +134,7 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
       keyCacheMaxStaleMs: e.KEY_CACHE_MAX_STALE_MS,
       defaultRateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      defaultRetentionDays: e.RETENTION_DAYS,
     },
     consumers: {
       enabled: e.CONSUMERS.split(',')
@@ -141,5 +147,6 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       metricsPort: e.CONSUMER_METRICS_PORT,
     },
     llmPrices,
+    deletionGraceMs: e.DELETION_GRACE_MS,
   };
 }

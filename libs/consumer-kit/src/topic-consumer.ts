@@ -11,7 +11,8 @@ import { deadLetter } from './dead-letter.ts';
 //      failures wait with backoff (consumption pauses, nothing is lost); a permanent
 //      failure is split until the bad message is found and dead-lettered, the rest written
 //   -> commit offsets only after the write succeeded.
-// Every message ends in exactly one counted outcome: written or dead-lettered.
+// Every message ends in exactly one counted outcome: written, dead-lettered, or discarded on
+// purpose by the write (a deleted project's events).
 // Delivery is at-least-once; writers de-duplicate by event id.
 
 export interface Logger {
@@ -30,8 +31,12 @@ export interface TopicConsumerOptions<T> {
   deadLetterTopic: string;
   /** A message's items (one, or a batch's events); throw to dead-letter the whole message. */
   decode(message: ConsumedMessage): Decoded<T>;
-  /** Writes a batch; throw a permanent Failure (contract failure.ts) for data that can never be written. */
-  write(items: T[]): Promise<void>;
+  /**
+   * Writes a batch; throw a permanent Failure (contract failure.ts) for data that can never be
+   * written. May resolve to how many items it discarded on purpose instead (a deleted
+   * project's events): they are counted as discarded, not written.
+   */
+  write(items: T[]): Promise<unknown>;
   batchRows?: number;
   batchMs?: number;
   /** Longest wait between retries of a failed write (CONSUMER_RETRY_MAX_MS): a store that is back is used within this. */
@@ -45,6 +50,8 @@ export interface ConsumerStats {
   topic: string;
   written: number;
   deadLettered: number;
+  /** Items the write discarded on purpose (a deleted project's events, docs/data.md#deletion). */
+  discarded: number;
   batches: number;
   retries: number;
   buffered: number;
@@ -111,6 +118,7 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
     topic: opts.topic,
     written: 0,
     deadLettered: 0,
+    discarded: 0,
     batches: 0,
     retries: 0,
     buffered: 0,
@@ -119,11 +127,10 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
   };
 
   /** Retries a retryable step with backoff until it succeeds or we are stopping past the deadline. */
-  async function persist(what: string, step: () => Promise<void>, ctx?: BatchContext): Promise<void> {
+  async function persist<R>(what: string, step: () => Promise<R>, ctx?: BatchContext): Promise<R> {
     for (let attempt = 0; ; attempt++) {
       try {
-        await step();
-        return;
+        return await step();
       } catch (err) {
         if (!isRetryable(err)) throw err;
         const e = err as Error;
@@ -153,8 +160,10 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
   /** Writes items; on a permanent failure splits to isolate the bad ones. */
   async function writeIsolating(items: Item<T>[], ctx?: BatchContext): Promise<void> {
     try {
-      await persist('write', () => opts.write(items.map((i) => i.value)), ctx);
-      stats.written += items.length;
+      const r = await persist('write', () => opts.write(items.map((i) => i.value)), ctx);
+      const discarded = typeof r === 'number' ? r : 0;
+      stats.written += items.length - discarded;
+      stats.discarded += discarded;
     } catch (err) {
       if (isRetryable(err)) throw err;
       const e = err as Error;

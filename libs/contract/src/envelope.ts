@@ -74,13 +74,7 @@ export function batchKey<K extends EventKind>(kind: K, events: Array<BatchEvent<
 }
 
 /** One version-2 message: a request's events of one kind. */
-export function encodeBatch<K extends EventKind>(
-  kind: K,
-  projectId: string,
-  receivedAt: string,
-  events: Array<BatchEvent<K>>,
-  retentionDays?: number,
-): EncodedMessage {
+export function encodeBatch<K extends EventKind>(kind: K, projectId: string, receivedAt: string, events: Array<BatchEvent<K>>, retentionDays?: number): EncodedMessage {
   const value: BatchEnvelope<K> = { schema_version: SCHEMA_VERSION, kind, project_id: projectId, received_at: receivedAt, retention_days: retentionDays, events };
   return {
     key: batchKey(kind, events),

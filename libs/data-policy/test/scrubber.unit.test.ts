@@ -15,7 +15,9 @@ function card(body: number[], sep: '' | ' ' | '-'): string {
   }
   throw new Error('unreachable');
 }
-const cardArb = fc.tuple(fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 12, maxLength: 18 }), fc.constantFrom('' as const, ' ' as const, '-' as const)).map(([b, s]) => card(b, s));
+const cardArb = fc
+  .tuple(fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 12, maxLength: 18 }), fc.constantFrom('' as const, ' ' as const, '-' as const))
+  .map(([b, s]) => card(b, s));
 
 describe('default key rule', () => {
   it.each([
@@ -51,10 +53,20 @@ describe('default key rule', () => {
 
   it.each(['PASSWORDHASH', 'accesstoken', 'sessionid', 'USERPASSWORD'])('%s, written as one word, looks secret', (key) => expect(isSecretKey(key)).toBe(true));
 
-  it.each(['author', 'input_tokens', 'max_tokens', 'gen_ai.usage.output_tokens', 'keyboard', 'monkey', 'user_id', 'email', 'message', 'tokenizer', 'oauth_provider', 'cache_key'])(
-    '%s does not',
-    (key) => expect(isSecretKey(key)).toBe(false),
-  );
+  it.each([
+    'author',
+    'input_tokens',
+    'max_tokens',
+    'gen_ai.usage.output_tokens',
+    'keyboard',
+    'monkey',
+    'user_id',
+    'email',
+    'message',
+    'tokenizer',
+    'oauth_provider',
+    'cache_key',
+  ])('%s does not', (key) => expect(isSecretKey(key)).toBe(false));
 });
 
 describe('default value rule: card numbers by Luhn', () => {
@@ -84,9 +96,13 @@ describe('rules and actions', () => {
     const hashed = with_([{ match: 'key', pattern: '^tag$', action: 'hash' }]).tree(structuredClone(doc)) as { tag: string };
     expect(hashed.tag).toMatch(/^[0-9a-f]{32}$/);
     expect((with_([{ match: 'key', pattern: '^tag$', action: 'hash' }]).tree({ tag: 'x' }) as { tag: string }).tag).toBe(hashed.tag);
-    expect((compileScrubber(scrubbingSchema.parse({ defaults: false, rules: [{ match: 'key', pattern: '^tag$', action: 'hash' }] }), 'other')!.tree({ tag: 'x' }) as { tag: string }).tag).not.toBe(
-      hashed.tag,
-    );
+    expect(
+      (
+        compileScrubber(scrubbingSchema.parse({ defaults: false, rules: [{ match: 'key', pattern: '^tag$', action: 'hash' }] }), 'other')!.tree({ tag: 'x' }) as {
+          tag: string;
+        }
+      ).tag,
+    ).not.toBe(hashed.tag);
   });
 
   it('value patterns: email, IPv4, IPv6, regex', () => {
@@ -125,7 +141,21 @@ describe('rules and actions', () => {
 type Leaf = { t: 'str'; tokens: Array<{ card: boolean; s: string }> } | { t: 'num'; v: number } | { t: 'bool'; v: boolean } | { t: 'null' };
 type Node = Leaf | { t: 'arr'; items: Node[] } | { t: 'obj'; entries: Array<[string, Node]> };
 
-const SECRET_BASES = ['password', 'passwd', 'secret', 'token', 'api_key', 'apikey', 'Authorization', 'cookie', 'set-cookie', 'session', 'apiKey', 'ACCESS_TOKEN', 'private-key'];
+const SECRET_BASES = [
+  'password',
+  'passwd',
+  'secret',
+  'token',
+  'api_key',
+  'apikey',
+  'Authorization',
+  'cookie',
+  'set-cookie',
+  'session',
+  'apiKey',
+  'ACCESS_TOKEN',
+  'private-key',
+];
 const secretKey = fc
   .tuple(fc.constantFrom('', 'user_', 'x-', 'http.header.', 'old '), fc.constantFrom(...SECRET_BASES), fc.constantFrom('', '_hash', '-value', '_id', '.v2'))
   .map(([a, b, c]) => `${a}${b}${c}`);
@@ -133,7 +163,14 @@ const neutralKey = fc.oneof(fc.constantFrom('user', 'input_tokens', 'author', 'u
 const word = fc.stringMatching(/^[a-zA-Z ,:]{0,10}$/);
 const shortNumber = fc.integer({ min: 0, max: 999_999 }).map(String);
 const stringLeaf = fc
-  .array(fc.oneof({ arbitrary: word.map((s) => ({ card: false, s })), weight: 3 }, shortNumber.map((s) => ({ card: false, s })), cardArb.map((s) => ({ card: true, s }))), { maxLength: 5 })
+  .array(
+    fc.oneof(
+      { arbitrary: word.map((s) => ({ card: false, s })), weight: 3 },
+      shortNumber.map((s) => ({ card: false, s })),
+      cardArb.map((s) => ({ card: true, s })),
+    ),
+    { maxLength: 5 },
+  )
   .map((tokens): Leaf => ({ t: 'str', tokens }));
 const leaf: fc.Arbitrary<Leaf> = fc.oneof(
   { arbitrary: stringLeaf, weight: 4 },
@@ -233,7 +270,10 @@ describe('property: the default rules over generated nested documents', () => {
   });
 
   it('any text: no card number survives, and text without 13 digits in a run is returned as it is', () => {
-    const text = fc.oneof(fc.string({ maxLength: 80 }), fc.array(fc.oneof(fc.constantFrom(' ', '-', 'x', '.'), fc.integer({ min: 0, max: 9 }).map(String), cardArb), { maxLength: 30 }).map((a) => a.join('')));
+    const text = fc.oneof(
+      fc.string({ maxLength: 80 }),
+      fc.array(fc.oneof(fc.constantFrom(' ', '-', 'x', '.'), fc.integer({ min: 0, max: 9 }).map(String), cardArb), { maxLength: 30 }).map((a) => a.join('')),
+    );
     fc.assert(
       fc.property(text, (s) => {
         const out = defaults.text(s);

@@ -126,15 +126,13 @@ export function deletionsRepo(store: RelationalStore) {
       return row ? toDeletion(row) : null;
     },
 
-    /** Saves the worker's progress; `status` done or failed also ends the lease. */
+    /** Saves the worker's progress after a step and ends its lease, so any replica takes the next step. */
     async save(id: string, progress: Record<string, unknown>, status: DeletionStatus, error: string | null = null): Promise<void> {
-      const finished = status === 'done' || status === 'failed';
       await store.query(
-        `UPDATE data_deletions SET progress = $2, status = $3, error = $4,
-                finished_at = CASE WHEN $5 THEN now() ELSE NULL END,
-                lease_until = CASE WHEN $5 THEN NULL ELSE lease_until END
+        `UPDATE data_deletions SET progress = $2, status = $3, error = $4, lease_until = NULL,
+                finished_at = CASE WHEN $3 IN ('done', 'failed') THEN now() ELSE NULL END
           WHERE id = $1`,
-        [id, JSON.stringify(progress), status, error, finished],
+        [id, JSON.stringify(progress), status, error],
       );
     },
 

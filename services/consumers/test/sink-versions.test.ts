@@ -55,6 +55,8 @@ describe.skipIf(!up)(`log sink during a rolling upgrade (real Kafka and ClickHou
       batchMs: 200,
       retryMaxMs: 1000,
       logger: createLogger('silent', 'sink-versions'),
+      retentionDays: 30,
+      deleted: new Set<string>(),
     });
     await sink.start();
     try {

@@ -10,10 +10,17 @@ const { config, logger } = startService('dashboard', process.env);
 const adapters = await openAdapters(config, logger, { migrate: true });
 const app = await createHttpApp(logger, 1024 * 1024);
 registerHealthRoutes(app, adapters, dashboardOpenApi);
-const ui = await registerDashboardUi(app, adapters, logger, { operatorToken: config.operatorToken, ingestPort: config.port, llmPrices: config.llmPrices });
+const ui = await registerDashboardUi(app, adapters, logger, {
+  operatorToken: config.operatorToken,
+  ingestPort: config.port,
+  llmPrices: config.llmPrices,
+  defaultRetentionDays: config.ingest.defaultRetentionDays,
+});
 await registerControlPlane(app, adapters, logger, {
   operatorToken: config.operatorToken,
   defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
+  defaultRetentionDays: config.ingest.defaultRetentionDays,
+  deletionGraceMs: config.deletionGraceMs,
   authenticators: [ui.authenticator],
   llmPrices: config.llmPrices,
 });

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
 import { registerHealthRoutes, type Adapters } from '@devtrail/runtime';
-import { projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
+import { projectsRepo, quotaRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
+import { GrantPolicies } from './data/grant-policy.ts';
+import { EventQuotas } from './data/event-quotas.ts';
 import { KeyCache } from './auth/key-cache.ts';
 import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
@@ -10,7 +12,10 @@ import { IngestCounters } from './ingest-counters.ts';
 import { receiverOpenApi } from './openapi.ts';
 
 /** The ingest settings (libs/config: INGEST_*, KEY_CACHE_*). */
-export type ReceiverOptions = Pick<Config['ingest'], 'bodyLimitBytes' | 'maxPendingEvents' | 'ackTimeoutMs' | 'keyCacheTtlMs' | 'keyCacheMaxStaleMs'>;
+export type ReceiverOptions = Pick<
+  Config['ingest'],
+  'bodyLimitBytes' | 'maxPendingEvents' | 'ackTimeoutMs' | 'keyCacheTtlMs' | 'keyCacheMaxStaleMs' | 'defaultRetentionDays'
+>;
 
 export interface Receiver {
   /**
@@ -43,7 +48,20 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
         ? logger.warn({ err: (err as Error)?.message }, 'rate limit: PostgreSQL unreachable; each receiver enforces the limit on its own until it answers')
         : logger.info('rate limit: PostgreSQL answers again; limits are shared again'),
   );
-  const prune = setInterval(() => rl.prune(new Date(Date.now() - 3600_000)).catch(() => {}), 600_000);
+  const qr = quotaRepo(adapters.relational);
+  const quotas = new EventQuotas(
+    (scope, start, n, limit) => qr.lease(scope, start, n, limit),
+    (scope, from, to) => qr.total(scope, from, to),
+    (failing, err) =>
+      failing
+        ? logger.warn({ err: (err as Error)?.message }, 'quotas: PostgreSQL unreachable; each receiver enforces the quotas on its own until it answers')
+        : logger.info('quotas: PostgreSQL answers again; quotas are shared again'),
+  );
+  const policies = new GrantPolicies(opts.defaultRetentionDays);
+  const prune = setInterval(() => {
+    rl.prune(new Date(Date.now() - 3600_000)).catch(() => {});
+    qr.prune(new Date(Date.now() - 2 * 86_400_000)).catch(() => {}); // day windows live a day; the baseline reads the last hour
+  }, 600_000);
   prune.unref();
   const producer = adapters.messageLog.createProducer();
   await producer.connect().catch((err) => logger.warn({ err: err.message }, 'message log not reachable yet; will retry on first send'));
@@ -57,7 +75,7 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
     async register(app, moreMetrics, openApi = receiverOpenApi) {
       registerHealthRoutes(app, adapters, openApi);
       app.get('/metrics', async () => ({ receiver: { ...counters.snapshot(), produce_queue_pending: queue.pending }, ...(await moreMetrics?.()) }));
-      await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters });
+      await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters, policies, quotas });
     },
     async stop() {
       clearInterval(prune);

@@ -1,12 +1,24 @@
 import { EVENT_KINDS, type EventKind } from '@devtrail/kinds';
+import { REFUSAL_REASONS, type RefusalReason } from './data/event-quotas.ts';
 
 // Outcome counters of this receiver since it started: events accepted per kind (each
-// one durable in the log) and requests refused per HTTP status. Served at /metrics.
+// one durable in the log), requests refused per HTTP status, and events a project's data
+// policy held back (docs/data.md): refused by a quota or the spike guard ("rate limited",
+// per reason), or sampled out. Served at /metrics.
+const perKind = () => Object.fromEntries(EVENT_KINDS.map((k) => [k, 0])) as Record<EventKind, number>;
+
 export class IngestCounters {
-  readonly accepted = Object.fromEntries(EVENT_KINDS.map((k) => [k, 0])) as Record<EventKind, number>;
+  readonly accepted = perKind();
   readonly refused: Record<string, number> = {};
   /** Records refused one by one inside an accepted OTLP request (its partial-success count). */
-  readonly rejected = Object.fromEntries(EVENT_KINDS.map((k) => [k, 0])) as Record<EventKind, number>;
+  readonly rejected = perKind();
+  /** Events refused with 429 by a project's quota or spike guard, per kind and reason. */
+  readonly rateLimited = Object.fromEntries(EVENT_KINDS.map((k) => [k, Object.fromEntries(REFUSAL_REASONS.map((r) => [r, 0]))])) as Record<
+    EventKind,
+    Record<RefusalReason, number>
+  >;
+  /** Events answered as accepted and not stored because the project samples its kind. */
+  readonly sampledOut = perKind();
 
   onAccepted(kind: EventKind, count: number): void {
     this.accepted[kind] += count;
@@ -16,11 +28,25 @@ export class IngestCounters {
     this.rejected[kind] += count;
   }
 
+  onRateLimited(kind: EventKind, reason: RefusalReason, count: number): void {
+    this.rateLimited[kind][reason] += count;
+  }
+
+  onSampledOut(kind: EventKind, count: number): void {
+    this.sampledOut[kind] += count;
+  }
+
   onResponse(status: number): void {
     if (status >= 400) this.refused[status] = (this.refused[status] ?? 0) + 1;
   }
 
   snapshot() {
-    return { accepted_events: { ...this.accepted }, refused_requests: { ...this.refused }, rejected_records: { ...this.rejected } };
+    return {
+      accepted_events: { ...this.accepted },
+      refused_requests: { ...this.refused },
+      rejected_records: { ...this.rejected },
+      rate_limited_events: Object.fromEntries(EVENT_KINDS.map((k) => [k, { ...this.rateLimited[k] }])),
+      sampled_out_events: { ...this.sampledOut },
+    };
   }
 }

@@ -63,7 +63,11 @@ const DEFAULT_RULES: ScrubRule[] = [
 export function compileScrubber(settings: Scrubbing, salt: string | null): Scrubber | null {
   const rules = [...settings.rules, ...(settings.defaults ? DEFAULT_RULES : [])];
   if (rules.length === 0) return null;
-  const hash = (s: string) => createHmac('sha256', salt ?? '').update(s).digest('hex').slice(0, 32);
+  const hash = (s: string) =>
+    createHmac('sha256', salt ?? '')
+      .update(s)
+      .digest('hex')
+      .slice(0, 32);
   const keyRules: Array<{ test: (key: string) => boolean; act: KeyAction }> = [];
   const stringRules: StringRule[] = [];
   for (const rule of rules) {

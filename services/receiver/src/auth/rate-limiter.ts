@@ -71,26 +71,39 @@ export class RateLimiter {
     return Math.max(1, Math.ceil(limit * 0.02));
   }
 
-  /** Decides at once; any lease it needs runs in the background. */
-  take(keyId: string, limit: number): RateDecision {
+  /**
+   * Decides at once for `n` tokens (requests, or a request's events), all or none; any lease
+   * it needs runs in the background. Blocks are ~2% of `blockOf`: the limit, unless the
+   * caller expects far less use than the limit allows (a window counted, not limited).
+   */
+  take(keyId: string, limit: number, n = 1, blockOf = limit): RateDecision {
     const now = this.now();
     const start = Math.floor(now / this.windowMs) * this.windowMs;
     const w = this.windowOf(keyId, start, limit);
-    const block = this.blockSize(limit);
+    const block = this.blockSize(blockOf);
     const resetSeconds = Math.max(1, Math.ceil((start + this.windowMs - now) / 1000));
     let allowed = false;
-    if (w.tokens > 0) {
-      w.tokens--;
+    if (w.tokens >= n) {
+      w.tokens -= n;
       allowed = true;
-    } else if (!w.exhausted && w.admitted < limit) {
-      w.credit++;
+    } else if (!w.exhausted && w.admitted + n <= limit) {
+      w.credit += n - w.tokens;
+      w.tokens = 0;
       allowed = true;
     }
-    if (allowed) w.admitted++;
+    if (allowed) w.admitted += n;
     if (!w.exhausted && w.tokens <= block / 2) this.refill(keyId, w, block);
     if (now >= start + this.windowMs - this.leaseAheadMs) this.leaseAhead(keyId, w, block);
     const remaining = allowed || !w.exhausted ? Math.max(0, limit - w.globalUsed - w.credit + w.tokens) : 0;
     return { allowed, limit, remaining: w.exhausted && w.tokens === 0 ? 0 : remaining, resetSeconds };
+  }
+
+  /** Returns `n` tokens taken in the current window and not used after all (the request failed later): this replica spends them again. */
+  giveBack(keyId: string, n: number): void {
+    const w = this.windows.get(keyId);
+    if (!w || w.start !== Math.floor(this.now() / this.windowMs) * this.windowMs) return;
+    w.tokens += n;
+    w.admitted = Math.max(0, w.admitted - n);
   }
 
   private windowOf(keyId: string, start: number, limit: number): KeyWindow {
