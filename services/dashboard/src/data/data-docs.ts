@@ -76,7 +76,7 @@ export function documentDataApi(docs: ApiDocs) {
     params: idParam,
     body: scrubbingBody,
     ok: policyAnswer,
-    description: 'defaults: the built-in rules (secret-looking keys, card numbers); rules: the project\'s own, applied first. Patterns are RE2, at most 200 characters.',
+    description: "defaults: the built-in rules (secret-looking keys, card numbers); rules: the project's own, applied first. Patterns are RE2, at most 200 characters.",
   });
   path('put', DATA_PATHS.quotas, 'Set the quotas per kind and the spike guard', { params: idParam, body: quotasBody, ok: policyAnswer });
   path('put', DATA_PATHS.sampling, 'Set the sampling of logs and spans (share kept, by trace)', { params: idParam, body: samplingBody, ok: policyAnswer });
