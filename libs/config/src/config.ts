@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { loadLlmPrices, type LlmPriceTable } from './llm-prices.ts';
-import { EVENT_KINDS, KINDS } from '@devtrail/kinds';
+import { EVENT_KINDS, KINDS, MAX_RETENTION_DAYS } from '@devtrail/kinds';
 
 // Every setting devtrail reads, with its default, in one place. Parsed once at the
 // process edge (main.ts) and passed down; no other module reads process.env.
@@ -31,7 +31,7 @@ const envSchema = z.object({
     .default('devtrail'),
   CLICKHOUSE_USER: z.string().default('default'),
   CLICKHOUSE_PASSWORD: z.string().default(''),
-  RETENTION_DAYS: int(30),
+  RETENTION_DAYS: z.coerce.number().int().positive().max(MAX_RETENTION_DAYS).default(30),
 
   DATABASE_URL: z.string().default('postgresql://devtrail:devtrail@127.0.0.1:15432/devtrail'),
   POSTGRES_CONNECT_TIMEOUT_MS: int(2000),

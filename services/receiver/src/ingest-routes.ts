@@ -16,6 +16,7 @@ import { registerOtlpRoutes } from './otlp-routes.ts';
 //   4 decompress                  preParsing      415 unknown Content-Encoding; 400 not valid gzip/deflate
 //   5 parse JSON                  content parser  415 not JSON; 413 over the limit after decompression; 400 empty or malformed
 //   6 validate and normalise      handler         400 zod issues (the column store's domain included); 400 bad Idempotency-Key
+//     apply the data policy       handler         429 + Retry-After past a quota or the spike guard; sample, scrub (data/admit.ts)
 //   7 produce, wait for acks=all  handler         503 + Retry-After when Kafka does not acknowledge by the request's
 //                                                 deadline (arrival + INGEST_ACK_TIMEOUT_MS) or is failing; 413 past Kafka's message limit
 //   8 answer                      handler         200 with the kind's success body

@@ -7,8 +7,11 @@
 // When no leased token is at hand (a lease in flight, PostgreSQL slow or unreachable), a
 // request is admitted on credit and the next lease pays the credit back, so the shared
 // count stays right. Credit is bounded: one replica never admits more than the key's
-// limit in a window, so while PostgreSQL is unreachable the whole deployment admits at
-// most limit x replicas per window (docs/api.md), and no request waits.
+// limit in a window, nor more than the shared count it last saw leaves, so while
+// PostgreSQL is unreachable the whole deployment admits at most limit x replicas per
+// window (docs/api.md), and no request waits. Taken n at a time (a request's events,
+// data/event-quotas.ts), a credit the shared window then refuses is at most one request's
+// n per replica and window.
 
 export type LeaseFn = (keyId: string, windowStart: Date, requested: number, limit: number) => Promise<{ granted: number; used: number }>;
 
@@ -86,7 +89,7 @@ export class RateLimiter {
     if (w.tokens >= n) {
       w.tokens -= n;
       allowed = true;
-    } else if (!w.exhausted && w.admitted + n <= limit) {
+    } else if (!w.exhausted && w.admitted + n <= limit && w.globalUsed + w.credit + n <= limit) {
       w.credit += n - w.tokens;
       w.tokens = 0;
       allowed = true;
