@@ -51,7 +51,7 @@ function cardsIn(run: string): Array<[number, number]> {
 
 /** `s` with each card number replaced by `replace(card)`; `s` itself when it has none. */
 export function replaceCards(s: string, replace: (card: string) => string): string {
-  if (!GATE.test(s)) return s;
+  if (s.length < 13 || !GATE.test(s)) return s;
   return s.replace(RUN, (run) => {
     const cards = cardsIn(run);
     if (cards.length === 0) return run;
