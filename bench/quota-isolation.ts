@@ -4,17 +4,20 @@ import { logBatch } from './payloads.ts';
 import { pipeline } from '../test/support/processes.ts';
 import { adminCall, newProject } from '../test/support/admin-api.ts';
 import { stackUp } from '../test/support/stack.ts';
+import { CpuMeter } from './cpu-usage.ts';
 
-// `npx tsx bench/quota-isolation.ts [--seconds 10]` (the local stack running): does one
-// project flooding the receiver cost the other projects latency, with and without a quota
-// that refuses the flood (docs/data.md#quotas-and-spike-protection)? A quiet project sends
-// 50 requests/s of 20 logs throughout; three phases of `seconds` each: quiet alone; quiet
-// beside a flooding project (16 requests in flight, 100 logs each) whose quota refuses
-// almost all of it; the same flood with no quota. Prints the quiet project's latency per
-// phase and what the flood got.
+// `npx tsx bench/quota-isolation.ts [--seconds 10] [--flood-rate 300]` (the local stack
+// running): does one project flooding the receiver cost the other projects latency, with and
+// without a quota that refuses the flood (docs/data.md#quotas-and-spike-protection)? A quiet
+// project sends 50 requests/s of 20 logs throughout; three phases of `seconds` each: quiet
+// alone; quiet beside a flooding project (`flood-rate` requests/s of 100 logs, 16 in flight)
+// whose quota refuses almost all of it; the same flood with no quota. Prints the quiet
+// project's latency and the receiver's CPU per phase, and what the flood got.
 
 const secArg = process.argv.indexOf('--seconds');
 const SECONDS = secArg > 0 ? Number(process.argv[secArg + 1]) : 10;
+const rateArg = process.argv.indexOf('--flood-rate');
+const FLOOD_RATE = rateArg > 0 ? Number(process.argv[rateArg + 1]) : 300;
 
 async function main() {
   if (!(await stackUp())) throw new Error('the local stack is not running: make services-up');
@@ -56,7 +59,7 @@ async function main() {
       const statuses: Record<number, number> = {};
       await runLoop({
         concurrency: 16,
-        rate: 0,
+        rate: FLOOD_RATE,
         durationMs: SECONDS * 1000,
         send: async (i) => {
           const o = await c.post('/ingest/logs', floodBodies[i % floodBodies.length]);
@@ -66,24 +69,36 @@ async function main() {
       c.close();
       return statuses;
     };
-    const metrics = async () => ((await (await fetch(`${receiver.url}/metrics`)).json()) as any).receiver.rate_limited_events.log;
+    const metrics = async () => ((await (await fetch(`${receiver.url}/metrics`)).json()) as any).receiver;
 
+    const cpu = new CpuMeter({ receiver: () => [receiver.child.pid!] });
+    const phase = async <T>(run: () => Promise<T>): Promise<T & { cores: number }> => {
+      cpu.begin();
+      const r = await run();
+      return { ...r, cores: cpu.end().receiver };
+    };
     await quietLoad(); // warm-up
-    const alone = await quietLoad();
+    const alone = await phase(async () => ({ quiet: await quietLoad() }));
     const before = await metrics();
-    const [withQuota, refusedFlood] = await Promise.all([quietLoad(), flood(limited.key)]);
+    const limitedPhase = await phase(async () => {
+      const [quiet, f] = await Promise.all([quietLoad(), flood(limited.key)]);
+      return { quiet, flood: f };
+    });
     const after = await metrics();
-    const [withoutQuota, openFlood] = await Promise.all([quietLoad(), flood(open.key)]);
+    const openPhase = await phase(async () => {
+      const [quiet, f] = await Promise.all([quietLoad(), flood(open.key)]);
+      return { quiet, flood: f };
+    });
 
-    const row = (name: string, q: { latency: Summary; statuses: Record<number, number> }, f?: Record<number, number>) =>
-      `  ${name.padEnd(36)} p50 ${String(q.latency.p50).padStart(6)} ms  p99 ${String(q.latency.p99).padStart(6)} ms  (n=${q.latency.n}, ${JSON.stringify(q.statuses)})${f ? `  flood answers ${JSON.stringify(f)}` : ''}`;
-    console.log(`quiet project: 50 requests/s of 20 logs, ${SECONDS} s a phase`);
-    console.log(row('alone', alone));
-    console.log(row('beside a flood refused by its quota', withQuota, refusedFlood));
-    console.log(row('beside the same flood, no quota', withoutQuota, openFlood));
-    console.log(
-      `  flood events counted as rate limited: quota_per_minute ${after.quota_per_minute - before.quota_per_minute}, spike_guard ${after.spike_guard - before.spike_guard}`,
-    );
+    const row = (name: string, q: { latency: Summary; statuses: Record<number, number> }, cores: number, f?: Record<number, number>) =>
+      `  ${name.padEnd(36)} p50 ${String(q.latency.p50).padStart(6)} ms  p99 ${String(q.latency.p99).padStart(6)} ms  (n=${q.latency.n}, ${JSON.stringify(q.statuses)})  receiver ${cores.toFixed(2)} cores${f ? `  flood answers ${JSON.stringify(f)}` : ''}`;
+    console.log(`quiet project: 50 requests/s of 20 logs; flood: ${FLOOD_RATE} requests/s of 100 logs; ${SECONDS} s a phase`);
+    console.log(row('alone', alone.quiet, alone.cores));
+    console.log(row('beside a flood refused by its quota', limitedPhase.quiet, limitedPhase.cores, limitedPhase.flood));
+    console.log(row('beside the same flood, no quota', openPhase.quiet, openPhase.cores, openPhase.flood));
+    const counted = (m: any) => m.rate_limited_events.log.quota_per_minute + m.rate_limited_events.log.spike_guard;
+    const requests = (m: any) => m.rate_limited_requests.log.quota_per_minute + m.rate_limited_requests.log.spike_guard;
+    console.log(`  flood refusals counted: ${counted(after) - counted(before)} events (after reading the body), ${requests(after) - requests(before)} requests (before)`);
   } finally {
     await p.close();
   }

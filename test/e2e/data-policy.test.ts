@@ -233,7 +233,11 @@ describe.skipIf(!up)(`data policy end to end${up ? '' : ` (skipped: ${NO_STACK_R
     expect(answers[5].body.error).toContain('50 events per minute');
     expect((await ingest(receiver, '/ingest/logs', other.key, batch)).status).toBe(200);
     const after = await metrics();
-    expect(after.rate_limited_events.log.quota_per_minute - before.rate_limited_events.log.quota_per_minute).toBe(30);
+    // Each refusal counted: by its events, or, refused before its body was read (the quota spent already), as a request.
+    const refusedEvents = after.rate_limited_events.log.quota_per_minute - before.rate_limited_events.log.quota_per_minute;
+    const refusedRequests = after.rate_limited_requests.log.quota_per_minute - before.rate_limited_requests.log.quota_per_minute;
+    expect(refusedEvents + 10 * refusedRequests).toBe(30);
+    expect(refusedRequests, 'once spent, refused before the body is read').toBeGreaterThan(0);
     await expect.poll(() => raw('logs', limited.id), { timeout: 15_000 }).toBe(50);
   });
 
@@ -250,6 +254,8 @@ describe.skipIf(!up)(`data policy end to end${up ? '' : ` (skipped: ${NO_STACK_R
     for (let i = 0; i < 5; i++) statuses.push((await ingest(receiver, '/ingest/logs', spiky.key, batch)).status);
     expect(statuses).toEqual([200, 200, 429, 429, 429]);
     const after = await metrics();
-    expect(after.rate_limited_events.log.spike_guard - before.rate_limited_events.log.spike_guard).toBe(30);
+    const refusedEvents = after.rate_limited_events.log.spike_guard - before.rate_limited_events.log.spike_guard;
+    const refusedRequests = after.rate_limited_requests.log.spike_guard - before.rate_limited_requests.log.spike_guard;
+    expect(refusedEvents + 10 * refusedRequests).toBe(30);
   });
 });

@@ -36,6 +36,8 @@ interface KeyWindow {
   globalUsed: number;
   /** The shared window has no quota left. */
   exhausted: boolean;
+  /** The fewest tokens a refused take asked for in this window (spent() refuses takes that large). */
+  minRefused: number;
   leasing?: Promise<void>;
   /** The next window's first block, leased ahead. */
   next?: KeyWindow;
@@ -89,16 +91,32 @@ export class RateLimiter {
     if (w.tokens >= n) {
       w.tokens -= n;
       allowed = true;
-    } else if (!w.exhausted && w.admitted + n <= limit && w.globalUsed + w.credit + n <= limit) {
+    } else if (!w.exhausted && w.admitted + n <= limit && w.globalUsed + w.credit + n - w.tokens <= limit) {
       w.credit += n - w.tokens;
       w.tokens = 0;
       allowed = true;
     }
     if (allowed) w.admitted += n;
+    else w.minRefused = Math.min(w.minRefused, n);
     if (!w.exhausted && w.tokens <= block / 2) this.refill(keyId, w, block);
     if (now >= start + this.windowMs - this.leaseAheadMs) this.leaseAhead(keyId, w, block);
     const remaining = allowed || !w.exhausted ? Math.max(0, limit - w.globalUsed - w.credit + w.tokens) : 0;
     return { allowed, limit, remaining: w.exhausted && w.tokens === 0 ? 0 : remaining, resetSeconds };
+  }
+
+  /**
+   * A refusal, taking nothing, when a take as large as the smallest one this window refused
+   * would be refused now (nothing was given back or leased since): the caller can refuse
+   * before doing the work of finding out how many tokens it needs. Null otherwise.
+   */
+  spent(keyId: string, limit: number): RateDecision | null {
+    const now = this.now();
+    const start = Math.floor(now / this.windowMs) * this.windowMs;
+    const w = this.windows.get(keyId);
+    if (!w || w.start !== start || w.limit !== limit || w.minRefused === Number.POSITIVE_INFINITY) return null;
+    const n = w.minRefused;
+    if (w.tokens >= n || (!w.exhausted && w.admitted + n <= limit && w.globalUsed + w.credit + n - w.tokens <= limit)) return null;
+    return { allowed: false, limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil((start + this.windowMs - now) / 1000)) };
   }
 
   /** Returns `n` tokens taken in the current window and not used after all (the request failed later): this replica spends them again. */
@@ -120,6 +138,7 @@ export class RateLimiter {
       // The operator changed the limit mid-window: ask the shared window again.
       w.limit = limit;
       w.exhausted = false;
+      w.minRefused = Number.POSITIVE_INFINITY;
     }
     return w;
   }
@@ -163,4 +182,13 @@ export class RateLimiter {
   }
 }
 
-const fresh = (start: number, limit: number): KeyWindow => ({ start, limit, tokens: 0, credit: 0, admitted: 0, globalUsed: 0, exhausted: false });
+const fresh = (start: number, limit: number): KeyWindow => ({
+  start,
+  limit,
+  tokens: 0,
+  credit: 0,
+  admitted: 0,
+  globalUsed: 0,
+  exhausted: false,
+  minRefused: Number.POSITIVE_INFINITY,
+});

@@ -80,6 +80,31 @@ export class EventQuotas {
     return null;
   }
 
+  /**
+   * Whether the kind's quota of the project is spent for the current window already, taking
+   * nothing: a request can then be refused before its body is read (quota-gate.ts), so a
+   * flood past its quota costs the receiver little.
+   */
+  spent(projectId: string, kind: EventKind, policy: ResolvedPolicy): Refusal | null {
+    const quota = policy.quotas[kind];
+    const spike = policy.spikeGuard.enabled ? this.spikeLimit(projectId, kind, policy).limit : null;
+    const minuteLimit = minOf(quota.perMinute, spike);
+    if (minuteLimit !== null) {
+      const d = this.perMinute.spent(scope(projectId, kind, 'm'), minuteLimit);
+      if (d)
+        return {
+          reason: spike !== null && minuteLimit === spike && (quota.perMinute === null || spike < quota.perMinute) ? 'spike_guard' : 'quota_per_minute',
+          retryAfterSeconds: d.resetSeconds,
+          limit: d.limit,
+        };
+    }
+    if (quota.perDay !== null) {
+      const d = this.perDay.spent(scope(projectId, kind, 'd'), quota.perDay);
+      if (d) return { reason: 'quota_per_day', retryAfterSeconds: d.resetSeconds, limit: d.limit };
+    }
+    return null;
+  }
+
   /** Returns events admitted but not produced after all (another kind of the request was refused, Kafka failed). */
   giveBack(projectId: string, kind: EventKind, n: number, policy: ResolvedPolicy): void {
     if (policy.quotas[kind].perMinute !== null || policy.spikeGuard.enabled) this.perMinute.giveBack(scope(projectId, kind, 'm'), n);
