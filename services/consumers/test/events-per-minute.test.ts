@@ -4,7 +4,7 @@ import { createKafkaLog, createMemoryLog, type MessageLog } from '@devtrail/mess
 import { encodeBatch, newEvents, topicNames } from '@devtrail/contract';
 import { encodeEnvelope, newEnvelope } from '../../../test/support/envelopes.ts';
 import { logsToEvents } from '@devtrail/kinds';
-import { eventsPerMinute } from '../src/index.ts';
+import { eventsPerMinute } from '../src/examples/events-per-minute.ts';
 import { poisonPrefix } from '../../../test/support/dead-letters.ts';
 import { STACK, stackUp } from '../../../test/support/stack.ts';
 

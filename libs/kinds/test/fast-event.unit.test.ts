@@ -1,0 +1,71 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EVENT_KINDS, kindOf, type EventKind } from '@devtrail/kinds';
+
+// Each kind's zod-free event check (derived from its fields, kind.ts) must answer exactly what
+// its event schema answers: the same object, key for key and in the same order, or "ask zod"
+// (undefined). It decodes every event the consumers read, so a difference would store what
+// the schema refuses or drop what it accepts.
+
+const iso = fc
+  .date({ min: new Date(Date.UTC(1901, 0, 1)), max: new Date(Date.UTC(2298, 0, 1)), noInvalidDate: true })
+  .map((d) => d.toISOString());
+const json = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 });
+
+/** A value of the field's type, valid for its event schema. */
+function validValue(kind: EventKind, name: string): fc.Arbitrary<unknown> {
+  const shape = kindOf(kind).event.shape[name];
+  const sample = (arb: fc.Arbitrary<unknown>) => arb.filter((v) => shape.safeParse(v).success);
+  const def = (shape as unknown as { _def: { typeName: string; values?: string[] } })._def;
+  switch (def.typeName) {
+    case 'ZodEnum':
+      return fc.constantFrom(...def.values!);
+    case 'ZodNumber':
+      return sample(fc.oneof(fc.nat(), fc.double({ noNaN: true, noDefaultInfinity: true })));
+    case 'ZodRecord':
+      return json;
+    case 'ZodArray':
+      return fc.array(fc.record({ type: fc.string(), message: fc.string(), timestamp: iso }), { maxLength: 2 });
+    default:
+      if (name.includes('time') || name === 'timestamp') return iso;
+      if (name === 'fingerprint') return fc.stringMatching(/^[0-9a-f]{64}$/);
+      return fc.string({ maxLength: 12 });
+  }
+}
+
+/** Anything JSON can hold where the field is, or nothing. */
+const wrongValue = fc.oneof(fc.constant(undefined), fc.constant(null), fc.jsonValue({ maxDepth: 2 }), fc.constant('not-a-time'), fc.constant(-1), fc.constant(1.5));
+
+function events(kind: EventKind) {
+  const names = Object.keys(kindOf(kind).event.shape);
+  const valid = fc.record(Object.fromEntries(names.map((n) => [n, validValue(kind, n)])));
+  const broken = fc
+    .tuple(valid, fc.constantFrom(...names), wrongValue, fc.boolean())
+    .map(([e, name, value, extra]) => ({ ...e, [name]: value, ...(extra ? { future_field: 1 } : {}) }));
+  const protoKey = valid.map((e) => JSON.parse(JSON.stringify(e).replace('{', '{"__proto__":{"x":1},')));
+  return fc.oneof(valid, broken, protoKey);
+}
+
+describe.each(EVENT_KINDS)('the zod-free check of a %s event', (kind) => {
+  const k = kindOf(kind);
+
+  it('accepts only what the event schema accepts, and gives exactly what it gives', () => {
+    fc.assert(
+      fc.property(events(kind), (data) => {
+        const fast = k.fastEvent(data);
+        const parsed = k.event.safeParse(data);
+        if (fast === undefined) return; // zod decides
+        expect(parsed.success).toBe(true);
+        expect(JSON.stringify(fast)).toBe(JSON.stringify(parsed.data));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('takes the fast way for well-formed events where the fields allow one', () => {
+    const allChecked = Object.values(k.fields).every((f) => (f as { is?: unknown }).is);
+    const sample = fc.sample(events(kind), 50).filter((d) => k.event.safeParse(d).success && !Object.hasOwn(d as object, '__proto__'));
+    expect(sample.length).toBeGreaterThan(0);
+    for (const d of sample) expect(k.fastEvent(d) !== undefined).toBe(allChecked);
+  });
+});
