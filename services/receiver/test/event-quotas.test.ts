@@ -12,7 +12,7 @@ const settle = () => new Promise((r) => setTimeout(r, 50));
 
 describe('event quotas and spike guard (two receivers, PGlite)', () => {
   let store: RelationalStore;
-  let clock = Date.UTC(2026, 10, 24, 12, 0, 5);
+  const clock = Date.UTC(2026, 10, 24, 12, 0, 5);
   const receiver = () => {
     const q = quotaRepo(store);
     return new EventQuotas(
