@@ -232,11 +232,16 @@ describe.skipIf(!up)(`data policy end to end${up ? '' : ` (skipped: ${NO_STACK_R
     expect(Number(answers[5].headers.get('retry-after'))).toBeLessThanOrEqual(60);
     expect(answers[5].body.error).toContain('50 events per minute');
     expect((await ingest(receiver, '/ingest/logs', other.key, batch)).status).toBe(200);
+    // OTLP log records count against the same quota, refused in OTLP's terms.
+    const otlp = await ingest(receiver, '/v1/logs', limited.key, logsRequest([{ timeUnixNano: String(Date.now() * 1e6), body: { stringValue: 'x' } }]));
+    expect(otlp.status).toBe(429);
+    expect(otlp.body.message).toContain('Quota exceeded');
+    expect(Number(otlp.headers.get('retry-after'))).toBeGreaterThan(0);
     const after = await metrics();
     // Each refusal counted: by its events, or, refused before its body was read (the quota spent already), as a request.
     const refusedEvents = after.rate_limited_events.log.quota_per_minute - before.rate_limited_events.log.quota_per_minute;
     const refusedRequests = after.rate_limited_requests.log.quota_per_minute - before.rate_limited_requests.log.quota_per_minute;
-    expect(refusedEvents + 10 * refusedRequests).toBe(30);
+    expect(refusedEvents + 10 * (refusedRequests - 1)).toBe(30); // the OTLP request's one record counted as a request
     expect(refusedRequests, 'once spent, refused before the body is read').toBeGreaterThan(0);
     await expect.poll(() => raw('logs', limited.id), { timeout: 15_000 }).toBe(50);
   });

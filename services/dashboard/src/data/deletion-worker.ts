@@ -1,4 +1,5 @@
 import type { ColumnStore } from '@devtrail/column-store';
+import { isRetryable } from '@devtrail/failures';
 import type { Logger } from '@devtrail/config';
 import type { Deletion, DeletionsRepo } from '@devtrail/relational-store';
 import { planDeletion, type TablePlan } from './deletion-plan.ts';
@@ -48,8 +49,14 @@ export function startDeletionWorker(repo: DeletionsRepo, store: ColumnStore, log
       d = await repo.claim(opts.leaseMs ?? 60_000);
       if (d) await step(repo, store, d, opts.graceMs);
     } catch (err) {
-      // An outage: the lease runs out and the step is taken again later.
-      logger.debug({ err: (err as Error).message, deletion: d?.id }, 'deletion step failed; will retry');
+      if (d && !isRetryable(err)) {
+        // ClickHouse refused a statement for good: the deletion says so instead of retrying forever.
+        logger.error({ err: (err as Error).message, deletion: d.id }, 'deletion failed');
+        await repo.save(d.id, d.progress, 'failed', (err as Error).message).catch(() => {});
+      } else {
+        // An outage: the lease runs out and the step is taken again later.
+        logger.debug({ err: (err as Error).message, deletion: d?.id }, 'deletion step failed; will retry');
+      }
     }
     if (!stopped) timer = setTimeout(() => (running = tick()), d ? 200 : (opts.idleMs ?? 1000));
   };
