@@ -38,17 +38,19 @@ export function errorGroupStatements(errorsTable: string, retentionDays: number)
     ) ENGINE = AggregatingMergeTree
     ORDER BY (project_id, fingerprint)
     TTL ${ttlExpression('last_seen')}`,
+    // A table made before retention was per row lacks the column the view's query fills (even
+    // an existing view's query is checked against its target): added first, a no-op once there.
+    `ALTER TABLE ${GROUPS_TABLE} ADD COLUMN IF NOT EXISTS ${groupsRetentionColumn(retentionDays)}`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${VIEW} TO ${GROUPS_TABLE} AS ${groupsSelect(errorsTable)}`,
   ];
 }
 
 const groupsRetentionColumn = (days: number) => `${RETENTION_COLUMN} SimpleAggregateFunction(max, UInt16) DEFAULT ${clampDays(days)}`;
 
-/** Groups made before retention was per row: the column, the view's query that fills it, the TTL (no part rewritten). */
+/** Groups made before retention was per row: the view's query that fills the column, the TTL (no part rewritten). */
 export const groupsRetentionStep: TableStep = {
   id: 'error-groups-per-row-retention',
-  statements: (days, errorsTable) => [
-    `ALTER TABLE ${GROUPS_TABLE} ADD COLUMN IF NOT EXISTS ${groupsRetentionColumn(days)}`,
+  statements: (_days, errorsTable) => [
     `ALTER TABLE ${VIEW} MODIFY QUERY ${groupsSelect(errorsTable)}`,
     `ALTER TABLE ${GROUPS_TABLE} MODIFY TTL ${ttlExpression('last_seen')} SETTINGS materialize_ttl_after_modify = 0`,
   ],
