@@ -64,7 +64,7 @@ export const ttlExpression = (column: string) => `toDateTime(${column}) + toInte
 /**
  * The TTL as a one-off step for a table made before retention was per row. No part is
  * rewritten (materialize_ttl_after_modify = 0): existing rows read the column's DEFAULT,
- * the days they had before, so their expiry does not move.
+ * RETENTION_DAYS when the column was added (the days they had, unless it was changed since).
  */
 export const perRowRetentionStep = (column: string): TableStep => ({
   id: 'ttl-per-row-retention',
