@@ -3,6 +3,7 @@ import '../libs/message-log/src/kafkajs-crc32c.ts'; // as the receiver runs kafk
 import { decodeMessage, encodeBatch, newEvents, type EncodedMessage, type Envelope } from '@devtrail/contract';
 import { fastLogsToEvents, KINDS, logBatchSchema, logsToEvents } from '@devtrail/kinds';
 import { logBatch } from './payloads.ts';
+import { compileScrubber, scrubbingSchema, scrubEvents } from '@devtrail/data-policy';
 
 // `npx tsx bench/hot-path.ts [--batch 100] [--otlp]`: CPU microseconds per log event for each
 // stage an event passes through, measured in this process with process.cpuUsage (so a
@@ -46,13 +47,16 @@ const recordsOf = (msgs: EncodedMessage[]) => msgs.map((m, i) => Record({ key: m
 const batches: Buffer[] = [];
 for (const msgs of encoded) batches.push((await RecordBatch({ records: recordsOf(msgs), lastOffsetDelta: msgs.length - 1 })).buffer);
 const decoded = encoded.map((msgs) => msgs.flatMap((m) => decodeMessage('log', m.value).events));
-const toRow = (e: Envelope) => KINDS.log.toRow(e as Envelope<'log'>);
+const toRow = (e: Envelope) => KINDS.log.toRow(e as Envelope<'log'>, 30);
 const rows = decoded.map((d) => d.map(toRow));
 
 console.log(`receiver, ${BATCH} logs a request (${Math.round(bodies[0].length / BATCH)} bytes a log in the body)`);
+// Scrubbing at the door with the default rules, as every project has it unless turned off (docs/data.md).
+const scrubber = compileScrubber(scrubbingSchema.parse({}), 'salt')!;
 const r = [
   await stage('JSON parse (secure-json-parse, as Fastify)', bodies, (b) => secureJson.parse(b, { protoAction: 'error', constructorAction: 'error' }), BATCH),
   await stage('validate + normalise (fastLogsToEvents)', parsed, (p) => fastLogsToEvents(p, now), BATCH),
+  await stage('scrub, default rules (scrubEvents)', events, (es) => scrubEvents('log', es, scrubber), BATCH),
   await stage('event ids + encode (newEvents, encodeBatch)', events, (es) => encodeBatch('log', 'p', now, newEvents(es)), BATCH),
   await stage(
     'kafkajs record batch encode (+crc32c)',

@@ -82,10 +82,10 @@ describe.each(EVENT_KINDS)('the fields of a %s event', (kind) => {
 
   it('come back through the read API', async () => {
     const read: Record<EventKind, () => Promise<object[]>> = {
-      log: async () => (await readLogs(adapters.columnStore, { projectId: project })).logs,
-      error: async () => (await readErrors(adapters.columnStore, { projectId: project })).errors,
-      span: () => readTrace(adapters.columnStore, project, 'fields-trace'),
-      llm: () => readLlmUsage(adapters.columnStore, { projectId: project }),
+      log: async () => (await readLogs(adapters.columnStore, { projectId: project, retentionDays: 30 })).logs,
+      error: async () => (await readErrors(adapters.columnStore, { projectId: project, retentionDays: 30 })).errors,
+      span: () => readTrace(adapters.columnStore, project, 'fields-trace', 30),
+      llm: () => readLlmUsage(adapters.columnStore, { projectId: project, retentionDays: 30 }),
     };
     const [record] = await read[kind]();
     expect(record, 'the sample was stored').toBeDefined();

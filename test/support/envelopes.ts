@@ -33,4 +33,4 @@ export function decodeEnvelope<K extends EventKind>(kind: K, value: Buffer | str
 }
 
 /** An event's row in its kind's table. */
-export const toRow = (e: Envelope) => kindOf(e.kind).toRow(e as never);
+export const toRow = (e: Envelope) => kindOf(e.kind).toRow(e as never, 30);

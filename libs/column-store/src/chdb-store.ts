@@ -38,9 +38,10 @@ export function createChdbStore(dataDir: string, database: string): ColumnStore 
         const text = r.text().trim();
         return text === '' ? [] : (text.split('\n').map((l) => JSON.parse(l)) as T[]);
       }),
-    command: (sql) =>
+    command: (sql, params) =>
       wrap(async () => {
-        await session.queryAsync(sql, { format: 'TabSeparated' });
+        if (params) await session.queryBindAsync(sql, params, { format: 'TabSeparated' });
+        else await session.queryAsync(sql, { format: 'TabSeparated' });
       }),
     ping: () =>
       wrap(async () => {

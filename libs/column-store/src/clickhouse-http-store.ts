@@ -75,8 +75,8 @@ export function createClickHouseStore(opts: ClickHouseStoreOptions): ColumnStore
     async query<T>(sql: string, params?: Record<string, unknown>) {
       return wrap(client.query({ query: sql, query_params: params, format: 'JSONEachRow' }).then((r) => r.json<T>()));
     },
-    async command(sql) {
-      await wrap(client.command({ query: sql }));
+    async command(sql, params) {
+      await wrap(client.command({ query: sql, query_params: params }));
     },
     async ping() {
       const r = await client.ping();

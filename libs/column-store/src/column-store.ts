@@ -16,8 +16,8 @@ export interface ColumnStore {
   insert(table: string, rows: ReadonlyArray<Record<string, unknown>>): Promise<InsertResult>;
   /** Runs a SELECT with ClickHouse query parameters ({name:Type}); never string-built SQL. */
   query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]>;
-  /** Runs DDL or another statement without a result. */
-  command(sql: string): Promise<void>;
+  /** Runs DDL or another statement without a result (a DELETE with query parameters, too). */
+  command(sql: string, params?: QueryParams): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,7 +1,17 @@
 export { ColumnStoreError, type ColumnStore, type InsertResult, type QueryParams } from './column-store.ts';
 export { createClickHouseStore, ensureClickHouseDatabase, type ClickHouseStoreOptions } from './clickhouse-http-store.ts';
-export { migrateColumnStore, type MigrateOptions } from './migrations.ts';
-export { createTableSql, ttlExpression, type TableDef } from './table.ts';
+export { migrateColumnStore, STEPS_TABLE, type MigrateOptions } from './migrations.ts';
+export {
+  clampDays,
+  createTableSql,
+  MAX_RETENTION_DAYS,
+  perRowRetentionStep,
+  RETENTION_COLUMN,
+  ttlExpression,
+  withinRetention,
+  type TableDef,
+  type TableStep,
+} from './table.ts';
 export { toChTime, fromChTime } from './times.ts';
 export {
   bucketExpr,

@@ -1,7 +1,7 @@
 import { countLogs } from '../../../test/support/stored-counts.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bucketsOf, ColumnStoreError, migrateColumnStore, type ColumnStore, type TableDef } from '@devtrail/column-store';
+import { bucketsOf, ColumnStoreError, migrateColumnStore, perRowRetentionStep, type ColumnStore, type TableDef } from '@devtrail/column-store';
 import { readErrorActivity, readErrorGroups, readErrors, readLlmUsage, readLogs, readTrace } from '@devtrail/kinds';
 import { toRow } from '../../../test/support/envelopes.ts';
 import { sampleEnvelopes } from './fixtures.ts';
@@ -61,16 +61,16 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
       await store.insert(KINDS.span.name, [toRow(newEnvelope('span', p, now, spanToEvent(span)))]);
       await store.insert(KINDS.llm.name, [toRow(newEnvelope('llm', p, now, llmToEvent(llm, now)))]);
 
-      const { logs } = await readLogs(store, { projectId: p, range: { fromMs: COLUMN.time.minMs, toMs: COLUMN.time.maxMs } });
+      const { logs } = await readLogs(store, { projectId: p, retentionDays: 30, range: { fromMs: COLUMN.time.minMs, toMs: COLUMN.time.maxMs } });
       expect(logs.map((l) => l.timestamp).sort()).toEqual([...times].sort());
       for (const l of logs) {
         expect(l.message).toBe(edgeText);
         expect(l.metadata).toEqual({ [edgeText.slice(0, 20)]: 1e308 });
       }
-      const [stored] = await readTrace(store, p, 'edge');
+      const [stored] = await readTrace(store, p, 'edge', 30);
       expect(stored.duration_ms).toBe(COLUMN.count.max);
       expect(stored.start_time).toBe(times[1]);
-      const [usage] = await readLlmUsage(store, { projectId: p });
+      const [usage] = await readLlmUsage(store, { projectId: p, retentionDays: 30 });
       expect(usage).toMatchObject({ model: edgeText.slice(0, 30), input_tokens: COLUMN.count.max, cost_usd: -1e308, latency_p50_ms: COLUMN.count.max });
     });
 
@@ -96,13 +96,25 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
         partitionBy: 'toYYYYMM(at)',
         orderBy: 'id',
         ttlColumn: 'at',
+        timeColumn: 'at',
+        steps: [perRowRetentionStep('at')],
       };
       expect(await migrateColumnStore(store, [table], { retentionDays: 30 })).toEqual([
         `renamed ${before} to ${after}`,
         `added column ${after}.note`,
+        `added column ${after}.retention_days`,
         `added index ${after}.idx_note`,
+        `applied ${after}: ttl-per-row-retention`,
       ]);
-      expect(await store.query(`SELECT id, note FROM ${after}`)).toEqual([{ id: 1, note: '' }]);
+      // The row written before keeps the deployment's retention; the TTL now reads it per row.
+      expect(await store.query(`SELECT id, note, retention_days FROM ${after}`)).toEqual([{ id: 1, note: '', retention_days: 30 }]);
+      const [{ ddl }] = await store.query<{ ddl: string }>(
+        `SELECT create_table_query AS ddl FROM system.tables WHERE database = currentDatabase() AND name = {t:String}`,
+        {
+          t: after,
+        },
+      );
+      expect(ddl).toContain('TTL toDateTime(at) + toIntervalDay(retention_days)');
       expect(await migrateColumnStore(store, [table], { retentionDays: 30 })).toEqual([]);
       await store.command(`DROP TABLE ${after}`);
     });
@@ -112,7 +124,7 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
     });
 
     it('reads logs back with every field intact, newest first', async () => {
-      const { logs } = await readLogs(store, { projectId: project });
+      const { logs } = await readLogs(store, { projectId: project, retentionDays: 30 });
       expect(logs).toHaveLength(5);
       const sent = envs.filter((e) => e.kind === 'log').map((e) => e.data as Record<string, unknown>);
       const first = logs[0];
@@ -133,13 +145,13 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
     });
 
     it('filters and paginates with parameters, never SQL text', async () => {
-      expect((await readLogs(store, { projectId: project, levels: ['error'] })).logs).toHaveLength(2);
-      expect((await readLogs(store, { projectId: project, text: 'HELLO 3' })).logs).toHaveLength(1);
-      expect((await readLogs(store, { projectId: project, text: "x' OR 1=1 --" })).logs).toHaveLength(0);
-      expect((await readLogs(store, { projectId: "' OR ''='" })).logs).toHaveLength(0);
-      const p1 = await readLogs(store, { projectId: project, limit: 2 });
-      const p2 = await readLogs(store, { projectId: project, limit: 2, cursor: p1.nextCursor! });
-      const p3 = await readLogs(store, { projectId: project, limit: 2, cursor: p2.nextCursor! });
+      expect((await readLogs(store, { projectId: project, retentionDays: 30, levels: ['error'] })).logs).toHaveLength(2);
+      expect((await readLogs(store, { projectId: project, retentionDays: 30, text: 'HELLO 3' })).logs).toHaveLength(1);
+      expect((await readLogs(store, { projectId: project, retentionDays: 30, text: "x' OR 1=1 --" })).logs).toHaveLength(0);
+      expect((await readLogs(store, { projectId: "' OR ''='", retentionDays: 30 })).logs).toHaveLength(0);
+      const p1 = await readLogs(store, { projectId: project, retentionDays: 30, limit: 2 });
+      const p2 = await readLogs(store, { projectId: project, retentionDays: 30, limit: 2, cursor: p1.nextCursor! });
+      const p3 = await readLogs(store, { projectId: project, retentionDays: 30, limit: 2, cursor: p2.nextCursor! });
       const ids = [...p1.logs, ...p2.logs, ...p3.logs].map((l) => l.event_id);
       expect(new Set(ids).size).toBe(5);
       expect(p3.nextCursor).toBeNull();
@@ -148,13 +160,13 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
     it('never double-counts a replayed batch', async () => {
       await insertAll(store, envs);
       expect(await countLogs(store, project)).toBe(5);
-      const groups = await readErrorGroups(store, { projectId: project });
+      const groups = await readErrorGroups(store, { projectId: project, retentionDays: 30 });
       expect(groups).toHaveLength(1);
       expect(groups[0].count).toBe(2);
-      expect((await readErrors(store, { projectId: project })).errors).toHaveLength(2);
-      const [usage] = await readLlmUsage(store, { projectId: project });
+      expect((await readErrors(store, { projectId: project, retentionDays: 30 })).errors).toHaveLength(2);
+      const [usage] = await readLlmUsage(store, { projectId: project, retentionDays: 30 });
       expect(usage).toMatchObject({ calls: 1, input_tokens: 10, output_tokens: 5, cost_usd: 0.25, model: 'gpt-x' });
-      expect(await readTrace(store, project, 'trace-1')).toHaveLength(1);
+      expect(await readTrace(store, project, 'trace-1', 30)).toHaveLength(1);
     });
 
     it('charts LLM usage per bucket and model, and tabulates it per model and provider, costliest first', async () => {
@@ -185,24 +197,24 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
       await store.insert(KINDS.llm.name, rows);
       await store.insert(KINDS.llm.name, rows); // a replayed batch counts once
 
-      expect(await readLlmUsage(store, { projectId: p, buckets, by: ['bucket', 'model'], measures: ['calls', 'tokens', 'cost_usd'] })).toEqual([
+      expect(await readLlmUsage(store, { projectId: p, retentionDays: 30, buckets, by: ['bucket', 'model'], measures: ['calls', 'tokens', 'cost_usd'] })).toEqual([
         { bucket: 0, model: 'a', calls: 2, tokens: 33, cost_usd: 0.75 },
         { bucket: 1, model: 'b', calls: 1, tokens: 10, cost_usd: 2 },
         { bucket: 2, model: 'a', calls: 1, tokens: 4, cost_usd: 0.125 },
         { bucket: 4, model: 'a', calls: 1, tokens: 1, cost_usd: 0.0625 },
       ]);
-      expect(await readLlmUsage(store, { projectId: p, buckets, by: ['model', 'provider'], costliestFirst: true })).toEqual([
+      expect(await readLlmUsage(store, { projectId: p, retentionDays: 30, buckets, by: ['model', 'provider'], costliestFirst: true })).toEqual([
         { model: 'b', provider: 'p2', calls: 1, input_tokens: 5, output_tokens: 5, cost_usd: 2, latency_p50_ms: 50, latency_p95_ms: 50 },
         { model: 'a', provider: 'p1', calls: 3, input_tokens: 34, output_tokens: 3, cost_usd: 0.875, latency_p50_ms: 200, latency_p95_ms: 300 },
         { model: 'a', provider: 'p2', calls: 1, input_tokens: 1, output_tokens: 0, cost_usd: 0.0625, latency_p50_ms: 1000, latency_p95_ms: 1000 },
       ]);
-      expect(await readLlmUsage(store, { projectId: p, buckets, by: ['provider'], measures: ['input_tokens', 'tokens'] })).toEqual([
+      expect(await readLlmUsage(store, { projectId: p, retentionDays: 30, buckets, by: ['provider'], measures: ['input_tokens', 'tokens'] })).toEqual([
         { provider: 'p1', input_tokens: 34, tokens: 37 },
         { provider: 'p2', input_tokens: 6, tokens: 11 },
       ]);
-      expect(await readLlmUsage(store, { projectId: p, buckets, by: ['model', 'provider'], costliestFirst: true, limit: 1 })).toHaveLength(1);
-      expect(await readLlmUsage(store, { projectId: randomUUID(), buckets, by: ['model'] })).toEqual([]);
-      await expect(readLlmUsage(store, { projectId: p, by: ['bucket'] })).rejects.toThrow(/buckets/);
+      expect(await readLlmUsage(store, { projectId: p, retentionDays: 30, buckets, by: ['model', 'provider'], costliestFirst: true, limit: 1 })).toHaveLength(1);
+      expect(await readLlmUsage(store, { projectId: randomUUID(), retentionDays: 30, buckets, by: ['model'] })).toEqual([]);
+      await expect(readLlmUsage(store, { projectId: p, retentionDays: 30, by: ['bucket'] })).rejects.toThrow(/buckets/);
     });
 
     it('counts error occurrences per bucket for the groups asked, zero where none', async () => {
@@ -233,16 +245,16 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
       const [fpF, fpG] = [String(rows[0].fingerprint), String(rows[4].fingerprint)];
       const unseen = 'f'.repeat(64);
       expect(fpF).not.toBe(fpG);
-      expect(await readErrorActivity(store, { projectId: p, fingerprints: [fpF, fpG, unseen], buckets })).toEqual({
+      expect(await readErrorActivity(store, { projectId: p, retentionDays: 30, fingerprints: [fpF, fpG, unseen], buckets })).toEqual({
         [fpF]: [2, 0, 0, 0, 1],
         [fpG]: [0, 1, 0, 0, 0],
         [unseen]: [0, 0, 0, 0, 0],
       });
-      expect(await readErrorActivity(store, { projectId: p, fingerprints: [], buckets })).toEqual({});
+      expect(await readErrorActivity(store, { projectId: p, retentionDays: 30, fingerprints: [], buckets })).toEqual({});
     });
 
     it('groups errors with first and last seen', async () => {
-      const [g] = await readErrorGroups(store, { projectId: project });
+      const [g] = await readErrorGroups(store, { projectId: project, retentionDays: 30 });
       const errs = envs.filter((e) => e.kind === 'error');
       expect(g.fingerprint).toBe((errs[0].data as { fingerprint: string }).fingerprint);
       expect(g.max_severity).toBe('high');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { loadLlmPrices, type LlmPriceTable } from './llm-prices.ts';
-import { EVENT_KINDS, KINDS } from '@devtrail/kinds';
+import { EVENT_KINDS, KINDS, MAX_RETENTION_DAYS } from '@devtrail/kinds';
 
 // Every setting devtrail reads, with its default, in one place. Parsed once at the
 // process edge (main.ts) and passed down; no other module reads process.env.
@@ -31,7 +31,7 @@ const envSchema = z.object({
     .default('devtrail'),
   CLICKHOUSE_USER: z.string().default('default'),
   CLICKHOUSE_PASSWORD: z.string().default(''),
-  RETENTION_DAYS: int(30),
+  RETENTION_DAYS: z.coerce.number().int().positive().max(MAX_RETENTION_DAYS).default(30),
 
   DATABASE_URL: z.string().default('postgresql://devtrail:devtrail@127.0.0.1:15432/devtrail'),
   POSTGRES_CONNECT_TIMEOUT_MS: int(2000),
@@ -53,6 +53,7 @@ const envSchema = z.object({
   CONSUMER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
 
   LLM_PRICES_FILE: z.string().optional(),
+  DELETION_GRACE_MS: int(30_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -75,10 +76,14 @@ export interface Config {
     keyCacheTtlMs: number;
     keyCacheMaxStaleMs: number;
     defaultRateLimitPerMinute: number;
+    /** RETENTION_DAYS: what events of a kind whose retention a project did not set are kept for (docs/data.md). */
+    defaultRetentionDays: number;
   };
   consumers: { enabled: string[]; groupPrefix: string; batchRows: number; batchMs: number; retryMaxMs: number; unknownErrorRetries: number; metricsPort: number };
   /** Prices behind estimated_cost_usd (data/llm-prices.json, overridden by LLM_PRICES_FILE). */
   llmPrices: LlmPriceTable;
+  /** How long a finished deletion waits before it checks once more that nothing came back (docs/data.md#deletion). */
+  deletionGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -130,6 +135,7 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
       keyCacheMaxStaleMs: e.KEY_CACHE_MAX_STALE_MS,
       defaultRateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      defaultRetentionDays: e.RETENTION_DAYS,
     },
     consumers: {
       enabled: e.CONSUMERS.split(',')
@@ -143,5 +149,6 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       metricsPort: e.CONSUMER_METRICS_PORT,
     },
     llmPrices,
+    deletionGraceMs: e.DELETION_GRACE_MS,
   };
 }

@@ -17,7 +17,7 @@ export type EventConsumerOptions<K extends EventKind, T> = Base & {
   topics: Topics;
   /** Maps each event once, as it is decoded (a sink makes its table row here). Default: the event itself. */
   map?: (event: Envelope<K>) => T;
-} & ({ write(items: T[]): Promise<void>; each?: never } | { each(item: T): Promise<void>; write?: never });
+} & ({ write(items: T[]): Promise<unknown>; each?: never } | { each(item: T): Promise<void>; write?: never });
 
 export function createEventConsumer<K extends EventKind, T = Envelope<K>>(opts: EventConsumerOptions<K, T>): TopicConsumer {
   const { kind, topics, map, write, each, ...rest } = opts;

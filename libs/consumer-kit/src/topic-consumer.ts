@@ -14,7 +14,8 @@ import { deadLetter } from './dead-letter.ts';
 //      plain Error) is retried `unknownErrorRetries` times, then taken as permanent, so a
 //      bug can stall a partition for seconds, never for good
 //   -> commit offsets only after the write succeeded.
-// Every message ends in exactly one counted outcome: written or dead-lettered (hooks).
+// Every message ends in exactly one counted outcome (hooks): written, dead-lettered, or
+// discarded on purpose by the write (a deleted project's events).
 // Delivery is at-least-once; writers de-duplicate by event id.
 
 export interface Logger {
@@ -33,8 +34,12 @@ export interface TopicConsumerOptions<T> {
   deadLetterTopic: string;
   /** A message's items (one, or a batch's events); throw to dead-letter the whole message. */
   decode(message: ConsumedMessage): Decoded<T>;
-  /** Writes a batch; throw a permanent Failure (contract failure.ts) for data that can never be written. */
-  write(items: T[]): Promise<void>;
+  /**
+   * Writes a batch; throw a permanent Failure (contract failure.ts) for data that can never be
+   * written. May resolve to how many items it discarded on purpose instead (a deleted
+   * project's events): they are counted as discarded, not written.
+   */
+  write(items: T[]): Promise<unknown>;
   batchRows?: number;
   batchMs?: number;
   /** Longest wait between retries of a failed write (CONSUMER_RETRY_MAX_MS): a store that is back is used within this. */
@@ -55,6 +60,8 @@ export interface ConsumerHooks {
   /** A flush wrote every item of these messages: their append times (epoch ms), one per message. */
   visible?(appendTimesMs: number[]): void;
   deadLettered?(reason: DeadLetterReason, count: number): void;
+  /** `count` items were not written on purpose (the write said so: a deleted project's events). */
+  discarded?(count: number): void;
   /** A failed write or dead-letter produce is tried again. */
   retried?(cause: 'retryable' | 'unknown'): void;
 }
@@ -65,6 +72,8 @@ export interface ConsumerStats {
   topic: string;
   written: number;
   deadLettered: number;
+  /** Items the write discarded on purpose (a deleted project's events, docs/data.md#deletion). */
+  discarded: number;
   batches: number;
   retries: number;
   buffered: number;
@@ -143,6 +152,7 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
     topic: opts.topic,
     written: 0,
     deadLettered: 0,
+    discarded: 0,
     batches: 0,
     retries: 0,
     buffered: 0,
@@ -155,12 +165,12 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
    * Retries a step with backoff: a retryable Failure until it succeeds or we are stopping past
    * the deadline; an unknown error `unknownRetries` times, then it is thrown as permanent.
    */
-  async function persist(what: string, step: () => Promise<void>, ctx?: BatchContext, unknownRetries = unknownErrorRetries): Promise<void> {
+  async function persist<R>(what: string, step: () => Promise<R>, ctx?: BatchContext, unknownRetries = unknownErrorRetries): Promise<R> {
     for (let attempt = 0, unknown = 0; ; attempt++) {
       try {
-        await step();
+        const r = await step();
         stats.stalledSince = null;
-        return;
+        return r;
       } catch (err) {
         if (!isRetryable(err)) throw err;
         const e = err as Error;
@@ -198,9 +208,12 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
    */
   async function writeIsolating(items: Item<T>[], ctx?: BatchContext, unknownRetries = unknownErrorRetries): Promise<void> {
     try {
-      await persist('write', () => opts.write(items.map((i) => i.value)), ctx, unknownRetries);
-      stats.written += items.length;
-      hooks.stored?.(items.length);
+      const r = await persist('write', () => opts.write(items.map((i) => i.value)), ctx, unknownRetries);
+      const discarded = typeof r === 'number' ? r : 0;
+      stats.written += items.length - discarded;
+      stats.discarded += discarded;
+      hooks.stored?.(items.length - discarded);
+      if (discarded > 0) hooks.discarded?.(discarded);
     } catch (err) {
       if (isRetryable(err)) throw err;
       const e = err as Error;

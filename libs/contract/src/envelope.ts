@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { EVENT_KINDS, isPlainObject, ISO_DATETIME, kindOf, KINDS, type EventDataByKind, type EventKind } from '@devtrail/kinds';
+import { EVENT_KINDS, isPlainObject, ISO_DATETIME, kindOf, KINDS, MAX_RETENTION_DAYS, type EventDataByKind, type EventKind } from '@devtrail/kinds';
 import { Failure } from '@devtrail/failures';
 
 // Kafka messages on a kind's topic (docs/topics.md). Version 2, written by receivers:
@@ -16,6 +16,8 @@ export interface Envelope<K extends EventKind = EventKind> {
   kind: K;
   project_id: string;
   received_at: string;
+  /** Days the store keeps the event (the project's setting when it was received); absent: the consumer's RETENTION_DAYS. */
+  retention_days?: number;
   data: EventDataByKind[K];
 }
 
@@ -31,6 +33,8 @@ export interface BatchEnvelope<K extends EventKind = EventKind> {
   kind: K;
   project_id: string;
   received_at: string;
+  /** Days the store keeps these events (docs/data.md); written since per-project retention, optional to read. */
+  retention_days?: number;
   events: Array<BatchEvent<K>>;
 }
 
@@ -70,8 +74,8 @@ export function batchKey<K extends EventKind>(kind: K, events: Array<BatchEvent<
 }
 
 /** One version-2 message: a request's events of one kind. */
-export function encodeBatch<K extends EventKind>(kind: K, projectId: string, receivedAt: string, events: Array<BatchEvent<K>>): EncodedMessage {
-  const value: BatchEnvelope<K> = { schema_version: SCHEMA_VERSION, kind, project_id: projectId, received_at: receivedAt, events };
+export function encodeBatch<K extends EventKind>(kind: K, projectId: string, receivedAt: string, events: Array<BatchEvent<K>>, retentionDays?: number): EncodedMessage {
+  const value: BatchEnvelope<K> = { schema_version: SCHEMA_VERSION, kind, project_id: projectId, received_at: receivedAt, retention_days: retentionDays, events };
   return {
     key: batchKey(kind, events),
     value: Buffer.from(JSON.stringify(value)),
@@ -117,12 +121,13 @@ export function decodeMessage<K extends EventKind>(kind: K, value: Buffer | stri
     throw new DecodeError(typeof version === 'number' && version > SCHEMA_VERSION ? `unsupported schema_version ${version}` : 'bad envelope: schema_version');
   const top = raw as Record<string, unknown>;
   // The checks batchShape makes, by hand on the hot path; zod only words the refusal.
-  const { project_id, received_at, events } = top;
+  const { project_id, received_at, retention_days, events } = top;
   const wellFormed =
     typeof project_id === 'string' &&
     project_id.length > 0 &&
     typeof received_at === 'string' &&
     ISO_DATETIME.test(received_at) &&
+    (retention_days === undefined || isRetention(retention_days)) &&
     Array.isArray(events) &&
     (EVENT_KINDS as unknown[]).includes(top.kind);
   if (!wellFormed) {
@@ -133,7 +138,7 @@ export function decodeMessage<K extends EventKind>(kind: K, value: Buffer | stri
   const out: DecodedMessage<K> = {
     events: [],
     rejected: [],
-    alone: (event) => Buffer.from(JSON.stringify({ schema_version: SCHEMA_VERSION, kind, project_id, received_at, events: [event] })),
+    alone: (event) => Buffer.from(JSON.stringify({ schema_version: SCHEMA_VERSION, kind, project_id, received_at, retention_days, events: [event] })),
   };
   for (const e of events as unknown[]) {
     const event_id = isPlainObject(e) ? e.event_id : undefined;
@@ -143,7 +148,7 @@ export function decodeMessage<K extends EventKind>(kind: K, value: Buffer | stri
     }
     const data = eventData(kind, (e as { data?: unknown }).data);
     if (typeof data === 'string') out.rejected.push({ event: e, reason: `bad ${kind} data: ${data}` });
-    else out.events.push({ schema_version: SCHEMA_VERSION, event_id, kind, project_id, received_at, data });
+    else out.events.push({ schema_version: SCHEMA_VERSION, event_id, kind, project_id, received_at, retention_days: retention_days as number | undefined, data });
   }
   return out;
 }
@@ -163,8 +168,11 @@ const batchShape = z.object({
   kind: z.enum(EVENT_KINDS as [EventKind, ...EventKind[]]),
   project_id: z.string().min(1),
   received_at: z.string().datetime({ offset: true }),
+  retention_days: z.number().int().min(1).max(MAX_RETENTION_DAYS).optional(),
   events: z.array(z.unknown()),
 });
+
+const isRetention = (v: unknown) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_RETENTION_DAYS;
 
 /** An event's data validated against its kind's schema (zod-free where the kind's fields allow); a string says why not. */
 function eventData<K extends EventKind>(kind: K, data: unknown): EventDataByKind[K] | string {

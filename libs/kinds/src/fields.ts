@@ -20,12 +20,19 @@ export interface FieldType<T = unknown> {
   toRow?(v: T): unknown;
   /** The column's value as the read API answers it (default: as the store gives it). */
   fromRow?(v: unknown): unknown;
+  /**
+   * What scrubbing at the door looks at (docs/data.md): `tree`, a JSON value's keys and
+   * values at any depth; `text`, a string's value patterns. Unset: never scrubbed.
+   */
+  scrub?: 'tree' | 'text';
 }
 
 const isString = (v: unknown) => typeof v === 'string';
 
 /** Free text. */
 export const text: FieldType<string> = { sql: 'String', event: z.string(), is: isString };
+/** Free text a person wrote or a program formatted (a message, a stack trace, a user id): value rules scrub it. */
+export const freeText: FieldType<string> = { ...text, scrub: 'text' };
 /** Text with few distinct values per project (service, environment, release). */
 export const label: FieldType<string> = { sql: 'LowCardinality(String)', event: z.string(), is: isString };
 
@@ -51,11 +58,12 @@ export const json: FieldType<Record<string, unknown>> = {
   is: plainRecord,
   toRow: (v) => JSON.stringify(v),
   fromRow: (v) => parseJson(v as string),
+  scrub: 'tree',
 };
 
 /** A JSON array of objects of one schema, stored as its text (no zod-free check: its items' unknown keys are zod's to drop). */
 export function jsonList<T>(item: z.ZodType<T>): FieldType<T[]> {
-  return { sql: 'String', event: z.array(item), toRow: (v) => JSON.stringify(v), fromRow: (v) => parseJson(v as string) };
+  return { sql: 'String', event: z.array(item), toRow: (v) => JSON.stringify(v), fromRow: (v) => parseJson(v as string), scrub: 'tree' };
 }
 
 /** A count or duration: an integer >= 0. */

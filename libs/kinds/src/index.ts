@@ -6,6 +6,8 @@ export { isPlainObject, ISO_DATETIME, utc } from './checks.ts';
 export { jsonDepth } from './json-depth.ts';
 export { jsonObject, MAX_ID_LENGTH, MAX_JSON_DEPTH, MAX_RELEASE_LENGTH } from './request-fields.ts';
 export { readIngestionRates, type IngestionRate } from './ingestion.ts';
+export { MAX_RETENTION_DAYS } from '@devtrail/column-store';
+export { GROUPS_TABLE, groupsSelect } from './error/groups.ts';
 
 export { logLevels, type LogEvent } from './log/event.ts';
 export { logBatchSchema, logEntrySchema, logsToEvents, MAX_LOGS_PER_BATCH, type LogBatch, type LogEntry } from './log/request.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fromChTime, toChTime, type TableDef } from '@devtrail/column-store';
+import { fromChTime, perRowRetentionStep, RETENTION_COLUMN, toChTime, type TableDef } from '@devtrail/column-store';
 import { isPlainObject } from './checks.ts';
 import { COLUMN } from '@devtrail/column-store/store-domain';
 import type { ApiDocs } from '@devtrail/http/api-docs';
@@ -16,6 +16,8 @@ export interface StoredEvent<E = unknown> {
   project_id: string;
   event_id: string;
   received_at: string;
+  /** The project's retention for this kind when the receiver took the event (docs/data.md); absent in older messages. */
+  retention_days?: number;
   data: E;
 }
 
@@ -92,7 +94,10 @@ export interface Kind<F extends Fields = Fields, B = unknown> extends KindSpec<F
   /** event.parse without zod for a well-formed event (unknown keys dropped); undefined to ask zod. */
   fastEvent(data: unknown): EventOf<F> | undefined;
   tableDef: TableDef;
-  toRow(e: StoredEvent<EventOf<F>>): Row;
+  /** The event's row; `retentionDays` is written when the event does not carry its own. */
+  toRow(e: StoredEvent<EventOf<F>>, retentionDays: number): Row;
+  /** The fields scrubbing at the door looks at, and how (docs/data.md). */
+  scrubbed: ReadonlyArray<{ name: string; how: 'tree' | 'text' }>;
   /** The read API's record of one event (its OpenAPI component). */
   record: z.AnyZodObject;
   /** The columns a read record selects, in order. */
@@ -128,18 +133,20 @@ export function defineKind<const F extends Fields, B>(spec: KindSpec<F, B>): Kin
       }
     : () => undefined;
 
-  const { receivedAt, readReceivedAt, ...tableRest } = spec.table;
+  const { receivedAt, readReceivedAt, steps, ...tableRest } = spec.table;
   const tableDef: TableDef = {
     name: spec.name,
     columns: [...ENVELOPE_COLUMNS, ...(receivedAt ? [RECEIVED_AT] : []), ...fields.map(([name, f]) => ({ name, sql: f.sql }))],
     ...tableRest,
+    // Every table made before retention was per row gets its TTL once (column-store table.ts).
+    steps: [perRowRetentionStep(tableRest.ttlColumn), ...(steps ?? [])],
   };
   const writers = fields.map(([name, f]) => [name, f.toRow] as const);
   // A batch's events share their received_at: its conversion is kept.
   let lastReceived = '';
   let lastReceivedCh = '';
-  const toRow = (e: StoredEvent<E>): Row => {
-    const row: Row = { project_id: e.project_id, event_id: e.event_id };
+  const toRow = (e: StoredEvent<E>, retentionDays: number): Row => {
+    const row: Row = { project_id: e.project_id, event_id: e.event_id, [RETENTION_COLUMN]: e.retention_days ?? retentionDays };
     if (receivedAt) {
       if (e.received_at !== lastReceived) lastReceivedCh = toChTime((lastReceived = e.received_at));
       row.received_at = lastReceivedCh;
@@ -160,5 +167,6 @@ export function defineKind<const F extends Fields, B>(spec: KindSpec<F, B>): Kin
     for (const [name, read] of readers) if (read) out[name] = read(row[name]);
     return out;
   };
-  return { ...spec, event, fastEvent, tableDef, toRow, record, recordColumns, toRecord };
+  const scrubbed = fields.filter(([, f]) => f.scrub).map(([name, f]) => ({ name, how: f.scrub! }));
+  return { ...spec, event, fastEvent, tableDef, toRow, scrubbed, record, recordColumns, toRecord };
 }

@@ -46,6 +46,24 @@ export const METRICS = {
     help: 'Records refused one by one inside an accepted OTLP request (its partial success), by the kind they would have been.',
     labels: ['kind', 'reason'],
   },
+  rateLimitedEvents: {
+    name: 'devtrail_receiver_rate_limited_events_total',
+    type: 'counter',
+    help: "Events refused with 429 by their project's quota or spike guard (docs/data.md), by kind and reason (quota_per_minute, quota_per_day, spike_guard).",
+    labels: ['kind', 'reason'],
+  },
+  rateLimitedRequests: {
+    name: 'devtrail_receiver_rate_limited_requests_total',
+    type: 'counter',
+    help: "Requests refused before their body was read because their project's quota for the kind was spent already (their events unknown), by kind and reason.",
+    labels: ['kind', 'reason'],
+  },
+  sampledOutEvents: {
+    name: 'devtrail_receiver_sampled_out_events_total',
+    type: 'counter',
+    help: 'Events answered as accepted and not stored because their project samples the kind (docs/data.md), by kind.',
+    labels: ['kind'],
+  },
   keyCacheLookups: {
     name: 'devtrail_receiver_key_cache_lookups_total',
     type: 'counter',
@@ -89,6 +107,12 @@ export const METRICS = {
     name: 'devtrail_consumer_stored_events_total',
     type: 'counter',
     help: 'Events written to the column store, by consumer and kind (a redelivered event counts again; the store de-duplicates by event id).',
+    labels: ['consumer', 'kind'],
+  },
+  discardedEvents: {
+    name: 'devtrail_consumer_discarded_events_total',
+    type: 'counter',
+    help: 'Events not written on purpose because their project was deleted (docs/data.md), by consumer and kind.',
     labels: ['consumer', 'kind'],
   },
   deadLetteredEvents: {

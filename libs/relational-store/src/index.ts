@@ -6,3 +6,13 @@ export { projectsRepo, isUuid, PROJECT_CHANGED_CHANNEL, type Project, type Proje
 export { rateLimitRepo, type RateLimitRepo } from './rate-limit-repo.ts';
 export { usersRepo, type UsersRepo, type User, type SessionView } from './users-repo.ts';
 export { idempotencyRepo, type IdempotencyRepo } from './idempotency-repo.ts';
+export { dataPolicyRepo, type DataPolicyRepo } from './data-policy-repo.ts';
+export { quotaRepo, type QuotaRepo } from './quota-repo.ts';
+export {
+  deletionsRepo,
+  PROJECT_DELETED_CHANNEL,
+  type Deletion,
+  type DeletionReason,
+  type DeletionStatus,
+  type DeletionsRepo,
+} from './deletions-repo.ts';

@@ -96,6 +96,49 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       CREATE INDEX idempotency_keys_first_seen ON idempotency_keys (first_seen);
     `,
   },
+  {
+    version: 5,
+    name: 'data policies, deletions, quota windows',
+    sql: `
+      -- Per project: retention, scrubbing, quotas, spike guard, sampling (docs/data.md). JSON
+      -- validated by the admin API; no row means every default.
+      CREATE TABLE data_policies (
+        project_id uuid PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+        policy jsonb NOT NULL DEFAULT '{}',
+        -- Keys the "hash" scrubbing action (HMAC), so hashed values cannot be looked up in a dictionary.
+        hash_salt text NOT NULL DEFAULT gen_random_uuid()::text,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      -- Outlives its project: what a deletion did, and what the consumers must never write again.
+      CREATE TABLE data_deletions (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        project_id uuid NOT NULL,
+        project_name text NOT NULL,
+        reason text NOT NULL CHECK (reason IN ('project', 'events', 'retention')),
+        filter jsonb NOT NULL DEFAULT '{}',
+        requested_by text NOT NULL,
+        requested_at timestamptz NOT NULL DEFAULT now(),
+        status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'running', 'done', 'failed')),
+        progress jsonb NOT NULL DEFAULT '{}',
+        error text,
+        lease_until timestamptz,
+        finished_at timestamptz
+      );
+      CREATE INDEX data_deletions_open ON data_deletions (requested_at) WHERE status IN ('pending', 'running');
+      CREATE INDEX data_deletions_project ON data_deletions (project_id, requested_at);
+      CREATE TABLE deleted_projects (
+        project_id uuid PRIMARY KEY,
+        deleted_at timestamptz NOT NULL DEFAULT now()
+      );
+      -- Shared fixed windows of events per project, kind and window length (quotas, spike guard).
+      CREATE TABLE quota_windows (
+        scope text NOT NULL,
+        window_start timestamptz NOT NULL,
+        used bigint NOT NULL,
+        PRIMARY KEY (scope, window_start)
+      );
+    `,
+  },
 ];
 
 // Every step, the bookkeeping table's creation included, runs under this transaction-scoped

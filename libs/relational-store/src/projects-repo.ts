@@ -31,6 +31,10 @@ export interface KeyGrant {
   rateLimitPerMinute: number;
   allowedOrigins: string[];
   drainSecret: string | null;
+  /** The project's data policy as stored (docs/data.md; `{}`: every default), read by the receiver's accept step. */
+  dataPolicy: unknown;
+  /** Keys the "hash" scrubbing action; null while the project has no stored policy. */
+  hashSalt: string | null;
 }
 
 interface ProjectRow {
@@ -143,10 +147,14 @@ export function projectsRepo(store: RelationalStore) {
         rate_limit_per_minute: number;
         drain_secret: string | null;
         origins: string[] | null;
+        policy: unknown;
+        hash_salt: string | null;
       }>(
         `SELECT k.id AS key_id, k.key_hash, p.id AS project_id, p.rate_limit_per_minute, p.drain_secret,
-                COALESCE((SELECT array_agg(o.origin) FROM allowed_origins o WHERE o.project_id = p.id), '{}') AS origins
+                COALESCE((SELECT array_agg(o.origin) FROM allowed_origins o WHERE o.project_id = p.id), '{}') AS origins,
+                d.policy, d.hash_salt
            FROM api_keys k JOIN projects p ON p.id = k.project_id
+           LEFT JOIN data_policies d ON d.project_id = p.id
           WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
         [keyHash],
       );
@@ -158,6 +166,8 @@ export function projectsRepo(store: RelationalStore) {
         rateLimitPerMinute: row.rate_limit_per_minute,
         allowedOrigins: row.origins ?? [],
         drainSecret: row.drain_secret,
+        dataPolicy: row.policy ?? {},
+        hashSalt: row.hash_salt,
       };
     },
   };

@@ -21,7 +21,7 @@ export function observeColumnStore(store: ColumnStore, metrics: Metrics): Column
       }
     },
     query: (sql, params) => store.query(sql, params),
-    command: (sql) => store.command(sql),
+    command: (sql, params) => store.command(sql, params),
     ping: () => store.ping(),
     close: () => store.close(),
   };

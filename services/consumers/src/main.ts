@@ -3,13 +3,15 @@ import { createMetrics } from '@devtrail/metrics';
 import { openAdapters } from '@devtrail/runtime';
 import { createSinks, sinkOptions } from './sinks.ts';
 import { consumersHttp } from './consumers-service.ts';
+import { watchDeletedProjects } from './deleted-projects.ts';
 
 // Distributed mode: a consumers process. CONSUMERS picks which sinks it runs, so each
 // kind can be scaled on its own (several processes share a group's partitions).
 const { config, logger } = startService('consumers', process.env);
 const metrics = createMetrics();
 const adapters = await openAdapters(config, logger, { migrate: true, metrics });
-const sinks = createSinks(config.consumers.enabled, sinkOptions(config, adapters, logger, metrics));
+const deleted = await watchDeletedProjects(adapters.relational, logger);
+const sinks = createSinks(config.consumers.enabled, sinkOptions(config, adapters, logger, deleted, metrics));
 for (const s of sinks) await s.start();
 const http = await consumersHttp(adapters, sinks, logger, metrics);
 await http.listen({ host: config.host, port: config.consumers.metricsPort });
@@ -21,6 +23,7 @@ const shutdown = async (signal: string) => {
   stopping = true;
   logger.info({ signal }, 'stopping consumers: writing buffered batches, committing');
   await Promise.all(sinks.map((s) => s.stop()));
+  await deleted.stop();
   await http.close();
   await adapters.close();
   process.exit(0);

@@ -9,10 +9,11 @@ import { byLabel, type Metrics } from '@devtrail/metrics';
 
 /** The kit's hooks of one sink, counting into the process's registry. */
 export function sinkHooks(metrics: Metrics, consumer: string, kind: EventKind): ConsumerHooks {
-  const { storedEvents, deadLetteredEvents, writeRetries, ingestToVisible } = metrics.m;
+  const { storedEvents, deadLetteredEvents, discardedEvents, writeRetries, ingestToVisible } = metrics.m;
   return {
     stored: (count) => storedEvents.inc({ consumer, kind }, count),
     deadLettered: (reason, count) => deadLetteredEvents.inc({ consumer, kind, reason }, count),
+    discarded: (count) => discardedEvents.inc({ consumer, kind }, count),
     retried: (cause) => writeRetries.inc({ consumer, kind, cause }),
     visible: (appendTimes) => {
       const now = Date.now();

@@ -16,7 +16,8 @@ import { sinkHooks, watchSinks } from './sink-metrics.ts';
 //           batch waiting for its write holds flat rows, not envelope object graphs
 //   insert  up to CONSUMER_BATCH_ROWS rows or CONSUMER_BATCH_MS, one INSERT; an outage is
 //           waited out with backoff, a row the store refuses for good is isolated and
-//           dead-lettered
+//           dead-lettered; a deleted project's rows are discarded (counted), at every
+//           attempt, so its events still in Kafka never come back (docs/data.md#deletion)
 //   commit  offsets, only after the insert (at-least-once; tables de-duplicate by event id)
 // The error sink is also the error-grouping stage: its rows feed error_groups (a
 // materialised view keyed by the fingerprint the receiver computed).
@@ -36,15 +37,23 @@ export interface SinkOptions {
   logger: Logger;
   /** The process's registry: outcomes, retries, visibility, lag (sink-metrics.ts). */
   metrics?: Metrics;
+  /** RETENTION_DAYS: the retention of events whose message does not carry one (written by older receivers). */
+  retentionDays: number;
+  /** Projects deleted (deleted-projects.ts): none of their events is written. */
+  deleted: { has(projectId: string): boolean; size: number };
 }
 
 export function createSink(kind: EventKind, o: SinkOptions): TopicConsumer {
   const k = kindOf(kind);
-  const insert = async (rows: Array<Record<string, unknown>>) => void (await o.columnStore.insert(k.name, rows));
+  const insert = async (rows: Array<Record<string, unknown>>): Promise<number> => {
+    const keep = o.deleted.size === 0 ? rows : rows.filter((r) => !o.deleted.has(r.project_id as string));
+    await o.columnStore.insert(k.name, keep);
+    return rows.length - keep.length;
+  };
   return createEventConsumer({
     kind,
     topics: o.topics,
-    map: (e) => k.toRow(e),
+    map: (e) => k.toRow(e, o.retentionDays),
     write: insert,
     name: `${k.name}-sink`,
     hooks: o.metrics && sinkHooks(o.metrics, `${k.name}-sink`, kind),
@@ -70,7 +79,7 @@ export function createSinks(names: string[], o: SinkOptions): TopicConsumer[] {
 }
 
 /** Sink options from the parsed config and the process's adapters. */
-export function sinkOptions(config: Config, adapters: Adapters, logger: Logger, metrics?: Metrics): SinkOptions {
+export function sinkOptions(config: Config, adapters: Adapters, logger: Logger, deleted: SinkOptions['deleted'], metrics?: Metrics): SinkOptions {
   return {
     messageLog: adapters.messageLog,
     columnStore: adapters.columnStore,
@@ -82,5 +91,7 @@ export function sinkOptions(config: Config, adapters: Adapters, logger: Logger, 
     unknownErrorRetries: config.consumers.unknownErrorRetries,
     logger,
     metrics,
+    retentionDays: config.ingest.defaultRetentionDays,
+    deleted,
   };
 }

@@ -56,6 +56,8 @@ describe.skipIf(!up)(`log sink during a rolling upgrade (real Kafka and ClickHou
       retryMaxMs: 1000,
       unknownErrorRetries: 5,
       logger: createLogger('silent', 'sink-versions'),
+      retentionDays: 30,
+      deleted: new Set<string>(),
     });
     await sink.start();
     try {

@@ -15,10 +15,17 @@ const app = await createHttpApp(logger, 1024 * 1024, metrics);
 registerHealthRoutes(app, adapters, dashboardOpenApi, ['clickhouse', 'postgres']);
 // Request latency and process metrics; its JSON view has nothing of the pipeline's (the receivers and consumers count that).
 registerMetricsRoute(app, metrics, async () => ({}));
-const ui = await registerDashboardUi(app, adapters, logger, { operatorToken: config.operatorToken, ingestPort: config.port, llmPrices: config.llmPrices });
+const ui = await registerDashboardUi(app, adapters, logger, {
+  operatorToken: config.operatorToken,
+  ingestPort: config.port,
+  llmPrices: config.llmPrices,
+  defaultRetentionDays: config.ingest.defaultRetentionDays,
+});
 await registerControlPlane(app, adapters, logger, {
   operatorToken: config.operatorToken,
   defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
+  defaultRetentionDays: config.ingest.defaultRetentionDays,
+  deletionGraceMs: config.deletionGraceMs,
   authenticators: [ui.authenticator],
   llmPrices: config.llmPrices,
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   const adapters = await embeddedAdapters();
   const logger = createLogger('silent', 'api-inputs-test');
   app = await createHttpApp(logger, 1024 * 1024);
-  await registerControlPlane(app, adapters, logger, { operatorToken: OPERATOR, defaultRateLimitPerMinute: 5000 });
+  await registerControlPlane(app, adapters, logger, { operatorToken: OPERATOR, defaultRateLimitPerMinute: 5000, defaultRetentionDays: 30, deletionGraceMs: 1000 });
   await app.ready();
   close = async () => {
     await app.close();

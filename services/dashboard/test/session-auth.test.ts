@@ -57,8 +57,14 @@ describe('dashboard sessions and authorisation (inject)', () => {
     adapters = await embeddedAdapters();
     const logger = createLogger('silent', 'test');
     app = await createHttpApp(logger, 1024 * 1024);
-    const ui = await registerDashboardUi(app, adapters, logger, { operatorToken: OPERATOR });
-    await registerControlPlane(app, adapters, logger, { operatorToken: OPERATOR, defaultRateLimitPerMinute: 100, authenticators: [ui.authenticator] });
+    const ui = await registerDashboardUi(app, adapters, logger, { operatorToken: OPERATOR, defaultRetentionDays: 30 });
+    await registerControlPlane(app, adapters, logger, {
+      operatorToken: OPERATOR,
+      defaultRateLimitPerMinute: 100,
+      defaultRetentionDays: 30,
+      deletionGraceMs: 1000,
+      authenticators: [ui.authenticator],
+    });
     await app.ready();
   });
   afterAll(async () => {

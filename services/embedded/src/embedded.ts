@@ -3,7 +3,7 @@ import type { Config, Logger } from '@devtrail/config';
 import { createHttpApp } from '@devtrail/http';
 import { openAdapters, type Adapters } from '@devtrail/runtime';
 import { createReceiver } from '@devtrail/receiver';
-import { createSinks, consumerMetrics, sinkOptions, SINK_NAMES } from '@devtrail/consumers';
+import { createSinks, consumerMetrics, sinkOptions, SINK_NAMES, watchDeletedProjects } from '@devtrail/consumers';
 import { registerControlPlane, registerDashboardUi } from '@devtrail/dashboard';
 import { projectsRepo } from '@devtrail/relational-store';
 import type { TopicConsumer } from '@devtrail/consumer-kit';
@@ -31,15 +31,18 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
   const adapters = await openAdapters({ ...config, mode: 'embedded' }, logger, { migrate: true, metrics });
   const operatorToken = operatorTokenFor(config.dataDir, config.operatorToken);
   const receiver = await createReceiver(adapters, logger, config.ingest, metrics);
-  const sinks = createSinks(SINK_NAMES, sinkOptions(config, adapters, logger, metrics));
+  const deleted = await watchDeletedProjects(adapters.relational, logger);
+  const sinks = createSinks(SINK_NAMES, sinkOptions(config, adapters, logger, deleted, metrics));
   for (const s of sinks) await s.start();
 
   const app = await createHttpApp(logger, config.ingest.bodyLimitBytes, metrics);
   await receiver.register(app, async () => ({ consumers: await consumerMetrics(sinks, metrics) }), publishedOpenApi);
-  const ui = await registerDashboardUi(app, adapters, logger, { operatorToken, llmPrices: config.llmPrices });
+  const ui = await registerDashboardUi(app, adapters, logger, { operatorToken, llmPrices: config.llmPrices, defaultRetentionDays: config.ingest.defaultRetentionDays });
   await registerControlPlane(app, adapters, logger, {
     operatorToken,
     defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
+    defaultRetentionDays: config.ingest.defaultRetentionDays,
+    deletionGraceMs: config.deletionGraceMs,
     authenticators: [ui.authenticator],
     lagOf: () => consumerMetrics(sinks, metrics),
     llmPrices: config.llmPrices,
@@ -75,6 +78,7 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
         await new Promise((r) => setTimeout(r, 100));
       }
       await Promise.all(sinks.map((s) => s.stop())); // 4. buffered rows written, offsets committed
+      await deleted.stop();
       await adapters.close(); // 5. stores closed
     },
   };

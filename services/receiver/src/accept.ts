@@ -8,10 +8,15 @@ import type { ProduceQueue } from './produce-queue.ts';
 import type { KeyCache } from './auth/key-cache.ts';
 import type { RateLimiter } from './auth/rate-limiter.ts';
 import type { IngestCounters } from './ingest-counters.ts';
+import { admitAll, giveBack, scrub, type Admitted } from './data/admit.ts';
+import type { GrantPolicies } from './data/grant-policy.ts';
+import type { EventQuotas } from './data/event-quotas.ts';
 
 // The accept step every way in shares (a kind's route, the drain, OTLP): when the request
 // arrived and what "now" is for its defaults (received), then its events of one kind as
-// one Kafka message, answered only once Kafka acknowledged it (produce).
+// one Kafka message, answered only once Kafka acknowledged it (produce). On the way the
+// project's data policy applies (data/admit.ts, docs/data.md): sampling, quotas (429),
+// scrubbing, and the retention the store keeps the events for.
 
 export interface IngestDeps {
   keys: KeyCache;
@@ -21,6 +26,8 @@ export interface IngestDeps {
   counters: IngestCounters;
   /** The first receive time of a project's Idempotency-Key (hashed), recording `now` if it is new (relational idempotency-repo.ts). */
   firstSeen(projectId: string, keyHash: string, now: Date): Promise<Date>;
+  policies: GrantPolicies;
+  quotas: EventQuotas;
 }
 
 export interface Received {
@@ -51,18 +58,37 @@ export async function received(deps: Pick<IngestDeps, 'firstSeen'>, request: Fas
 
 /** The request's events, each with its own id, as one message on the kind's topic; resolves once Kafka acknowledged it. */
 export async function produce<K extends EventKind>(deps: IngestDeps, kind: K, request: FastifyRequest, at: Received, events: Array<EventDataByKind[K]>) {
-  const projectId = request.grant!.projectId;
-  const ids = at.idempotencyKey ? idempotentEventIds(projectId, at.idempotencyKey, request.bodyDigest ?? '', kind, events.length) : undefined;
-  const message = encodeBatch(kind, projectId, at.receivedAt, newEvents(events, ids));
-  // Normalising can make a body longer (an invalid UTF-8 byte becomes a 3-byte U+FFFD).
-  if (message.value.length > KAFKA_MAX_MESSAGE_BYTES) throw tooLarge(KAFKA_MAX_MESSAGE_BYTES, 'as a Kafka message');
-  await deps.queue.enqueue(deps.topics.of(kind), [message], events.length, at.arrivedAt);
-  deps.counters.onAccepted(kind, events.length);
+  await produceAll(deps, request, at, { [kind]: events } as EventsByKind);
 }
 
 export type EventsByKind = { [K in EventKind]?: Array<EventDataByKind[K]> };
 
-/** Every kind's events of one request, each kind one message, all acknowledged before the answer. */
+/** Every kind's events of one request, each kind one message, all acknowledged before the answer; all admitted by the quotas or none. */
 export async function produceAll(deps: IngestDeps, request: FastifyRequest, at: Received, events: EventsByKind): Promise<void> {
-  await Promise.all((Object.keys(events) as EventKind[]).map((kind) => produce(deps, kind, request, at, events[kind] as never)));
+  const grant = request.grant!;
+  const batches = (Object.entries(events) as Array<[EventKind, unknown[]]>).map(([kind, list]): [EventKind, unknown[]] => {
+    // Ids first (an Idempotency-Key's are by position in the request), so sampling keeps each event's own id.
+    const ids = at.idempotencyKey ? idempotentEventIds(grant.projectId, at.idempotencyKey, request.bodyDigest ?? '', kind, list.length) : undefined;
+    return [kind, newEvents(list as never, ids)];
+  });
+  const admitted = admitAll(deps, grant, batches);
+  await Promise.all(
+    admitted.map((a) =>
+      send(deps, request, at, a).catch((err) => {
+        giveBack(deps, grant, a);
+        throw err;
+      }),
+    ),
+  );
+}
+
+async function send<K extends EventKind>(deps: IngestDeps, request: FastifyRequest, at: Received, a: Admitted<K>) {
+  const { kind, events } = a;
+  if (events.length === 0) return; // every event sampled out (counted)
+  scrub(a);
+  const message = encodeBatch(kind, request.grant!.projectId, at.receivedAt, events, a.policy.policy.retentionDays[kind]);
+  // Normalising can make a body longer (an invalid UTF-8 byte becomes a 3-byte U+FFFD).
+  if (message.value.length > KAFKA_MAX_MESSAGE_BYTES) throw tooLarge(KAFKA_MAX_MESSAGE_BYTES, 'as a Kafka message');
+  await deps.queue.enqueue(deps.topics.of(kind), [message], events.length, at.arrivedAt);
+  deps.counters.onAccepted(kind, events.length);
 }

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
 import { registerHealthRoutes, type Adapters } from '@devtrail/runtime';
-import { idempotencyRepo, projectsRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
+import { idempotencyRepo, projectsRepo, quotaRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
 import { createMetrics, registerMetricsRoute, type Metrics } from '@devtrail/metrics';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
+import { GrantPolicies } from './data/grant-policy.ts';
+import { EventQuotas } from './data/event-quotas.ts';
 import { KeyCache } from './auth/key-cache.ts';
 import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
@@ -12,7 +14,10 @@ import { IngestCounters } from './ingest-counters.ts';
 import { receiverOpenApi } from './openapi.ts';
 
 /** The ingest settings (libs/config: INGEST_*, KEY_CACHE_*). */
-export type ReceiverOptions = Pick<Config['ingest'], 'bodyLimitBytes' | 'maxPendingEvents' | 'ackTimeoutMs' | 'keyCacheTtlMs' | 'keyCacheMaxStaleMs'>;
+export type ReceiverOptions = Pick<
+  Config['ingest'],
+  'bodyLimitBytes' | 'maxPendingEvents' | 'ackTimeoutMs' | 'keyCacheTtlMs' | 'keyCacheMaxStaleMs' | 'defaultRetentionDays'
+>;
 
 export interface Receiver {
   /**
@@ -55,9 +60,20 @@ export async function createReceiver(
         ? logger.warn({ err: (err as Error)?.message }, 'rate limit: PostgreSQL unreachable; each receiver enforces the limit on its own until it answers')
         : logger.info('rate limit: PostgreSQL answers again; limits are shared again'),
   );
+  const qr = quotaRepo(adapters.relational);
+  const quotas = new EventQuotas(
+    (scope, start, n, limit) => qr.lease(scope, start, n, limit),
+    (scope, from, to) => qr.total(scope, from, to),
+    (failing, err) =>
+      failing
+        ? logger.warn({ err: (err as Error)?.message }, 'quotas: PostgreSQL unreachable; each receiver enforces the quotas on its own until it answers')
+        : logger.info('quotas: PostgreSQL answers again; quotas are shared again'),
+  );
+  const policies = new GrantPolicies(opts.defaultRetentionDays);
   const idempotency = idempotencyRepo(adapters.relational);
   const prune = setInterval(async () => {
     await rl.prune(new Date(Date.now() - 3600_000)).catch(() => {});
+    await qr.prune(new Date(Date.now() - 2 * 86_400_000)).catch(() => {}); // day windows live a day; the baseline reads the last hour
     // Bounded steps, so one replica's prune never holds long locks; every replica prunes.
     for (let i = 0; i < 20; i++) if ((await idempotency.prune(new Date(Date.now() - IDEMPOTENCY_RETENTION_MS)).catch(() => 0)) < 50_000) break;
   }, 600_000);
@@ -78,7 +94,7 @@ export async function createReceiver(
         receiver: { ...(await counters.snapshot()), produce_queue_pending: queue.pending },
         ...(await moreMetrics?.()),
       }));
-      await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters, firstSeen: idempotency.firstSeen });
+      await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters, firstSeen: idempotency.firstSeen, policies, quotas });
     },
     async stop() {
       clearInterval(prune);

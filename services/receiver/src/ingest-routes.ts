@@ -5,6 +5,7 @@ import { acceptCompressedBodies, parseJsonBodies } from './body.ts';
 import { produce, received, type IngestDeps } from './accept.ts';
 import { registerDrainRoute } from './drain-route.ts';
 import { registerOtlpRoutes } from './otlp-routes.ts';
+import { quotaGate } from './data/quota-gate.ts';
 
 // THE PATH OF AN INGEST REQUEST, in the order Fastify runs it (docs/architecture.md).
 // Every refusal is thrown and answered by the one mapping in libs/http (http-answer.ts).
@@ -13,10 +14,12 @@ import { registerOtlpRoutes } from './otlp-routes.ts';
 //   1 authenticate (the key)      onRequest       401; 503 + Retry-After when PostgreSQL is out and the key is not cached
 //   2 check the browser's Origin  onRequest       403
 //   3 rate limit                  onRequest       429 + Retry-After (X-RateLimit-* on every answer from here on)
+//     quota already spent         onRequest       429 + Retry-After when the project's quota for the route's kind is spent (data/quota-gate.ts)
 //   4 decompress                  preParsing      415 unknown Content-Encoding; 400 not valid gzip/deflate
 //   5 parse JSON                  content parser  415 not JSON; 413 over the limit after decompression; 400 empty or malformed
 //   6 validate and normalise      handler         400 zod issues (the column store's domain included); 400 bad Idempotency-Key;
 //                                                 503 when a key's first receive time cannot be read (PostgreSQL out)
+//     apply the data policy       handler         429 + Retry-After past a quota or the spike guard; sample, scrub (data/admit.ts)
 //   7 produce, wait for acks=all  handler         503 + Retry-After when Kafka does not acknowledge by the request's
 //                                                 deadline (arrival + INGEST_ACK_TIMEOUT_MS) or is failing; 413 past Kafka's message limit
 //   8 answer                      handler         200 with the kind's success body
@@ -30,6 +33,7 @@ export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Pr
     ingest.addHook('onRequest', authenticate(deps.keys)); // 1
     ingest.addHook('onRequest', checkOrigin); // 2
     ingest.addHook('onRequest', rateLimit(deps.limiter)); // 3
+    ingest.addHook('onRequest', quotaGate(deps)); // 3, the project's quotas
     acceptCompressedBodies(ingest); // 4
     parseJsonBodies(ingest); // 5
     ingest.addHook('onResponse', async (request, reply) => deps.counters.onResponse(request.routeOptions.url, reply.statusCode)); // 9

@@ -30,6 +30,7 @@ export async function receiverHarness(opts: { logCapacity?: number; bodyLimitByt
     ackTimeoutMs: 5000,
     keyCacheTtlMs: 60_000,
     keyCacheMaxStaleMs: 600_000,
+    defaultRetentionDays: 30,
   });
   const app = await createHttpApp(logger, bodyLimitBytes);
   await receiver.register(app);

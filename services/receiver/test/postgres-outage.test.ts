@@ -51,6 +51,7 @@ describe.skipIf(!up)(`PostgreSQL unreachable (real PostgreSQL behind a cut proxy
       bodyLimitBytes: 1024 * 1024,
       maxPendingEvents: 10_000,
       ackTimeoutMs: 5000,
+      defaultRetentionDays: 30,
       keyCacheTtlMs: 60_000,
       keyCacheMaxStaleMs: 600_000,
     });

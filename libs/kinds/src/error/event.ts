@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMMON_FIELDS, json, jsonList, label, oneOf, sha256Hex, text, time, type EventOf } from '../fields.ts';
+import { COMMON_FIELDS, freeText, json, jsonList, label, oneOf, sha256Hex, text, time, type EventOf } from '../fields.ts';
 
 export const severities = ['low', 'medium', 'high', 'critical'] as const;
 
@@ -9,12 +9,12 @@ export const ERROR_FIELDS = {
   timestamp: time,
   fingerprint: sha256Hex,
   error_type: label,
-  error_message: text,
-  stack_trace: text,
+  error_message: freeText,
+  stack_trace: freeText,
   severity: oneOf(severities),
   context: json,
   trace_id: text,
-  user_id: text,
+  user_id: freeText,
   breadcrumbs: jsonList(z.object({ type: z.string(), message: z.string(), timestamp: z.string() })),
 };
 

@@ -1,13 +1,28 @@
-import { ttlExpression } from '@devtrail/column-store';
+import { clampDays, RETENTION_COLUMN, ttlExpression, type TableStep } from '@devtrail/column-store';
 import { COLUMN } from '@devtrail/column-store/store-domain';
 
 // Error groups: one row per (project, fingerprint) after merges, kept by a materialised view
 // over the errors table. Every column merges idempotently, so re-inserting an event
-// (at-least-once delivery) never changes a group; counts are distinct event ids.
+// (at-least-once delivery) never changes a group; counts are distinct event ids. A group
+// lives as long as the longest retention of its events after its last one (docs/data.md).
 // docs/fingerprint.md says how events are grouped.
 
 const TIME = COLUMN.time.sql;
 export const GROUPS_TABLE = 'error_groups';
+const VIEW = `${GROUPS_TABLE}_mv`;
+
+/** The view's query; `where` narrows it to rebuild some groups from the errors table (a deletion, docs/data.md). */
+export function groupsSelect(errorsTable: string, where = ''): string {
+  return `SELECT project_id, fingerprint,
+             min(timestamp) AS first_seen,
+             max(timestamp) AS last_seen,
+             uniqExactState(event_id) AS events,
+             argMaxState(tuple(event_id, error_type, error_message, stack_trace, severity, service, release, environment), timestamp) AS latest,
+             max(multiIf(severity = 'critical', 4, severity = 'high', 3, severity = 'medium', 2, 1)) AS max_severity,
+             max(${RETENTION_COLUMN}) AS ${RETENTION_COLUMN}
+        FROM ${errorsTable}${where ? ` WHERE ${where}` : ''}
+       GROUP BY project_id, fingerprint`;
+}
 
 export function errorGroupStatements(errorsTable: string, retentionDays: number): string[] {
   return [
@@ -18,18 +33,25 @@ export function errorGroupStatements(errorsTable: string, retentionDays: number)
       last_seen SimpleAggregateFunction(max, ${TIME}),
       events AggregateFunction(uniqExact, UUID),
       latest AggregateFunction(argMax, Tuple(UUID, String, String, String, String, String, String, String), ${TIME}),
-      max_severity SimpleAggregateFunction(max, UInt8)
+      max_severity SimpleAggregateFunction(max, UInt8),
+      ${groupsRetentionColumn(retentionDays)}
     ) ENGINE = AggregatingMergeTree
     ORDER BY (project_id, fingerprint)
-    TTL ${ttlExpression('last_seen', retentionDays)}`,
-    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${GROUPS_TABLE}_mv TO ${GROUPS_TABLE} AS
-      SELECT project_id, fingerprint,
-             min(timestamp) AS first_seen,
-             max(timestamp) AS last_seen,
-             uniqExactState(event_id) AS events,
-             argMaxState(tuple(event_id, error_type, error_message, stack_trace, severity, service, release, environment), timestamp) AS latest,
-             max(multiIf(severity = 'critical', 4, severity = 'high', 3, severity = 'medium', 2, 1)) AS max_severity
-        FROM ${errorsTable}
-       GROUP BY project_id, fingerprint`,
+    TTL ${ttlExpression('last_seen')}`,
+    // A table made before retention was per row lacks the column the view's query fills (even
+    // an existing view's query is checked against its target): added first, a no-op once there.
+    `ALTER TABLE ${GROUPS_TABLE} ADD COLUMN IF NOT EXISTS ${groupsRetentionColumn(retentionDays)}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${VIEW} TO ${GROUPS_TABLE} AS ${groupsSelect(errorsTable)}`,
   ];
 }
+
+const groupsRetentionColumn = (days: number) => `${RETENTION_COLUMN} SimpleAggregateFunction(max, UInt16) DEFAULT ${clampDays(days)}`;
+
+/** Groups made before retention was per row: the view's query that fills the column, the TTL (no part rewritten). */
+export const groupsRetentionStep: TableStep = {
+  id: 'error-groups-per-row-retention',
+  statements: (_days, errorsTable) => [
+    `ALTER TABLE ${VIEW} MODIFY QUERY ${groupsSelect(errorsTable)}`,
+    `ALTER TABLE ${GROUPS_TABLE} MODIFY TTL ${ttlExpression('last_seen')} SETTINGS materialize_ttl_after_modify = 0`,
+  ],
+};

@@ -2,7 +2,7 @@ import { defineKind } from '../kind.ts';
 import { ERROR_FIELDS } from './event.ts';
 import { errorReportSchema, errorToEvent } from './request.ts';
 import { errorsFromOtlp } from './otlp.ts';
-import { errorGroupStatements } from './groups.ts';
+import { errorGroupStatements, groupsRetentionStep } from './groups.ts';
 import { ERROR_PATH, errorDocs } from './docs.ts';
 
 // Errors: one report per request (also from OTLP exception events, otlp.ts), fingerprinted
@@ -23,7 +23,9 @@ export const error = defineKind({
     partitionBy: 'toYYYYMMDD(timestamp)',
     orderBy: '(project_id, fingerprint, timestamp, event_id)',
     ttlColumn: 'timestamp',
+    timeColumn: 'timestamp',
     after: (days, table) => errorGroupStatements(table, days),
+    steps: [groupsRetentionStep],
   },
   otlp: errorsFromOtlp,
   docs: errorDocs,

@@ -1,4 +1,15 @@
-import { bucketExpr, clampLimit, decodeCursor, encodeCursor, fromChTime, rangeOrDefault, type Buckets, type ColumnStore, type TimeRange } from '@devtrail/column-store';
+import {
+  bucketExpr,
+  clampLimit,
+  decodeCursor,
+  encodeCursor,
+  fromChTime,
+  rangeOrDefault,
+  withinRetention,
+  type Buckets,
+  type ColumnStore,
+  type TimeRange,
+} from '@devtrail/column-store';
 import type { RecordOf } from '../kind.ts';
 import type { ErrorEvent } from './event.ts';
 import { GROUPS_TABLE } from './groups.ts';
@@ -27,7 +38,7 @@ export interface ErrorGroup {
 /** Groups seen in the range, most recently seen first. Counts are distinct event ids. */
 export async function readErrorGroups(
   store: ColumnStore,
-  f: { projectId: string; range?: Partial<TimeRange>; fingerprint?: string; limit?: number },
+  f: { projectId: string; retentionDays: number; range?: Partial<TimeRange>; fingerprint?: string; limit?: number },
 ): Promise<ErrorGroup[]> {
   const range = rangeOrDefault(f.range);
   const rows = await store.query<{
@@ -44,9 +55,10 @@ export async function readErrorGroups(
       WHERE project_id = {project:String} ${f.fingerprint ? 'AND fingerprint = {fp:String}' : ''}
       GROUP BY fingerprint
      HAVING ls >= fromUnixTimestamp64Milli({from:Int64}) AND fs <= fromUnixTimestamp64Milli({to:Int64})
+        AND toDateTime(ls) + toIntervalDay(least(max(retention_days), {retention:UInt16})) > now()
       ORDER BY ls DESC
       LIMIT {limit:UInt32}`,
-    { project: f.projectId, fp: f.fingerprint ?? '', from: range.fromMs, to: range.toMs, limit: clampLimit(f.limit) },
+    { project: f.projectId, fp: f.fingerprint ?? '', from: range.fromMs, to: range.toMs, limit: clampLimit(f.limit), retention: f.retentionDays },
   );
   return rows.map((r) => ({
     fingerprint: r.fingerprint,
@@ -72,7 +84,7 @@ export type ErrorRecord = RecordOf<ErrorEvent>;
 /** Occurrences, newest first, optionally of one group. */
 export async function readErrors(
   store: ColumnStore,
-  f: { projectId: string; fingerprint?: string; range?: Partial<TimeRange>; cursor?: string; limit?: number },
+  f: { projectId: string; retentionDays: number; fingerprint?: string; range?: Partial<TimeRange>; cursor?: string; limit?: number },
 ): Promise<{ errors: ErrorRecord[]; nextCursor: string | null }> {
   const range = rangeOrDefault(f.range);
   const limit = clampLimit(f.limit);
@@ -82,11 +94,21 @@ export async function readErrors(
        FROM ${error.name} FINAL
       WHERE project_id = {project:String}
         AND timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp <= fromUnixTimestamp64Milli({to:Int64})
+        AND ${withinRetention(error.tableDef.ttlColumn)}
         ${f.fingerprint ? 'AND fingerprint = {fp:String}' : ''}
         ${cursor ? "AND (timestamp, event_id) < (toDateTime64({ctime:String}, 3, 'UTC'), toUUID({cid:String}))" : ''}
       ORDER BY timestamp DESC, event_id DESC
       LIMIT {limit:UInt32}`,
-    { project: f.projectId, from: range.fromMs, to: range.toMs, fp: f.fingerprint ?? '', ctime: cursor?.time ?? '', cid: cursor?.id ?? '', limit: limit + 1 },
+    {
+      project: f.projectId,
+      from: range.fromMs,
+      to: range.toMs,
+      fp: f.fingerprint ?? '',
+      ctime: cursor?.time ?? '',
+      cid: cursor?.id ?? '',
+      limit: limit + 1,
+      retention: f.retentionDays,
+    },
   );
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
@@ -97,7 +119,10 @@ export async function readErrors(
 }
 
 /** Distinct occurrences per bucket of some error groups (the error list's sparklines); every group gets a series. */
-export async function readErrorActivity(store: ColumnStore, f: { projectId: string; fingerprints: string[]; buckets: Buckets }): Promise<Record<string, number[]>> {
+export async function readErrorActivity(
+  store: ColumnStore,
+  f: { projectId: string; retentionDays: number; fingerprints: string[]; buckets: Buckets },
+): Promise<Record<string, number[]>> {
   const b = f.buckets;
   const out: Record<string, number[]> = Object.fromEntries(f.fingerprints.map((fp) => [fp, new Array<number>(b.count).fill(0)]));
   if (f.fingerprints.length === 0) return out;
@@ -106,8 +131,9 @@ export async function readErrorActivity(store: ColumnStore, f: { projectId: stri
        FROM ${error.name}
       WHERE project_id = {project:String} AND fingerprint IN {fps:Array(FixedString(64))}
         AND timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp <= fromUnixTimestamp64Milli({to:Int64})
+        AND ${withinRetention(error.tableDef.ttlColumn)}
       GROUP BY fingerprint, b`,
-    { project: f.projectId, fps: f.fingerprints, from: b.fromMs, to: b.toMs, step: b.stepMs },
+    { project: f.projectId, fps: f.fingerprints, from: b.fromMs, to: b.toMs, step: b.stepMs, retention: f.retentionDays },
   );
   for (const r of rows) {
     const i = Number(r.b);

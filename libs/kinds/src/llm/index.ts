@@ -19,6 +19,7 @@ export const llm = defineKind({
     partitionBy: 'toYYYYMM(timestamp)',
     orderBy: '(project_id, timestamp, event_id)',
     ttlColumn: 'timestamp',
+    timeColumn: 'timestamp',
   },
   otlp: llmFromOtlp,
   docs: llmDocs,

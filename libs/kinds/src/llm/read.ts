@@ -1,4 +1,4 @@
-import { bucketExpr, rangeOrDefault, type Buckets, type ColumnStore, type TimeRange } from '@devtrail/column-store';
+import { bucketExpr, rangeOrDefault, withinRetention, type Buckets, type ColumnStore, type TimeRange } from '@devtrail/column-store';
 import { llm } from './index.ts';
 
 // LLM usage over de-duplicated rows, broken down as the caller asks: the read API per day,
@@ -36,6 +36,8 @@ export type LlmUsageSummary = LlmUsageRow<(typeof SUMMARY_BY)[number], (typeof S
 
 export interface LlmUsageQuery<D extends LlmDimension, M extends LlmMeasure> {
   projectId: string;
+  /** The project's retention of LLM usage: older rows never count (docs/data.md). */
+  retentionDays: number;
   range?: Partial<TimeRange>;
   /** Chart buckets, needed to group by `bucket`; they replace `range`. */
   buckets?: Buckets;
@@ -61,10 +63,11 @@ export async function readLlmUsage<D extends LlmDimension = (typeof SUMMARY_BY)[
        FROM ${llm.name} FINAL
       WHERE project_id = {project:String}
         AND timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp <= fromUnixTimestamp64Milli({to:Int64})
+        AND ${withinRetention(llm.tableDef.ttlColumn)}
       GROUP BY ${by.join(', ')}
       ORDER BY ${q.costliestFirst ? `${MEASURES.cost_usd} DESC, ${MEASURES.calls} DESC` : by.join(', ')}
       LIMIT {limit:UInt32}`,
-    { project: q.projectId, from: range.fromMs, to: range.toMs, ...(q.buckets && { step: q.buckets.stepMs }), limit: q.limit ?? 10_000 },
+    { project: q.projectId, from: range.fromMs, to: range.toMs, ...(q.buckets && { step: q.buckets.stepMs }), limit: q.limit ?? 10_000, retention: q.retentionDays },
   );
   return rows.map((r) => Object.fromEntries([...by.map((d) => [d, DIMENSIONS[d].read(r[d])]), ...measures.map((m) => [m, Number(r[`m_${m}`])])]) as LlmUsageRow<D, M>);
 }

@@ -1,4 +1,4 @@
-import { COMMON_FIELDS, json, label, oneOf, text, time, type EventOf } from '../fields.ts';
+import { COMMON_FIELDS, freeText, json, label, oneOf, text, time, type EventOf } from '../fields.ts';
 
 export const logLevels = ['debug', 'info', 'warn', 'error'] as const;
 
@@ -7,7 +7,7 @@ export const LOG_FIELDS = {
   ...COMMON_FIELDS,
   timestamp: time,
   level: oneOf(logLevels),
-  message: text,
+  message: freeText,
   metadata: json,
   trace_id: text,
   span_id: text,

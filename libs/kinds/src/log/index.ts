@@ -34,6 +34,7 @@ export const log = defineKind({
     partitionBy: 'toYYYYMMDD(received_at)',
     orderBy: '(project_id, timestamp, event_id)',
     ttlColumn: 'received_at',
+    timeColumn: 'timestamp',
   },
   otlp: logsFromOtlp,
   docs: logDocs,

@@ -1,10 +1,12 @@
-import { clampLimit, decodeCursor, encodeCursor, rangeOrDefault, type ColumnStore, type TimeRange } from '@devtrail/column-store';
+import { clampLimit, decodeCursor, encodeCursor, rangeOrDefault, withinRetention, type ColumnStore, type TimeRange } from '@devtrail/column-store';
 import type { RecordOf } from '../kind.ts';
 import type { LogEvent } from './event.ts';
 import { log } from './index.ts';
 
 export interface LogFilter {
   projectId: string;
+  /** The project's retention of logs: older rows are never returned (docs/data.md). */
+  retentionDays: number;
   range?: Partial<TimeRange>;
   levels?: string[];
   service?: string;
@@ -22,8 +24,13 @@ export type LogRecord = RecordOf<LogEvent> & { received_at: string };
 export async function readLogs(store: ColumnStore, f: LogFilter): Promise<{ logs: LogRecord[]; nextCursor: string | null }> {
   const range = rangeOrDefault(f.range);
   const limit = clampLimit(f.limit);
-  const params: Record<string, unknown> = { project: f.projectId, from: range.fromMs, to: range.toMs, limit: limit + 1 };
-  const where = ['project_id = {project:String}', 'timestamp >= fromUnixTimestamp64Milli({from:Int64})', 'timestamp <= fromUnixTimestamp64Milli({to:Int64})'];
+  const params: Record<string, unknown> = { project: f.projectId, from: range.fromMs, to: range.toMs, limit: limit + 1, retention: f.retentionDays };
+  const where = [
+    'project_id = {project:String}',
+    'timestamp >= fromUnixTimestamp64Milli({from:Int64})',
+    'timestamp <= fromUnixTimestamp64Milli({to:Int64})',
+    withinRetention(log.tableDef.ttlColumn),
+  ];
   const add = (clause: string, name: string, value: unknown) => {
     where.push(clause);
     params[name] = value;

@@ -23,6 +23,7 @@ export const span = defineKind({
     // Ordered by trace: a whole trace is one contiguous read.
     orderBy: '(project_id, trace_id, span_id, event_id)',
     ttlColumn: 'received_at',
+    timeColumn: 'start_time',
   },
   otlp: spansFromOtlp,
   docs: spanDocs,

@@ -6,9 +6,10 @@ import { notFound } from '@devtrail/http';
 import { projectOf } from './access.ts';
 import type { LlmPriceTable } from '@devtrail/config';
 import { defaultPrices, withEstimates } from './llm-estimates.ts';
+import type { RetentionOf } from '../data/project-retention.ts';
 
-// /api/projects/:id/...: what the dashboard reads. Every query is bounded by project and
-// time range and runs with ClickHouse query parameters (column-store/src/reads).
+// /api/projects/:id/...: what the dashboard reads. Every query is bounded by project,
+// time range and the project's retention, and runs with ClickHouse query parameters.
 // read-docs.ts documents each path.
 
 export const READ_PATHS = {
@@ -23,12 +24,19 @@ export const READ_PATHS = {
   ingestion: '/api/projects/:id/ingestion',
 };
 
-export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lagOf?: () => Promise<unknown>, prices: LlmPriceTable = defaultPrices()): void {
+export function registerReadRoutes(
+  app: FastifyInstance,
+  store: ColumnStore,
+  retentionOf: RetentionOf,
+  lagOf?: () => Promise<unknown>,
+  prices: LlmPriceTable = defaultPrices(),
+): void {
   app.get(READ_PATHS.logs, async (request) => {
     const projectId = await projectOf(request);
     const q = logsQuery.parse(request.query);
     const r = await readLogs(store, {
       projectId,
+      retentionDays: (await retentionOf(projectId)).log,
       range: apiTimeRange(q),
       levels: q.level,
       service: q.service,
@@ -45,35 +53,52 @@ export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lag
   app.get(READ_PATHS.errors, async (request) => {
     const projectId = await projectOf(request);
     const q = errorsQuery.parse(request.query);
-    const r = await readErrors(store, { projectId, fingerprint: q.fingerprint, range: apiTimeRange(q), cursor: q.cursor, limit: q.limit });
+    const r = await readErrors(store, {
+      projectId,
+      retentionDays: (await retentionOf(projectId)).error,
+      fingerprint: q.fingerprint,
+      range: apiTimeRange(q),
+      cursor: q.cursor,
+      limit: q.limit,
+    });
     return { errors: r.errors, next_cursor: r.nextCursor };
   });
 
   app.get(READ_PATHS.errorGroups, async (request) => {
     const projectId = await projectOf(request);
     const q = rangeQuery.parse(request.query);
-    return { groups: await readErrorGroups(store, { projectId, range: apiTimeRange(q), limit: q.limit }) };
+    return { groups: await readErrorGroups(store, { projectId, retentionDays: (await retentionOf(projectId)).error, range: apiTimeRange(q), limit: q.limit }) };
   });
 
   app.get(READ_PATHS.errorGroup, async (request) => {
     const projectId = await projectOf(request);
     const { fingerprint } = fingerprintParam.parse(request.params);
-    const [group] = await readErrorGroups(store, { projectId, fingerprint, range: { fromMs: 0 } });
+    const retentionDays = (await retentionOf(projectId)).error;
+    const [group] = await readErrorGroups(store, { projectId, retentionDays, fingerprint, range: { fromMs: 0 } });
     if (!group) throw notFound('Error group');
-    const recent = await readErrors(store, { projectId, fingerprint, range: { fromMs: Date.parse(group.first_seen) }, limit: 20 });
+    const recent = await readErrors(store, { projectId, retentionDays, fingerprint, range: { fromMs: Date.parse(group.first_seen) }, limit: 20 });
     return { group, recent: recent.errors };
   });
 
   app.get(READ_PATHS.traces, async (request) => {
     const projectId = await projectOf(request);
     const q = tracesQuery.parse(request.query);
-    return { traces: await readSpans(store, { projectId, range: apiTimeRange(q), operation: q.operation, rootsOnly: true, limit: q.limit }) };
+    return {
+      traces: await readSpans(store, {
+        projectId,
+        retentionDays: (await retentionOf(projectId)).span,
+        range: apiTimeRange(q),
+        operation: q.operation,
+        rootsOnly: true,
+        limit: q.limit,
+      }),
+    };
   });
 
   app.get(READ_PATHS.trace, async (request) => {
     const projectId = await projectOf(request);
     const { traceId } = traceIdParam.parse(request.params);
-    const spans = await readTrace(store, projectId, traceId);
+    const spans = await readTrace(store, projectId, traceId, (await retentionOf(projectId)).span);
     if (spans.length === 0) throw notFound('Trace');
     return { trace_id: traceId, spans };
   });
@@ -81,13 +106,15 @@ export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lag
   app.get(READ_PATHS.spans, async (request) => {
     const projectId = await projectOf(request);
     const q = tracesQuery.parse(request.query);
-    return { spans: await readSpans(store, { projectId, range: apiTimeRange(q), operation: q.operation, limit: q.limit }) };
+    return {
+      spans: await readSpans(store, { projectId, retentionDays: (await retentionOf(projectId)).span, range: apiTimeRange(q), operation: q.operation, limit: q.limit }),
+    };
   });
 
   app.get(READ_PATHS.llmUsage, async (request) => {
     const projectId = await projectOf(request);
     const q = rangeQuery.parse(request.query);
-    return { usage: withEstimates(await readLlmUsage(store, { projectId, range: apiTimeRange(q) }), prices) };
+    return { usage: withEstimates(await readLlmUsage(store, { projectId, retentionDays: (await retentionOf(projectId)).llm, range: apiTimeRange(q) }), prices) };
   });
 
   app.get(READ_PATHS.ingestion, async (request) => {

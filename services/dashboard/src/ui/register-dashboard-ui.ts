@@ -6,6 +6,7 @@ import { operatorAuthenticator, type Authenticator } from '../api/access.ts';
 import { registerAuthRoutes } from '../auth/auth-routes.ts';
 import { sessionAuthenticator } from '../auth/session-authenticator.ts';
 import { registerUiApiRoutes } from './ui-api-routes.ts';
+import { retentionLookup } from '../data/project-retention.ts';
 import { registerUiPages } from './ui-pages.ts';
 
 export interface DashboardUiOptions {
@@ -14,6 +15,8 @@ export interface DashboardUiOptions {
   ingestPort?: number;
   /** Prices behind estimated_cost_usd (config.llmPrices); the repository's table when unset. */
   llmPrices?: LlmPriceTable;
+  /** RETENTION_DAYS: the retention of kinds a project did not set (docs/data.md). */
+  defaultRetentionDays: number;
 }
 
 export interface DashboardUi {
@@ -28,7 +31,7 @@ export async function registerDashboardUi(app: FastifyInstance, adapters: Adapte
   registerAuthRoutes(app, users, { uiConfig: { ingest_port: opts.ingestPort ?? null } });
   const projects = projectsRepo(adapters.relational);
   const operator = operatorAuthenticator(opts.operatorToken, async (id) => (await projects.get(id)) !== null);
-  registerUiApiRoutes(app, adapters.columnStore, [operator, authenticator], opts.llmPrices);
+  registerUiApiRoutes(app, adapters.columnStore, [operator, authenticator], retentionLookup(adapters.relational, opts.defaultRetentionDays), opts.llmPrices);
   await registerUiPages(app);
   if ((await users.count()) === 0) logger.info('dashboard: no user yet; the first visit to the web UI creates the owner account');
   return { authenticator };

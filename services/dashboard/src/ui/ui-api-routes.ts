@@ -6,6 +6,7 @@ import { projectOf, requirePrincipal, type Authenticator } from '../api/access.t
 import { apiTimeRange, rangeQuery } from '../api/api-schemas.ts';
 import type { LlmPriceTable } from '@devtrail/config';
 import { defaultPrices, withEstimates } from '../api/llm-estimates.ts';
+import type { RetentionOf } from '../data/project-retention.ts';
 
 // Reads only the web UI needs (chart series), beside the read API and under the same
 // authentication and per-project authorisation. Bounded by time range and bucket count.
@@ -21,29 +22,40 @@ const activityQuery = rangeQuery.extend({
 const seriesQuery = rangeQuery.extend({ buckets: z.coerce.number().int().min(2).max(500).default(48) });
 const axisOf = (b: Buckets) => ({ from: b.fromMs, step_ms: b.stepMs, buckets: b.count });
 
-export function registerUiApiRoutes(app: FastifyInstance, store: ColumnStore, authenticators: Authenticator[], prices: LlmPriceTable = defaultPrices()): void {
+export function registerUiApiRoutes(
+  app: FastifyInstance,
+  store: ColumnStore,
+  authenticators: Authenticator[],
+  retentionOf: RetentionOf,
+  prices: LlmPriceTable = defaultPrices(),
+): void {
   app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal(authenticators));
     api.get('/api/projects/:id/error-activity', async (request) => {
       const id = await projectOf(request);
       const q = activityQuery.parse(request.query);
       const buckets = bucketsOf(apiTimeRange(q), q.buckets);
-      return { ...axisOf(buckets), series: await readErrorActivity(store, { projectId: id, fingerprints: q.fingerprints, buckets }) };
+      return {
+        ...axisOf(buckets),
+        series: await readErrorActivity(store, { projectId: id, retentionDays: (await retentionOf(id)).error, fingerprints: q.fingerprints, buckets }),
+      };
     });
 
     api.get('/api/projects/:id/llm-breakdown', async (request) => {
       const id = await projectOf(request);
       const q = seriesQuery.parse(request.query);
       const buckets = bucketsOf(apiTimeRange(q), q.buckets);
+      const retentionDays = (await retentionOf(id)).llm;
       const [series, models] = await Promise.all([
         readLlmUsage(store, {
           projectId: id,
+          retentionDays,
           buckets,
           by: ['bucket', 'model'],
           measures: ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd'],
           limit: 20_000,
         }),
-        readLlmUsage(store, { projectId: id, buckets, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
+        readLlmUsage(store, { projectId: id, retentionDays, buckets, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
       ]);
       return { ...axisOf(buckets), series: withEstimates(series, prices), models: withEstimates(models, prices) };
     });

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 
 export async function startDashboard(): Promise<Embedded & { dataDir: string; close(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dt-ui-'));
-  const config = loadConfig({ DEVTRAIL_MODE: 'embedded', PORT: '0', DEVTRAIL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const config = loadConfig({ DEVTRAIL_MODE: 'embedded', PORT: '0', DEVTRAIL_DATA_DIR: dataDir, LOG_LEVEL: 'silent', DELETION_GRACE_MS: '1000' });
   const dt = await startEmbedded(config, createLogger(config.logLevel, 'ui-test'));
   return {
     ...dt,

@@ -7,8 +7,11 @@
 // When no leased token is at hand (a lease in flight, PostgreSQL slow or unreachable), a
 // request is admitted on credit and the next lease pays the credit back, so the shared
 // count stays right. Credit is bounded: one replica never admits more than the key's
-// limit in a window, so while PostgreSQL is unreachable the whole deployment admits at
-// most limit x replicas per window (docs/api.md), and no request waits.
+// limit in a window, nor more than the shared count it last saw leaves, so while
+// PostgreSQL is unreachable the whole deployment admits at most limit x replicas per
+// window (docs/api.md), and no request waits. Taken n at a time (a request's events,
+// data/event-quotas.ts), a credit the shared window then refuses is at most one request's
+// n per replica and window.
 
 export type LeaseFn = (keyId: string, windowStart: Date, requested: number, limit: number) => Promise<{ granted: number; used: number }>;
 
@@ -33,6 +36,8 @@ interface KeyWindow {
   globalUsed: number;
   /** The shared window has no quota left. */
   exhausted: boolean;
+  /** The fewest tokens a refused take asked for in this window (spent() refuses takes that large). */
+  minRefused: number;
   leasing?: Promise<void>;
   /** The next window's first block, leased ahead. */
   next?: KeyWindow;
@@ -71,26 +76,55 @@ export class RateLimiter {
     return Math.max(1, Math.ceil(limit * 0.02));
   }
 
-  /** Decides at once; any lease it needs runs in the background. */
-  take(keyId: string, limit: number): RateDecision {
+  /**
+   * Decides at once for `n` tokens (requests, or a request's events), all or none; any lease
+   * it needs runs in the background. Blocks are ~2% of `blockOf`: the limit, unless the
+   * caller expects far less use than the limit allows (a window counted, not limited).
+   */
+  take(keyId: string, limit: number, n = 1, blockOf = limit): RateDecision {
     const now = this.now();
     const start = Math.floor(now / this.windowMs) * this.windowMs;
     const w = this.windowOf(keyId, start, limit);
-    const block = this.blockSize(limit);
+    const block = this.blockSize(blockOf);
     const resetSeconds = Math.max(1, Math.ceil((start + this.windowMs - now) / 1000));
     let allowed = false;
-    if (w.tokens > 0) {
-      w.tokens--;
+    if (w.tokens >= n) {
+      w.tokens -= n;
       allowed = true;
-    } else if (!w.exhausted && w.admitted < limit) {
-      w.credit++;
+    } else if (!w.exhausted && w.admitted + n <= limit && w.globalUsed + w.credit + n - w.tokens <= limit) {
+      w.credit += n - w.tokens;
+      w.tokens = 0;
       allowed = true;
     }
-    if (allowed) w.admitted++;
+    if (allowed) w.admitted += n;
+    else w.minRefused = Math.min(w.minRefused, n);
     if (!w.exhausted && w.tokens <= block / 2) this.refill(keyId, w, block);
     if (now >= start + this.windowMs - this.leaseAheadMs) this.leaseAhead(keyId, w, block);
     const remaining = allowed || !w.exhausted ? Math.max(0, limit - w.globalUsed - w.credit + w.tokens) : 0;
     return { allowed, limit, remaining: w.exhausted && w.tokens === 0 ? 0 : remaining, resetSeconds };
+  }
+
+  /**
+   * A refusal, taking nothing, when a take as large as the smallest one this window refused
+   * would be refused now (nothing was given back or leased since): the caller can refuse
+   * before doing the work of finding out how many tokens it needs. Null otherwise.
+   */
+  spent(keyId: string, limit: number): RateDecision | null {
+    const now = this.now();
+    const start = Math.floor(now / this.windowMs) * this.windowMs;
+    const w = this.windows.get(keyId);
+    if (!w || w.start !== start || w.limit !== limit || w.minRefused === Number.POSITIVE_INFINITY) return null;
+    const n = w.minRefused;
+    if (w.tokens >= n || (!w.exhausted && w.admitted + n <= limit && w.globalUsed + w.credit + n - w.tokens <= limit)) return null;
+    return { allowed: false, limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil((start + this.windowMs - now) / 1000)) };
+  }
+
+  /** Returns `n` tokens taken in the current window and not used after all (the request failed later): this replica spends them again. */
+  giveBack(keyId: string, n: number): void {
+    const w = this.windows.get(keyId);
+    if (!w || w.start !== Math.floor(this.now() / this.windowMs) * this.windowMs) return;
+    w.tokens += n;
+    w.admitted = Math.max(0, w.admitted - n);
   }
 
   private windowOf(keyId: string, start: number, limit: number): KeyWindow {
@@ -104,6 +138,7 @@ export class RateLimiter {
       // The operator changed the limit mid-window: ask the shared window again.
       w.limit = limit;
       w.exhausted = false;
+      w.minRefused = Number.POSITIVE_INFINITY;
     }
     return w;
   }
@@ -147,4 +182,13 @@ export class RateLimiter {
   }
 }
 
-const fresh = (start: number, limit: number): KeyWindow => ({ start, limit, tokens: 0, credit: 0, admitted: 0, globalUsed: 0, exhausted: false });
+const fresh = (start: number, limit: number): KeyWindow => ({
+  start,
+  limit,
+  tokens: 0,
+  credit: 0,
+  admitted: 0,
+  globalUsed: 0,
+  exhausted: false,
+  minRefused: Number.POSITIVE_INFINITY,
+});

@@ -7,6 +7,7 @@ import { formatTime } from '../lib/format.js';
 import { Layout } from '../components/layout.js';
 import { KeyReveal } from '../components/key-reveal.js';
 import { ErrorBox, Loading, Empty } from '../components/status.js';
+import { RecentDeletions } from './settings-delete.js';
 
 function CreateProject({ onCreated }) {
   const [name, setName] = useState('');
@@ -80,5 +81,6 @@ export function ProjectsPage() {
           </tbody>
         </table>`)
     }
+    <${RecentDeletions} />
   </${Layout}>`;
 }

@@ -4,6 +4,8 @@ import { ApiKeysTab } from './settings-keys.js';
 import { OriginsTab, RateLimitTab } from './settings-ingest.js';
 import { DrainTab } from './settings-drain.js';
 import { MembersTab } from './settings-members.js';
+import { QuotasTab, RetentionTab, ScrubbingTab } from './settings-data.js';
+import { DeleteTab } from './settings-delete.js';
 
 /** @type {Array<[string, string, import('preact').FunctionComponent<any>]>} */
 const TABS = [
@@ -12,6 +14,10 @@ const TABS = [
   ['rate-limit', 'Rate limit', RateLimitTab],
   ['drain', 'Log drain', DrainTab],
   ['members', 'Members', MembersTab],
+  ['retention', 'Retention', RetentionTab],
+  ['scrubbing', 'Scrubbing', ScrubbingTab],
+  ['quotas', 'Quotas & sampling', QuotasTab],
+  ['delete', 'Delete data', DeleteTab],
 ];
 
 export function SettingsPage({ project, reloadProject }) {

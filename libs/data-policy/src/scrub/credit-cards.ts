@@ -1,0 +1,66 @@
+// Payment card numbers in free text (docs/data.md#default-rules): 13 to 19 digits, written
+// together or in groups separated by one space or dash, passing the Luhn check. A run of
+// digit groups is searched group-aligned, so a card beside a year or a phone number is still
+// found, and a longer run of digits without separators (an id) is not a card. The work is
+// linear in the string: a span never grows past 19 digits.
+
+/** Runs of at least 13 digits with single spaces or dashes between them; the only candidates. */
+const RUN = /[0-9](?:[ -]?[0-9]){12,}/g;
+const GATE = /[0-9](?:[ -]?[0-9]){12}/;
+const GROUP = /[0-9]+/g;
+
+export function luhn(digits: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+/** The card numbers in a run of digit groups: [start, end) offsets within the run, left to right. */
+function cardsIn(run: string): Array<[number, number]> {
+  const groups: Array<{ at: number; digits: string }> = [];
+  for (const m of run.matchAll(GROUP)) groups.push({ at: m.index, digits: m[0] });
+  const found: Array<[number, number]> = [];
+  let i = 0;
+  while (i < groups.length) {
+    // The longest span of whole groups from group i that holds 13-19 digits and passes Luhn.
+    let digits = '';
+    let best = -1;
+    for (let j = i; j < groups.length; j++) {
+      digits += groups[j].digits;
+      if (digits.length > 19) break;
+      if (digits.length >= 13 && luhn(digits)) best = j;
+    }
+    if (best < 0) {
+      i++;
+      continue;
+    }
+    found.push([groups[i].at, groups[best].at + groups[best].digits.length]);
+    i = best + 1;
+  }
+  return found;
+}
+
+/** `s` with each card number replaced by `replace(card)`; `s` itself when it has none. */
+export function replaceCards(s: string, replace: (card: string) => string): string {
+  if (s.length < 13 || !GATE.test(s)) return s;
+  return s.replace(RUN, (run) => {
+    const cards = cardsIn(run);
+    if (cards.length === 0) return run;
+    let out = '';
+    let from = 0;
+    for (const [a, b] of cards) {
+      out += run.slice(from, a) + replace(run.slice(a, b));
+      from = b;
+    }
+    return out + run.slice(from);
+  });
+}

@@ -1,0 +1,136 @@
+import { createHmac } from 'node:crypto';
+import { RE2JS } from 're2js';
+import type { Scrubbing, ScrubRule, ScrubAction } from '../policy.ts';
+import { isSecretKey } from './secret-keys.ts';
+import { VALUE_PATTERNS, type Replace } from './value-patterns.ts';
+
+// A project's scrubbing settings compiled once (the receiver keeps it with the project's
+// cached key grant). It rewrites a JSON value in place: a value under a key a key rule
+// matches is acted on whole, every other string goes through the value rules. Rules apply
+// in order, the project's own before the defaults; the first key rule that matches a key
+// decides. docs/data.md says what each rule and action does.
+
+export const FILTERED = '[Filtered]';
+const REMOVE = Symbol('remove');
+
+type KeyAction = (value: unknown) => unknown;
+type StringRule = (s: string) => string;
+
+export interface Scrubber {
+  /** A JSON value (metadata, context, breadcrumbs): scrubbed in place where it is an object or array; returns what to keep. */
+  tree(v: unknown): unknown;
+  /** A free-text value (a message): its value patterns scrubbed. */
+  text(s: string): string;
+}
+
+function keyAction(action: ScrubAction, hash: (s: string) => string): KeyAction {
+  switch (action) {
+    case 'filter':
+      return (v) => (v === null ? v : FILTERED);
+    case 'remove':
+      return () => REMOVE;
+    case 'mask':
+      return (v) => (v === null ? v : typeof v === 'object' ? FILTERED : '*'.repeat(String(v).length));
+    case 'hash':
+      return (v) => (v === null ? v : hash(typeof v === 'string' ? v : JSON.stringify(v)));
+  }
+}
+
+function replacement(action: ScrubAction, hash: (s: string) => string): Replace {
+  switch (action) {
+    case 'filter':
+      return () => FILTERED;
+    case 'remove':
+      return () => '';
+    case 'mask':
+      return (m) => '*'.repeat(m.length);
+    case 'hash':
+      return hash;
+  }
+}
+
+/** An operator's regex on RE2: linear time whatever the pattern (docs/data.md#bounds). */
+export function compileRegex(pattern: string): RE2JS {
+  return RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
+}
+
+const DEFAULT_RULES: ScrubRule[] = [
+  { match: 'secret_keys', action: 'filter' },
+  { match: 'creditcard', action: 'filter' },
+];
+
+/** The compiled scrubber, or null when there is nothing to scrub (defaults off, no rules). */
+export function compileScrubber(settings: Scrubbing, salt: string | null): Scrubber | null {
+  const rules = [...settings.rules, ...(settings.defaults ? DEFAULT_RULES : [])];
+  if (rules.length === 0) return null;
+  const hash = (s: string) =>
+    createHmac('sha256', salt ?? '')
+      .update(s)
+      .digest('hex')
+      .slice(0, 32);
+  const keyRules: Array<{ test: (key: string) => boolean; act: KeyAction }> = [];
+  const stringRules: StringRule[] = [];
+  for (const rule of rules) {
+    if (rule.match === 'secret_keys') keyRules.push({ test: isSecretKey, act: keyAction(rule.action, hash) });
+    else if (rule.match === 'key') {
+      const re = compileRegex(rule.pattern);
+      keyRules.push({ test: (k) => re.test(k), act: keyAction(rule.action, hash) });
+    } else if (rule.match === 'regex') {
+      const re = compileRegex(rule.pattern);
+      const r = replacement(rule.action, hash);
+      stringRules.push((s) => (re.test(s) ? re.matcher(s).replaceAll((m: string) => r(m)) : s));
+    } else {
+      const find = VALUE_PATTERNS[rule.match];
+      const r = replacement(rule.action, hash);
+      stringRules.push((s) => find(s, r));
+    }
+  }
+
+  // Keys repeat from event to event: each is judged once (bounded).
+  const judged = new Map<string, KeyAction | null>();
+  const actionFor = (key: string): KeyAction | null => {
+    let a = judged.get(key);
+    if (a !== undefined) return a;
+    a = keyRules.find((r) => r.test(key))?.act ?? null;
+    if (judged.size >= 10_000) judged.clear();
+    judged.set(key, a);
+    return a;
+  };
+  const text = (s: string): string => {
+    for (const rule of stringRules) s = rule(s);
+    return s;
+  };
+
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return text(v);
+    if (v === null || typeof v !== 'object') return v;
+    if (Array.isArray(v)) {
+      // A [key, value] pair (headers as a list) is judged by its key.
+      const pairAction = v.length === 2 && typeof v[0] === 'string' ? actionFor(v[0]) : null;
+      if (pairAction) {
+        const out = pairAction(v[1]);
+        v[1] = out === REMOVE ? null : out;
+        return v;
+      }
+      for (let i = 0; i < v.length; i++) v[i] = walk(v[i]);
+      return v;
+    }
+    const o = v as Record<string, unknown>;
+    for (const key in o) {
+      const act = actionFor(key);
+      if (act) {
+        const out = act(o[key]);
+        if (out === REMOVE) delete o[key];
+        else o[key] = out;
+        continue;
+      }
+      const x = o[key];
+      if (typeof x === 'string') {
+        const y = text(x);
+        if (y !== x) o[key] = y;
+      } else if (x !== null && typeof x === 'object') walk(x);
+    }
+    return o;
+  };
+  return { tree: walk, text };
+}

@@ -1,0 +1,68 @@
+import { EVENT_KINDS, GROUPS_TABLE, KINDS, groupsSelect, type EventKind } from '@devtrail/kinds';
+import type { QueryParams } from '@devtrail/column-store';
+import type { Deletion } from '@devtrail/relational-store';
+
+// What a deletion removes, as ClickHouse conditions with query parameters (docs/data.md#deletion):
+// per kind table, the project's rows, narrowed by service and time range (an operator's
+// deletion: the kind's event time; a lowered retention: the column retention counts from).
+
+const GROUP_COLUMNS = 'project_id, fingerprint, first_seen, last_seen, events, latest, max_severity, retention_days';
+
+export interface DeletionFilter {
+  /** Kinds by plural name (logs, errors, spans, llm); absent: every kind. */
+  kinds?: string[];
+  service?: string;
+  /** ISO 8601: events at or after. */
+  from?: string;
+  /** ISO 8601: events before. */
+  to?: string;
+}
+
+export interface TablePlan {
+  table: string;
+  where: string;
+  params: QueryParams;
+}
+
+export interface DeletionPlan {
+  tables: TablePlan[];
+  /** Error groups: removed with the project, or rebuilt from what remains of the errors. */
+  groups: null | { table: string; where: string; params: QueryParams; rebuild: string | null };
+}
+
+export function planDeletion(d: Deletion): DeletionPlan {
+  const f = d.filter as DeletionFilter;
+  const params: QueryParams = { project: d.projectId };
+  const kinds = EVENT_KINDS.filter((k) => d.reason === 'project' || !f.kinds || f.kinds.includes(KINDS[k].name));
+  const tables = kinds.map((k): TablePlan => {
+    const def = KINDS[k].tableDef;
+    const where = ['project_id = {project:String}'];
+    const p: QueryParams = { ...params };
+    if (d.reason !== 'project') {
+      const column = d.reason === 'retention' ? def.ttlColumn : def.timeColumn;
+      if (f.service !== undefined) {
+        where.push('service = {service:String}');
+        p.service = f.service;
+      }
+      if (f.from) {
+        where.push(`${column} >= fromUnixTimestamp64Milli({from:Int64})`);
+        p.from = Date.parse(f.from);
+      }
+      if (f.to) {
+        where.push(`${column} < fromUnixTimestamp64Milli({to:Int64})`);
+        p.to = Date.parse(f.to);
+      }
+    }
+    return { table: def.name, where: where.join(' AND '), params: p };
+  });
+  const errorsTable = KINDS.error.tableDef.name;
+  const groups = !kinds.includes('error' as EventKind)
+    ? null
+    : {
+        table: GROUPS_TABLE,
+        where: 'project_id = {project:String}',
+        params,
+        rebuild: d.reason === 'project' ? null : `INSERT INTO ${GROUPS_TABLE} (${GROUP_COLUMNS}) ${groupsSelect(errorsTable, 'project_id = {project:String}')}`,
+      };
+  return { tables, groups };
+}

@@ -1,0 +1,136 @@
+import type { ColumnStore } from '@devtrail/column-store';
+import { isRetryable } from '@devtrail/failures';
+import type { Logger } from '@devtrail/config';
+import type { Deletion, DeletionsRepo } from '@devtrail/relational-store';
+import { planDeletion, type TablePlan } from './deletion-plan.ts';
+
+// Carries out deletions (docs/data.md#deletion) one step at a time, so any dashboard replica
+// can take the next step and a restart loses nothing: each step claims the oldest open
+// deletion (a lease in PostgreSQL), looks at ClickHouse, issues what is missing and saves
+// the progress the dashboard shows.
+//
+//   deleting   per table: count the rows left; while some are left and no mutation of
+//              that table is under way, issue a lightweight DELETE (asynchronous: ClickHouse
+//              masks the rows at once and drops them at its next merges)
+//   groups     error groups: deleted with the project; after a partial deletion, the
+//              project's groups are deleted and rebuilt from the errors that remain
+//   verifying  a project's deletion waits DELETION_GRACE_MS, then counts again: a batch a
+//              consumer was writing as the project was deleted is deleted too
+//   done
+
+export interface TableProgress {
+  rows_at_start: number;
+  remaining: number;
+  done: boolean;
+}
+
+export interface DeletionProgress {
+  phase: 'deleting' | 'groups' | 'verifying' | 'done';
+  tables: Record<string, TableProgress>;
+  groups_issued?: boolean;
+  verify_after?: string;
+}
+
+export interface DeletionWorkerOptions {
+  graceMs: number;
+  /** Pause between steps when there is nothing to do. */
+  idleMs?: number;
+  leaseMs?: number;
+}
+
+export function startDeletionWorker(repo: DeletionsRepo, store: ColumnStore, logger: Logger, opts: DeletionWorkerOptions): { stop(): Promise<void> } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  const tick = async () => {
+    let d: Deletion | null = null;
+    try {
+      d = await repo.claim(opts.leaseMs ?? 60_000);
+      if (d) await step(repo, store, d, opts.graceMs);
+    } catch (err) {
+      if (d && !isRetryable(err)) {
+        // ClickHouse refused a statement for good: the deletion says so instead of retrying forever.
+        logger.error({ err: (err as Error).message, deletion: d.id }, 'deletion failed');
+        await repo.save(d.id, d.progress, 'failed', (err as Error).message).catch(() => {});
+      } else {
+        // An outage: the lease runs out and the step is taken again later.
+        logger.debug({ err: (err as Error).message, deletion: d?.id }, 'deletion step failed; will retry');
+      }
+    }
+    if (!stopped) timer = setTimeout(() => (running = tick()), d ? 200 : (opts.idleMs ?? 1000));
+  };
+  timer = setTimeout(() => (running = tick()), 0);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+const count = async (store: ColumnStore, t: { table: string; where: string; params: Record<string, unknown> }) =>
+  Number((await store.query<{ n: string | number }>(`SELECT count() AS n FROM ${t.table} WHERE ${t.where}`, t.params))[0]?.n ?? 0);
+
+const mutating = async (store: ColumnStore, table: string) =>
+  Number(
+    (
+      await store.query<{ n: string | number }>('SELECT count() AS n FROM system.mutations WHERE database = currentDatabase() AND table = {t:String} AND NOT is_done', {
+        t: table,
+      })
+    )[0]?.n ?? 0,
+  ) > 0;
+
+const lightweightDelete = (store: ColumnStore, t: { table: string; where: string; params: Record<string, unknown> }) =>
+  store.command(`DELETE FROM ${t.table} WHERE ${t.where} SETTINGS lightweight_deletes_sync = 0`, t.params);
+
+/** One table: count what is left, delete it unless a mutation is under way. */
+async function deleteFrom(store: ColumnStore, t: TablePlan, progress: DeletionProgress): Promise<boolean> {
+  const remaining = await count(store, t);
+  const p = (progress.tables[t.table] ??= { rows_at_start: remaining, remaining, done: false });
+  p.remaining = remaining;
+  p.done = remaining === 0;
+  if (!p.done && !(await mutating(store, t.table))) await lightweightDelete(store, t);
+  return p.done;
+}
+
+export async function step(repo: DeletionsRepo, store: ColumnStore, d: Deletion, graceMs: number): Promise<void> {
+  const plan = planDeletion(d);
+  const progress: DeletionProgress = { phase: 'deleting', tables: {}, ...(d.progress as Partial<DeletionProgress>) };
+  if (progress.phase === 'deleting') {
+    let all = true;
+    for (const t of plan.tables) all = (await deleteFrom(store, t, progress)) && all;
+    if (all) progress.phase = plan.groups ? 'groups' : d.reason === 'project' ? 'verifying' : 'done';
+  } else if (progress.phase === 'groups' && plan.groups) {
+    const g = plan.groups;
+    if (!g.rebuild) {
+      if (await deleteFrom(store, g, progress)) progress.phase = 'verifying';
+    } else if (!progress.groups_issued) {
+      await lightweightDelete(store, g);
+      progress.groups_issued = true;
+    } else if (!(await mutating(store, g.table))) {
+      // The delete is applied: rebuild the project's groups from the errors that remain.
+      await store.command(g.rebuild, g.params);
+      progress.phase = 'done';
+    }
+  } else if (progress.phase === 'verifying') {
+    if (!progress.verify_after) progress.verify_after = new Date(Date.now() + graceMs).toISOString();
+    else if (Date.now() >= Date.parse(progress.verify_after)) {
+      let clean = true;
+      for (const t of [...plan.tables, ...(plan.groups ? [plan.groups] : [])]) {
+        const n = await count(store, t);
+        if (n > 0) {
+          clean = false;
+          progress.tables[t.table] = { ...progress.tables[t.table], remaining: n, done: false };
+        }
+      }
+      if (clean) progress.phase = 'done';
+      else {
+        progress.phase = 'deleting';
+        progress.verify_after = undefined;
+      }
+    }
+  }
+  await repo.save(d.id, progress as unknown as Record<string, unknown>, progress.phase === 'done' ? 'done' : 'running');
+}
