@@ -8,6 +8,7 @@ import { ProduceQueue } from './produce-queue.ts';
 import { registerIngest } from './ingest-routes.ts';
 import { IngestCounters } from './ingest-counters.ts';
 import { receiverOpenApi } from './openapi.ts';
+import { registerSchemaRoutes } from './schema-routes.ts';
 
 /** The ingest settings (libs/config: INGEST_*, KEY_CACHE_*). */
 export type ReceiverOptions = Pick<Config['ingest'], 'bodyLimitBytes' | 'maxPendingEvents' | 'ackTimeoutMs' | 'keyCacheTtlMs' | 'keyCacheMaxStaleMs'>;
@@ -56,6 +57,7 @@ export async function createReceiver(adapters: Adapters, logger: Logger, opts: R
     counters,
     async register(app, moreMetrics, openApi = receiverOpenApi) {
       registerHealthRoutes(app, adapters, openApi);
+      registerSchemaRoutes(app);
       app.get('/metrics', async () => ({ receiver: { ...counters.snapshot(), produce_queue_pending: queue.pending }, ...(await moreMetrics?.()) }));
       await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters });
     },
