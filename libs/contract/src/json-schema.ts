@@ -50,8 +50,7 @@ function file(name: string, title: string, description: string, schema: JsonSche
 
 function envelopeSchema(version: MessageVersion): JsonSchema {
   const schema = generate((event) => z.union(EVENT_KINDS.map((k) => messageOf(version, k, event(k))) as unknown as [z.ZodTypeAny, z.ZodTypeAny]));
-  const shape =
-    version === 1 ? 'one event per message (receivers before schema version 2)' : "one message per accepted request and kind, carrying that request's events";
+  const shape = version === 1 ? 'one event per message (receivers before schema version 2)' : "one message per accepted request and kind, carrying that request's events";
   return file(
     envelopeFile(version),
     `devtrail Kafka message, schema version ${version}`,
@@ -62,7 +61,12 @@ function envelopeSchema(version: MessageVersion): JsonSchema {
 
 function eventSchema(kind: EventKind): JsonSchema {
   const description = `One ${kind} event's data, as every message version carries it (topic <prefix>${KINDS[kind].name}).`;
-  return file(eventFile(kind), `devtrail ${kind} event`, description, generate(() => KINDS[kind].event));
+  return file(
+    eventFile(kind),
+    `devtrail ${kind} event`,
+    description,
+    generate(() => KINDS[kind].event),
+  );
 }
 
 /** Every published schema file by name, generated afresh. */

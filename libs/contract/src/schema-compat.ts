@@ -65,8 +65,10 @@ export function incompatibilities(before: JsonSchema, after: JsonSchema): Incomp
       // No type at all accepts any value.
       const widened = tb.size === 0 ? ['(any)'] : ta.size === 0 ? [] : [...tb].filter((t) => !ta.has(t));
       const narrowed = ta.size === 0 ? ['(any)'] : tb.size === 0 ? [] : [...ta].filter((t) => !tb.has(t));
-      if (widened.length) say(at, 'old reader', `type ${[...ta].join('|') || '(any)'} became ${[...tb].join('|') || '(any)'}: values of type ${widened.join('|')} are new`);
-      if (narrowed.length) say(at, 'old data', `type ${[...ta].join('|') || '(any)'} became ${[...tb].join('|') || '(any)'}: values of type ${narrowed.join('|')} are no longer accepted`);
+      if (widened.length)
+        say(at, 'old reader', `type ${[...ta].join('|') || '(any)'} became ${[...tb].join('|') || '(any)'}: values of type ${widened.join('|')} are new`);
+      if (narrowed.length)
+        say(at, 'old data', `type ${[...ta].join('|') || '(any)'} became ${[...tb].join('|') || '(any)'}: values of type ${narrowed.join('|')} are no longer accepted`);
     }
     if (a.enum || b.enum) {
       const added = b.enum ? (a.enum ? b.enum.filter((v) => !a.enum!.includes(v)) : []) : ['(any value)'];

@@ -80,7 +80,10 @@ describe('the envelope schemas', () => {
     for (const kind of EVENT_KINDS) {
       const event = generated[eventFile(kind)] as JsonSchema & { properties: object };
       const defs = (generated[envelopeFile(2)] as { $defs: Record<string, { properties: object }> }).$defs;
-      expect(Object.values(defs).some((d) => JSON.stringify(d.properties) === JSON.stringify(event.properties)), kind).toBe(true);
+      expect(
+        Object.values(defs).some((d) => JSON.stringify(d.properties) === JSON.stringify(event.properties)),
+        kind,
+      ).toBe(true);
       expect(Object.keys(event.properties)).toEqual(Object.keys(kindOf(kind).fields));
     }
   });
@@ -101,9 +104,9 @@ describe('the compatibility check', () => {
 
   it('lets an optional field and a new kind through', () => {
     expect(breaks((d) => (d.LogEvent.properties.host = { type: 'string' }))).toEqual([]);
-    expect(breaks((_d, s) => s.anyOf.push({ ...structuredClone(s.anyOf[0]), properties: { ...s.anyOf[0].properties, kind: { type: 'string', enum: ['metric'] } } }))).toEqual(
-      [],
-    );
+    expect(
+      breaks((_d, s) => s.anyOf.push({ ...structuredClone(s.anyOf[0]), properties: { ...s.anyOf[0].properties, kind: { type: 'string', enum: ['metric'] } } })),
+    ).toEqual([]);
   });
 
   it('names each change that breaks the consumers of the previous version', () => {

@@ -50,6 +50,7 @@ export function documentSchemas({ registry: r }: ApiDocs) {
   }
   return {
     name: 'schemas',
-    description: 'No authentication. JSON Schema of the messages on the Kafka topics, for consumers in any language (docs/topics.md); also checked in under docs/schemas/.',
+    description:
+      'No authentication. JSON Schema of the messages on the Kafka topics, for consumers in any language (docs/topics.md); also checked in under docs/schemas/.',
   };
 }
