@@ -84,6 +84,8 @@ export function jsonSchemaIndex(files: Record<string, JsonSchema> = jsonSchemaFi
     dialect: JSON_SCHEMA_DIALECT,
     envelopes: Object.fromEntries(MESSAGE_VERSIONS.map((v) => [String(v), envelopeFile(v)])),
     events: Object.fromEntries(EVENT_KINDS.map((k) => [k, eventFile(k)])),
+    /** Each kind's topic is `<KAFKA_TOPIC_PREFIX><name>` (docs/topics.md). */
+    topics: Object.fromEntries(EVENT_KINDS.map((k) => [k, KINDS[k].name])),
     files: Object.keys(files),
   };
 }

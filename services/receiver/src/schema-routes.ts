@@ -27,6 +27,7 @@ export function documentSchemas({ registry: r }: ApiDocs) {
     dialect: z.string().openapi({ example: 'https://json-schema.org/draft/2020-12/schema' }),
     envelopes: z.record(z.string()).openapi({ description: 'The envelope file of each message version a consumer may meet.', example: { '2': 'envelope-v2.json' } }),
     events: z.record(z.string()).openapi({ description: "Each kind's event file.", example: { log: 'event-log.json' } }),
+    topics: z.record(z.string()).openapi({ description: "Each kind's topic, after the topic prefix (KAFKA_TOPIC_PREFIX, default devtrail.).", example: { log: 'logs' } }),
     files: z.array(z.string()).openapi({ description: `Every file, each served at ${SCHEMAS_PATH}/<file>.` }),
   });
   sameKeys<z.infer<typeof index>, ReturnType<typeof jsonSchemaIndex>>(true);
