@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Admin, ConsumerConfig, Kafka } from 'kafkajs';
 import { headerStrings } from './kafka-headers.ts';
-import { MessageLogError, type ConsumedMessage, type MessageLog, type PartitionRange, type TopicPosition } from './message-log.ts';
+import { MessageLogError, type ConsumedMessage, type MessageLog, type TopicPosition } from './message-log.ts';
 
 // What a Kafka topic still retains, and reading it again (docs/topics.md, "Replay").
 // kafkajs has no group-less consumer, so a read joins a group of its own, named for this
