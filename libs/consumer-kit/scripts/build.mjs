@@ -25,6 +25,17 @@ const packageOf = (spec) =>
     .split('/')
     .slice(0, spec.startsWith('@') ? 2 : 1)
     .join('/');
+/** The workspace's libs/* packages: folder name and package.json. */
+const workspaceLibs = () =>
+  readdirSync(libs, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) => {
+      try {
+        return [{ dir: d.name, pkg: json(join(libs, d.name, 'package.json')) }];
+      } catch {
+        return [];
+      }
+    });
 
 // devtrail's modules run nothing on import that the kit needs, except kafkajs's native
 // checksum (message-log); telling esbuild so lets it leave out what the kit never calls
@@ -67,15 +78,7 @@ const imported = new Set(
     .map((i) => packageOf(i.path)),
 );
 const ranges = {};
-for (const dir of readdirSync(libs)) {
-  let pkg;
-  try {
-    pkg = json(join(libs, dir, 'package.json'));
-  } catch {
-    continue;
-  }
-  for (const [name, range] of Object.entries(pkg.dependencies ?? {})) if (!isWorkspace(name)) ranges[name] ??= range;
-}
+for (const { pkg } of workspaceLibs()) for (const [name, range] of Object.entries(pkg.dependencies ?? {})) if (!isWorkspace(name)) ranges[name] ??= range;
 const dependencies = {};
 for (const name of [...imported].sort()) {
   if (!ranges[name]) throw new Error(`the bundle imports ${name}, which no workspace package declares`);
@@ -90,13 +93,7 @@ if (process.argv.includes('--deps')) {
 
 // One declaration file; workspace packages resolved to their sources (their exports maps).
 const paths = {};
-for (const dir of readdirSync(libs)) {
-  let pkg;
-  try {
-    pkg = json(join(libs, dir, 'package.json'));
-  } catch {
-    continue;
-  }
+for (const { dir, pkg } of workspaceLibs()) {
   for (const [sub, target] of Object.entries(pkg.exports ?? {}))
     if (typeof target === 'string' && target.endsWith('.ts')) paths[join(pkg.name, sub)] = [relative(root, join(libs, dir, target))];
 }
