@@ -42,11 +42,12 @@ const workspaceLibs = () =>
 // (the receiver's OTLP decoding and its .proto files, the ClickHouse client).
 const SIDE_EFFECTS = [join(libs, 'message-log/src/kafkajs-crc32c.ts')];
 
-rmSync(out, { recursive: true, force: true });
+const depsOnly = process.argv.includes('--deps');
+if (!depsOnly) rmSync(out, { recursive: true, force: true });
 const bundled = await build({
   entryPoints: [entry],
   outfile: join(out, 'lib/index.js'),
-  write: !process.argv.includes('--deps'),
+  write: !depsOnly,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -86,7 +87,7 @@ for (const name of [...imported].sort()) {
 }
 
 // `--deps`: print them and stop (deploy/scripts/consumer-kit.sh caches them for the offline pack test).
-if (process.argv.includes('--deps')) {
+if (depsOnly) {
   console.log(JSON.stringify(dependencies));
   process.exit(0);
 }
