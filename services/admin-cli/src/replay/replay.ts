@@ -3,7 +3,7 @@ import { decodeMessage, HEADERS, type Topics } from '@devtrail/contract';
 import { isRetryable } from '@devtrail/failures';
 import { kindOf, type EventKind } from '@devtrail/kinds';
 import type { ConsumedMessage, MessageLog } from '@devtrail/message-log';
-import { resolveRange, type Point, type ResolvedRange } from './range.ts';
+import { ReplayError, resolveRange, type Point, type ResolvedRange } from './range.ts';
 
 // `devtrail replay` (docs/topics.md, "Replay"): re-reads a kind's topic over a range and
 //   - rebuilds its ClickHouse table: each event becomes its row exactly as the kind's sink
@@ -66,7 +66,7 @@ async function withRetries<T>(what: string, step: () => Promise<T>): Promise<T> 
     try {
       return await step();
     } catch (err) {
-      if (!isRetryable(err) || attempt >= 8) throw new Error(`${what}: ${(err as Error).message}`);
+      if (!isRetryable(err) || attempt >= 8) throw new ReplayError(`${what} failed: ${(err as Error).message} (rows inserted before stay; run the replay again)`);
       await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** attempt, 5000)));
     }
   }
