@@ -16,9 +16,9 @@ export { incompatibilities, type Incompatibility } from './schema-compat.ts';
 // Each file stands alone (its events in $defs), so a validator needs no other file.
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+export type MessageVersion = keyof typeof MESSAGE_SHAPES;
 /** The message versions devtrail's decoder reads; each has its envelope file. */
-export const MESSAGE_VERSIONS = [1, 2] as const;
-export type MessageVersion = (typeof MESSAGE_VERSIONS)[number];
+export const MESSAGE_VERSIONS = Object.keys(MESSAGE_SHAPES).map(Number) as MessageVersion[];
 
 export type JsonSchema = Record<string, unknown>;
 
