@@ -130,6 +130,13 @@ log_tail() { # log_tail <file> [lines]
   printf '[%s] ----\n' "$DT_NAME" >&2
 }
 
+# python_venv <dir>: a Python virtualenv at <dir>, with python3 and its venv module from Debian when missing.
+python_venv() {
+  command -v python3 >/dev/null || apt_install python3
+  python3 -c 'import venv, ensurepip' 2>/dev/null || apt_install python3-venv
+  [ -x "$1/bin/pip" ] || python3 -m venv "$1"
+}
+
 # apt_install <package...>: install Debian packages (root only), running
 # `apt-get update` only when the lists are missing or the first attempt fails.
 apt_install() {

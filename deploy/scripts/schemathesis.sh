@@ -22,9 +22,7 @@ case "${1:-}" in
       exit 0
     fi
     t0=$(now_ms)
-    command -v python3 >/dev/null || apt_install python3
-    python3 -c 'import venv, ensurepip' 2>/dev/null || apt_install python3-venv
-    [ -x "$VENV/bin/pip" ] || python3 -m venv "$VENV"
+    python_venv "$VENV"
     "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$VERSION"
     installed || die "schemathesis $VERSION installed but $ST does not run"
     say "installed schemathesis $VERSION in $(elapsed "$t0")"

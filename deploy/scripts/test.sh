@@ -15,6 +15,8 @@ ensure_node_modules verbose
 "$DT_SCRIPTS/schemathesis.sh" install || warn "schemathesis install failed; test/api-fuzz will report it"
 "$DT_SCRIPTS/next-fixture.sh" install || warn "Next.js test app not installed; test/e2e/otlp-nextjs.test.ts will report it"
 "$DT_SCRIPTS/k8s-tools.sh" install || warn "helm/kubeconform not built; test/deploy/helm-chart.test.ts will report it"
+"$DT_SCRIPTS/consumer-kit.sh" install || warn "the consumer kit's dependencies are not in npm's cache; libs/consumer-kit/test/published-package.test.ts will report it"
+"$DT_SCRIPTS/python-consumer.sh" install || warn "the Python consumer example is not installed; test/e2e/python-consumer.test.ts will report it"
 
 started_here=0
 if ! "$DT_SCRIPTS/services.sh" status >/dev/null 2>&1; then

@@ -8,6 +8,7 @@ import { expectedRecords, storedView, type Expectation, type Table } from './exp
 import { features } from './expect/features.ts';
 import { difference } from './expect/normalise.ts';
 import { storedRows, traceSpans } from './expect/stored-records.ts';
+import { messageSchemaCheck } from '../support/message-schema-check.ts';
 import { FUZZ, writeFindings } from './fuzz-settings.ts';
 
 // Generated inputs, one invariant. A few hundred seeded bodies over the whole
@@ -182,6 +183,24 @@ describe.skipIf(!up).each(modes)(`generated bodies, one invariant (%s; seed ${FU
     }
     expect(report('read-back:'), 'bodies answered 200 that do not read back as sent').toBe('');
   });
+
+  // What an outside consumer validates with (docs/schemas/): every message the receiver wrote for these bodies.
+  it.skipIf(mode === 'embedded')(
+    `writes only Kafka messages that the published JSON Schema accepts${mode === 'embedded' ? ' (skipped: the embedded log is inside its process)' : ''}`,
+    { timeout: 120_000 },
+    async () => {
+      const check = messageSchemaCheck();
+      const messages = await t.producedMessages!();
+      const refused = messages.flatMap((m) => {
+        const why = check(m.value);
+        return why ? [`${m.topic} ${m.partition}/${m.offset}: ${why}: ${String(m.value).slice(0, 300)}`] : [];
+      });
+      const events = messages.reduce((n, m) => n + Number(m.headers['dt-event-count'] ?? 1), 0);
+      console.log(`${mode}: ${messages.length} Kafka messages (${events} events) checked against docs/schemas`);
+      expect(events).toBeGreaterThanOrEqual(sent.reduce((n, s) => n + s.expectations.length, 0));
+      expect(refused, 'messages the JSON Schema refuses').toEqual([]);
+    },
+  );
 
   it('dead-letters nothing', { timeout: 60_000 }, async () => {
     const dead = await t.deadLettered();

@@ -1,5 +1,9 @@
+import { topicNames } from '@devtrail/contract';
+import { EVENT_KINDS } from '@devtrail/kinds';
+import { createKafkaLog, type ConsumedMessage } from '@devtrail/message-log';
 import { startEmbeddedProcess } from './embedded-process.ts';
 import { pipeline, type ServiceProcess } from './processes.ts';
+import { STACK } from './stack.ts';
 
 // One face for the two ways devtrail runs, so a suite can send the same requests to both:
 // the distributed pipeline (receiver, consumers, dashboard processes on the real local
@@ -14,6 +18,8 @@ export interface IngestTarget {
   project: { id: string; key: string };
   /** GET /api/projects/:id<path> on the read API with the operator token. */
   read(path: string): Promise<{ status: number; body: any }>;
+  /** Every message on the kinds' topics (distributed mode; the embedded log is inside its process). */
+  producedMessages?(): Promise<ConsumedMessage[]>;
   /** deadLettered per sink, from the consumers' /metrics. */
   deadLettered(): Promise<Record<string, number>>;
   ingestAlive(): boolean;
@@ -56,6 +62,24 @@ export async function distributedTarget(): Promise<IngestTarget> {
     ingestUrl: () => receiver.url,
     project,
     read: (path) => json(`${dashboard.url}/api/projects/${project.id}${path}`, p.operatorToken),
+    async producedMessages() {
+      const log = createKafkaLog({ brokers: STACK.kafkaBrokers, clientId: 'produced-messages' });
+      const topics = topicNames(p.env.KAFKA_TOPIC_PREFIX);
+      const out: ConsumedMessage[] = [];
+      try {
+        for (const kind of EVENT_KINDS) {
+          const marks = await log.watermarks(topics.of(kind));
+          await log.read(
+            topics.of(kind),
+            marks.map((m) => ({ partition: m.partition, from: m.low, to: m.high })),
+            async (ms) => void out.push(...ms),
+          );
+        }
+      } finally {
+        await log.close();
+      }
+      return out;
+    },
     deadLettered: async () => deadLetteredOf((await (await fetch(`${consumers.url}/metrics`, { headers: { accept: 'application/json' } })).json()).consumers),
     ingestAlive: () => receiver.child.exitCode === null && receiver.child.signalCode === null,
     describeIngestDeath: () => death(receiver.child.exitCode, receiver.child.signalCode, receiver.output()),

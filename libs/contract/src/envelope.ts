@@ -226,3 +226,6 @@ function describe(e: z.ZodError): string {
     .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
     .join('; ');
 }
+
+/** The top of a message of each version, as decoded above (json-schema.ts publishes them with each kind's event). */
+export const MESSAGE_SHAPES = { 1: v1Shape, 2: batchShape } as const;

@@ -11,7 +11,7 @@ export interface IngestionRate {
 export async function readIngestionRates(store: ColumnStore, projectId: string, minutes: number): Promise<IngestionRate[]> {
   const perKind = EVENT_KINDS.map((kind) => {
     const { name, ttlColumn: t } = KINDS[kind].tableDef;
-    return `SELECT toStartOfMinute(${t}) AS minute, '${kind}' AS kind, count() AS n FROM ${name}
+    return `SELECT toStartOfMinute(${t}) AS minute, '${kind}' AS kind, count() AS n FROM ${name} FINAL
          WHERE project_id = {project:String} AND ${t} >= now() - toIntervalMinute({minutes:UInt32}) GROUP BY minute`;
   });
   const rows = await store.query<{ minute: string; kind: EventKind; events: string }>(

@@ -1,5 +1,5 @@
 import './kafkajs-crc32c.ts'; // before kafkajs: its record batches are checksummed natively
-import { Kafka, logLevel, CompressionTypes, type Consumer as KConsumer, type Admin, type IHeaders, type LogEntry } from 'kafkajs';
+import { Kafka, logLevel, CompressionTypes, type Consumer as KConsumer, type Admin, type ConsumerConfig, type LogEntry } from 'kafkajs';
 import { reachability, type LogFn } from '@devtrail/failures';
 import {
   MessageLogError,
@@ -13,6 +13,8 @@ import {
 } from './message-log.ts';
 import { javaCompatiblePartitioner } from './kafka-partitioner.ts';
 import { KAFKA_MAX_MESSAGE_BYTES, kafkaTopicConfig } from './kafka-topic-config.ts';
+import { headerStrings } from './kafka-headers.ts';
+import { kafkaHistory } from './kafka-history.ts';
 
 export interface KafkaLogOptions {
   brokers: string[];
@@ -44,18 +46,6 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
       t = setTimeout(() => reject(new MessageLogError(`${what} timed out after ${ms} ms`, true)), ms);
     }),
   ]);
-}
-
-/** Header values as strings (a loop: this runs for every consumed message). */
-function headerStrings(raw: IHeaders | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (raw)
-    for (const k in raw) {
-      if (!Object.hasOwn(raw, k)) continue;
-      const v = raw[k];
-      out[k] = Buffer.isBuffer(v) ? v.toString('utf8') : String(v ?? '');
-    }
-  return out;
 }
 
 /** Apache Kafka (4.x; 3.x works too) through kafkajs. */
@@ -114,6 +104,18 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
       throw err instanceof MessageLogError ? err : new MessageLogError(`${what}: ${(err as Error).message}`, true);
     }
   };
+  const consumerConfig = (groupId: string): ConsumerConfig => ({
+    groupId,
+    // A crashed member's partitions move after 10 s, not Kafka's default 45 s.
+    sessionTimeout: 10_000,
+    heartbeatInterval: 1000,
+    maxWaitTimeInMs: 200,
+    // At least the largest batch: the broker returns an oversized batch only for the
+    // first partition of a fetch, so a smaller limit can stall a partition behind busy ones.
+    maxBytesPerPartition: KAFKA_MAX_MESSAGE_BYTES,
+    maxBytes: 2 * KAFKA_MAX_MESSAGE_BYTES,
+    retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: 1000 },
+  });
   const consumers = new Set<Consumer>();
   const producers = new Set<Producer>();
 
@@ -202,18 +204,7 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
     },
 
     createConsumer(copts: ConsumerOptions): Consumer {
-      const c: KConsumer = kafka.consumer({
-        groupId: copts.groupId,
-        // A crashed member's partitions move after 10 s, not Kafka's default 45 s.
-        sessionTimeout: 10_000,
-        heartbeatInterval: 1000,
-        maxWaitTimeInMs: 200,
-        // At least the largest batch: the broker returns an oversized batch only for the
-        // first partition of a fetch, so a smaller limit can stall a partition behind busy ones.
-        maxBytesPerPartition: KAFKA_MAX_MESSAGE_BYTES,
-        maxBytes: 2 * KAFKA_MAX_MESSAGE_BYTES,
-        retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: 1000 },
-      });
+      const c: KConsumer = kafka.consumer(consumerConfig(copts.groupId));
       const rebalanceCbs: Array<() => void> = [];
       c.on(c.events.GROUP_JOIN, () => {
         broker.reached();
@@ -298,6 +289,8 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
         return out;
       }, 'lag');
     },
+
+    ...kafkaHistory({ kafka, adminCall, consumerConfig, clientId: opts.clientId }),
 
     async ping() {
       await adminCall((a) => a.describeCluster(), 'ping');

@@ -46,6 +46,7 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): MessageLog {
   const topics = new Map<string, Partition[]>();
   const committed = new Map<string, Map<string, number>>(); // group -> "topic/partition" -> offset
   const groupTopics = new Map<string, Set<string>>();
+  const runningGroups = new Map<string, number>(); // group -> running members
   const waiters = new Set<() => void>();
   let retained = 0;
   let retainedBytes = 0;
@@ -130,6 +131,7 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): MessageLog {
       return {
         async run(handler) {
           running = true;
+          runningGroups.set(groupId, (runningGroups.get(groupId) ?? 0) + 1);
           for (const t of copts.topics) partitionsOf(t).forEach((p, i) => positions.set(`${t}/${i}`, start(t, i, p)));
           loop = (async () => {
             while (running && !closed) {
@@ -175,6 +177,7 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): MessageLog {
           // One process owns every partition: ownership never changes.
         },
         async stop() {
+          if (running) runningGroups.set(groupId, runningGroups.get(groupId)! - 1);
           running = false;
           wake();
           await loop;
@@ -191,6 +194,37 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): MessageLog {
         });
       }
       return out;
+    },
+
+    async watermarks(topic) {
+      return partitionsOf(topic).map((p, partition) => ({ partition, low: String(p.base), high: String(p.end) }));
+    },
+
+    async offsetsAt(topic, timeMs) {
+      return partitionsOf(topic).map((p, partition) => ({ partition, offset: String(p.messages.find((m) => m.timestamp >= timeMs)?.offset ?? p.end) }));
+    },
+
+    async read(topic, ranges, handler) {
+      const parts = partitionsOf(topic);
+      for (const r of ranges) {
+        const p = parts[r.partition];
+        for (let pos = Math.max(Number(r.from), p.base); pos < Math.min(Number(r.to), p.end); pos += maxBatch) {
+          const chunk = p.messages.slice(pos - p.base, Math.min(Number(r.to), p.end) - p.base).slice(0, maxBatch);
+          await handler(
+            chunk.map((m) => ({ topic, partition: r.partition, offset: String(m.offset), key: m.key, value: m.value, headers: m.headers, timestamp: m.timestamp })),
+          );
+        }
+      }
+    },
+
+    async setGroupOffsets(groupId, positions) {
+      if ((runningGroups.get(groupId) ?? 0) > 0)
+        throw new MessageLogError(`consumer group ${groupId} has running members: stop its consumers first, then move it`, false);
+      if (!committed.has(groupId)) committed.set(groupId, new Map());
+      for (const p of positions) {
+        committed.get(groupId)!.set(`${p.topic}/${p.partition}`, Number(p.offset));
+        groupTopics.set(groupId, new Set([...(groupTopics.get(groupId) ?? []), p.topic]));
+      }
     },
 
     async ping() {

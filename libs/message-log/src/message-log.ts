@@ -37,6 +37,20 @@ export interface PartitionLag {
   lag: number;
 }
 
+/** Offsets [from, to) of one partition. */
+export interface PartitionRange {
+  partition: number;
+  from: string;
+  to: string;
+}
+
+/** A partition's oldest retained offset (low) and the offset its next message gets (high). */
+export interface Watermarks {
+  partition: number;
+  low: string;
+  high: string;
+}
+
 export interface Producer {
   connect(): Promise<void>;
   /** Resolves only once every message is durably acknowledged (acks=all); rejects otherwise. */
@@ -76,6 +90,14 @@ export interface MessageLog {
   createProducer(): Producer;
   createConsumer(opts: ConsumerOptions): Consumer;
   lag(groupId: string, topics: string[]): Promise<PartitionLag[]>;
+  // History (devtrail replay, docs/topics.md "Replay"): what a topic still retains, read outside any group.
+  watermarks(topic: string): Promise<Watermarks[]>;
+  /** Per partition, the first offset appended at or after `timeMs` (the high watermark when none was). */
+  offsetsAt(topic: string, timeMs: number): Promise<Array<{ partition: number; offset: string }>>;
+  /** Reads offsets [from, to) of the given partitions, in order per partition, without a consumer group; resolves when all are read. */
+  read(topic: string, ranges: PartitionRange[], handler: (messages: ConsumedMessage[]) => Promise<void>): Promise<void>;
+  /** Sets the positions a consumer group resumes from; refused (permanent) while the group has running members. */
+  setGroupOffsets(groupId: string, positions: TopicPosition[]): Promise<void>;
   /** Rejects when the log cannot currently take writes. */
   ping(): Promise<void>;
   close(): Promise<void>;

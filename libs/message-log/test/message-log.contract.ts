@@ -76,6 +76,62 @@ export function messageLogContract(name: string, open: () => Promise<MessageLog>
       const other = await collect(log, `g3-${suffix}`, topic, 320);
       expect(other).toHaveLength(320);
     });
+
+    it('tells what a topic retains, where a time falls in it, and reads a range again without a group', async () => {
+      const t = `history-${suffix}`;
+      await log.ensureTopics([t], 2);
+      const p = log.createProducer();
+      await p.send([{ topic: t, messages: Array.from({ length: 10 }, (_, i) => msg(i)) }]);
+      await new Promise((r) => setTimeout(r, 20));
+      const between = Date.now();
+      await new Promise((r) => setTimeout(r, 20));
+      await p.send([{ topic: t, messages: Array.from({ length: 6 }, (_, i) => msg(100 + i)) }]);
+      await p.disconnect();
+      const marks = await log.watermarks(t);
+      expect(marks.map((m) => m.partition)).toEqual([0, 1]);
+      expect(marks.reduce((n, m) => n + Number(m.high) - Number(m.low), 0)).toBe(16);
+      const at = await log.offsetsAt(t, between);
+      const later: number[] = [];
+      await log.read(
+        t,
+        at.map((a, i) => ({ partition: a.partition, from: a.offset, to: marks[i].high })),
+        async (ms) => void later.push(...ms.map((m) => JSON.parse(m.value!.toString()).i)),
+      );
+      expect(later.sort((a, b) => a - b)).toEqual([100, 101, 102, 103, 104, 105]);
+      expect(await log.offsetsAt(t, Date.now() + 60_000)).toEqual(marks.map((m) => ({ partition: m.partition, offset: m.high })));
+      const all: string[] = [];
+      await log.read(
+        t,
+        marks.map((m) => ({ partition: m.partition, from: m.low, to: m.high })),
+        async (ms) => void all.push(...ms.map((m) => `${m.partition}/${m.offset}`)),
+      );
+      expect(new Set(all).size).toBe(16);
+    });
+
+    it('moves an idle group to given positions, and refuses while the group runs', async () => {
+      const t = `history-${suffix}`;
+      const group = `g4-${suffix}`;
+      const marks = await log.watermarks(t);
+      await log.setGroupOffsets(
+        group,
+        marks.map((m) => ({ topic: t, partition: m.partition, offset: m.high })),
+      );
+      expect((await log.lag(group, [t])).reduce((n, l) => n + l.lag, 0)).toBe(0);
+      await log.setGroupOffsets(
+        group,
+        marks.map((m) => ({ topic: t, partition: m.partition, offset: m.low })),
+      );
+      expect((await log.lag(group, [t])).reduce((n, l) => n + l.lag, 0)).toBe(16);
+      const c = log.createConsumer({ groupId: group, topics: [t] });
+      let got = 0;
+      await c.run(async (batch) => void (got += batch.length));
+      await expect.poll(() => got, { timeout: 20_000 }).toBe(16);
+      const refused = await log.setGroupOffsets(group, [{ topic: t, partition: 0, offset: '0' }]).catch((e) => e);
+      await c.stop();
+      expect(refused).toBeInstanceOf(Error);
+      expect(refused.message).toMatch(/running members/);
+      expect(refused.retryable).toBe(false);
+    });
   });
 }
 

@@ -1,4 +1,6 @@
-// Each command is one admin API call; output is human text, or JSON with --json.
+import { REPLAY_USAGE } from './replay/replay-command.ts';
+
+// Each command is one admin API call (but replay: replay/replay-command.ts); output is human text, or JSON with --json.
 
 export interface CliContext {
   apiUrl: string;
@@ -45,6 +47,7 @@ export const USAGE = `usage: devtrail <command> [--json] [--api URL] [--token TO
   rate-limit set <project-id> <per-minute> set the rate limit
   drain-secret set <project-id> <secret>   verify x-vercel-signature with this secret
   drain-secret clear <project-id>          stop verifying drain signatures
+${REPLAY_USAGE}
 
 env: DEVTRAIL_API_URL (default http://127.0.0.1:3000), DEVTRAIL_OPERATOR_TOKEN`;
 

@@ -1,7 +1,11 @@
 #!/usr/bin/env -S node --import tsx
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError, createLogger, loadConfig } from '@devtrail/config';
+import { Failure } from '@devtrail/failures';
 import { CliError, runCommand } from './commands.ts';
+import { ReplayError } from './replay/range.ts';
+import { runReplay } from './replay/replay-command.ts';
 
 // Options from flags, then the environment (read here, once), then the embedded
 // process's token file under its data directory.
@@ -23,9 +27,16 @@ if (!token) {
   }
 }
 
+const json = jsonIdx >= 0;
+const out = (l: string) => console.log(l);
 try {
-  await runCommand({ apiUrl, token, json: jsonIdx >= 0, out: (l) => console.log(l) }, argv);
+  if (argv[0] === 'replay') {
+    // Replay talks to Kafka and ClickHouse itself (replay-command.ts), configured as the services are.
+    const config = loadConfig(process.env);
+    await runReplay(config, createLogger('silent', 'devtrail-cli'), argv.slice(1), { out, err: (l) => console.error(l), json });
+  } else await runCommand({ apiUrl, token, json, out }, argv);
 } catch (err) {
-  console.error(err instanceof CliError ? err.message : err);
-  process.exit(err instanceof CliError ? 1 : 2);
+  const expected = err instanceof CliError || err instanceof ReplayError || err instanceof ConfigError || err instanceof Failure;
+  console.error(expected ? (err as Error).message : err);
+  process.exit(expected ? 1 : 2);
 }

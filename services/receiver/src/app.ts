@@ -12,6 +12,7 @@ import { ProduceQueue } from './produce-queue.ts';
 import { registerIngest } from './ingest-routes.ts';
 import { IngestCounters } from './ingest-counters.ts';
 import { receiverOpenApi } from './openapi.ts';
+import { registerSchemaRoutes } from './schema-routes.ts';
 
 /** The ingest settings (libs/config: INGEST_*, KEY_CACHE_*). */
 export type ReceiverOptions = Pick<
@@ -90,6 +91,7 @@ export async function createReceiver(
     metrics,
     async register(app, moreMetrics, openApi = receiverOpenApi) {
       registerHealthRoutes(app, adapters, openApi);
+      registerSchemaRoutes(app);
       registerMetricsRoute(app, metrics, async () => ({
         receiver: { ...(await counters.snapshot()), produce_queue_pending: queue.pending },
         ...(await moreMetrics?.()),

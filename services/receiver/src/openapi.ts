@@ -2,9 +2,10 @@ import { devtrailOpenApi, type DocumentRoutes } from '@devtrail/http/api-docs';
 import { documentHealth } from '@devtrail/runtime';
 import { documentIngest } from './ingest-docs.ts';
 import { documentOtlp } from './otlp-openapi.ts';
+import { documentSchemas } from './schema-routes.ts';
 
 // The receiver's route groups, documented beside their handlers, in the document's order.
-export const RECEIVER_API_DOCS: DocumentRoutes[] = [documentIngest, documentOtlp];
+export const RECEIVER_API_DOCS: DocumentRoutes[] = [documentIngest, documentOtlp, documentSchemas];
 
 let cached: Record<string, unknown> | undefined;
 

@@ -21,6 +21,13 @@ const PATHS: Record<string, string[]> = {
   '/health': ['get'],
   '/health/ready': ['get'],
   '/openapi.json': ['get'],
+  '/schemas': ['get'],
+  '/schemas/envelope-v1.json': ['get'],
+  '/schemas/envelope-v2.json': ['get'],
+  '/schemas/event-log.json': ['get'],
+  '/schemas/event-error.json': ['get'],
+  '/schemas/event-span.json': ['get'],
+  '/schemas/event-llm.json': ['get'],
   '/api/admin/projects': ['get', 'post'],
   '/api/admin/projects/{id}': ['get', 'delete'],
   '/api/admin/projects/{id}/revoke-key': ['post'],
@@ -159,6 +166,19 @@ describe('the running receiver', () => {
         .sort(),
     );
     for (const path of Object.keys(own.paths)) expect(own.paths[path]).toEqual(published.paths[path]);
+  });
+
+  it('serves the JSON Schema of the Kafka messages at /schemas, as checked in under docs/schemas', async () => {
+    const index = await h.app.inject({ method: 'GET', url: '/schemas' });
+    expect(index.statusCode).toBe(200);
+    expect(index.json()).toEqual(JSON.parse(readFileSync(new URL('../../../docs/schemas/index.json', import.meta.url), 'utf8')));
+    for (const name of index.json().files as string[]) {
+      const res = await h.app.inject({ method: 'GET', url: `/schemas/${name}` });
+      expect(res.statusCode, name).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/schema\+json/);
+      expect(res.json()).toEqual(JSON.parse(readFileSync(new URL(`../../../docs/schemas/${name}`, import.meta.url), 'utf8')));
+    }
+    expect((await h.app.inject({ method: 'GET', url: '/schemas/nope.json' })).statusCode).toBe(404);
   });
 
   it('answers with bodies and headers that match the documented responses', async () => {

@@ -1,0 +1,147 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeBatch, newEvents, topicNames } from '@devtrail/contract';
+import { createKafkaLog } from '@devtrail/message-log';
+import { encodeEnvelope, newEnvelope } from '../../../test/support/envelopes.ts';
+import { poisonPrefix } from '../../../test/support/dead-letters.ts';
+import { ROOT } from '../../../test/support/processes.ts';
+import { NO_STACK_REASON, STACK, stackUp } from '../../../test/support/stack.ts';
+
+// The kit as a team outside devtrail gets it: built, packed with `npm pack`, installed from
+// the tarball into an empty project in a temporary directory (npm's cache holds its
+// dependencies: deploy/scripts/consumer-kit.sh), type-checked there, and run there as a
+// consumer of the real Kafka.
+const run = promisify(execFile);
+const up = await stackUp();
+const dir = mkdtempSync(join(tmpdir(), 'consumer-kit-'));
+const sh = (cmd: string, args: string[], cwd = dir, env: Record<string, string> = {}) =>
+  run(cmd, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024, timeout: 120_000 });
+
+let manifest: { dependencies: Record<string, string>; files: string[] };
+let packed: string[];
+
+beforeAll(async () => {
+  await sh('npm', ['run', 'build', '-w', '@devtrail/consumer-kit'], ROOT);
+  const { stdout } = await sh('npm', ['pack', join(ROOT, 'libs/consumer-kit/dist'), '--pack-destination', dir, '--json']);
+  const [pack] = JSON.parse(stdout);
+  packed = pack.files.map((f: { path: string }) => f.path).sort();
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'a-team-service', private: true, type: 'module' }));
+  try {
+    await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${pack.filename}`]);
+  } catch (err) {
+    throw new Error(`npm install of the packed kit failed (without the network, npm's cache needs deploy/scripts/consumer-kit.sh install): ${(err as Error).message}`);
+  }
+  manifest = JSON.parse(readFileSync(join(dir, 'node_modules/@devtrail/consumer-kit/package.json'), 'utf8'));
+}, 240_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the packed @devtrail/consumer-kit', () => {
+  it('holds one bundle, its declarations, a README and its manifest; depends on published npm packages only', () => {
+    expect(packed).toEqual(['README.md', 'lib/index.d.ts', 'lib/index.js', 'package.json']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(expect.arrayContaining(['kafkajs', 'zod']));
+    expect(Object.keys(manifest.dependencies).filter((d) => d.startsWith('@devtrail/'))).toEqual([]);
+    const code = readFileSync(join(dir, 'node_modules/@devtrail/consumer-kit/lib/index.js'), 'utf8');
+    expect(code).not.toMatch(/from ["']@devtrail\//);
+  });
+
+  it('type-checks a consumer written against it, and rejects a wrong one', async () => {
+    const consumer = `
+      import { createEventConsumer, createMemoryLog, Failure, topicNames, type Envelope } from '@devtrail/consumer-kit';
+      const c = createEventConsumer({
+        kind: 'llm', topics: topicNames('devtrail.'), name: 'n', groupId: 'g', messageLog: createMemoryLog(),
+        async write(events: Array<Envelope<'llm'>>) { if (events.some((e) => e.data.cost_usd < 0)) throw new Failure('negative', false); },
+      });
+      void c.start();`;
+    writeFileSync(join(dir, 'ok.ts'), consumer);
+    writeFileSync(join(dir, 'wrong.ts'), consumer.replace('e.data.cost_usd', 'e.data.no_such_field'));
+    const tsconfig = (file: string) => ({
+      compilerOptions: {
+        strict: true,
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2022',
+        noEmit: true,
+        types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules/@types')],
+      },
+      files: [file],
+    });
+    writeFileSync(join(dir, 'tsconfig.ok.json'), JSON.stringify(tsconfig('ok.ts')));
+    writeFileSync(join(dir, 'tsconfig.wrong.json'), JSON.stringify(tsconfig('wrong.ts')));
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    await sh(process.execPath, [tsc, '-p', 'tsconfig.ok.json']);
+    const wrong = await sh(process.execPath, [tsc, '-p', 'tsconfig.wrong.json']).then(
+      () => '',
+      (e) => String(e.stdout),
+    );
+    expect(wrong).toContain("Property 'no_such_field' does not exist");
+  }, 120_000);
+
+  describe.skipIf(!up)(`against the real Kafka${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`, () => {
+    it('consumes every event of both message versions once, and dead-letters what it cannot read', async () => {
+      const prefix = `${poisonPrefix('pack', randomBytes(4).toString('hex'))}.`; // dead-letters on purpose
+      const topics = topicNames(prefix);
+      const log = createKafkaLog({ brokers: STACK.kafkaBrokers, clientId: 'pack-test' });
+      await log.ensureTopics(topics.all(), 3);
+      const producer = log.createProducer();
+      const now = new Date().toISOString();
+      const data = (i: number) => ({
+        service: 'shop',
+        environment: 'production',
+        release: '',
+        timestamp: now,
+        level: 'info' as const,
+        message: `m${i}`,
+        metadata: { i },
+        trace_id: '',
+        span_id: '',
+        request_id: '',
+        context: '',
+      });
+      const batches = [3, 1, 5].map((n, b) => encodeBatch('log', 'p1', now, newEvents(Array.from({ length: n }, (_, i) => data(b * 10 + i)))));
+      const v1 = encodeEnvelope(newEnvelope('log', 'p1', now, data(99)));
+      const poison = { key: null, value: Buffer.from('not json'), headers: {} };
+      await producer.send([{ topic: topics.of('log'), messages: [...batches, v1, poison] }]);
+      await producer.disconnect();
+
+      writeFileSync(
+        join(dir, 'consumer.mjs'),
+        `import { createEventConsumer, createKafkaLog, topicNames } from '@devtrail/consumer-kit';
+        const messageLog = createKafkaLog({ brokers: process.env.BROKERS.split(','), clientId: 'a-team' });
+        const seen = new Map();
+        const consumer = createEventConsumer({
+          kind: 'log', topics: topicNames(process.env.PREFIX), name: 'a-team-counter', groupId: process.env.PREFIX + 'a-team',
+          messageLog, batchMs: 200,
+          async write(events) { for (const e of events) seen.set(e.event_id, e.data.message); },
+        });
+        await consumer.start();
+        const deadline = Date.now() + 30_000;
+        while ((seen.size < Number(process.env.WANT) || consumer.stats().deadLettered < 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        await consumer.stop();
+        await messageLog.close();
+        console.log(JSON.stringify({ events: seen.size, messages: [...seen.values()].sort(), stats: consumer.stats() }));`,
+      );
+      const want = 3 + 1 + 5 + 1;
+      const { stdout } = await sh(process.execPath, ['consumer.mjs'], dir, { BROKERS: STACK.kafkaBrokers.join(','), PREFIX: prefix, WANT: String(want) });
+      const out = JSON.parse(stdout.trim().split('\n').pop()!);
+      expect(out.events).toBe(want);
+      expect(out.messages).toEqual(['m0', 'm1', 'm10', 'm2', 'm20', 'm21', 'm22', 'm23', 'm24', 'm99']);
+      expect(out.stats).toMatchObject({ written: want, deadLettered: 1 });
+
+      // The dead letter is on the kind's .dlq topic with its reason.
+      const dlq = log.createConsumer({ groupId: `${prefix}peek`, topics: [topics.deadLetterOf('log')] });
+      const letters: Array<Record<string, string>> = [];
+      await dlq.run(async (ms) => void letters.push(...ms.map((m) => m.headers)));
+      await expect.poll(() => letters.length, { timeout: 15_000 }).toBe(1);
+      await dlq.stop();
+      await log.close();
+      expect(letters[0]['dt-dlq-reason']).toMatch(/not JSON/);
+      expect(letters[0]['dt-dlq-consumer']).toBe('a-team-counter');
+    }, 120_000);
+  });
+});
