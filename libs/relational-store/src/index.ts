@@ -5,3 +5,39 @@ export { migrateRelational, MIGRATIONS } from './migrations.ts';
 export { projectsRepo, isUuid, PROJECT_CHANGED_CHANNEL, type Project, type ProjectsRepo, type KeyGrant } from './projects-repo.ts';
 export { rateLimitRepo, type RateLimitRepo } from './rate-limit-repo.ts';
 export { usersRepo, type UsersRepo, type User, type SessionView } from './users-repo.ts';
+export {
+  triageRepo,
+  effectiveStatus,
+  freshState,
+  lockStates,
+  saveState,
+  addHistory,
+  touchReleases,
+  releasesFirstSeen,
+  GROUP_STATUSES,
+  GROUP_SUBSTATUSES,
+  SYSTEM_ACTOR,
+  type TriageRepo,
+  type GroupState,
+  type GroupStatus,
+  type GroupSubstatus,
+  type Actor,
+  type HistoryEntry,
+  type TriageChange,
+} from './triage-repo.ts';
+export {
+  alertsRepo,
+  newSigningSecret,
+  ALERT_RULES_CHANNEL,
+  ALERT_PENDING_CHANNEL,
+  type AlertsRepo,
+  type AlertRule,
+  type RuleInput,
+  type Destination,
+  type DestinationType,
+  type NewNotification,
+  type DueNotification,
+  type Attempt,
+  type NotificationView,
+} from './alerts-repo.ts';
+export { sourceMapsRepo, type SourceMapsRepo, type SourceMapInfo, type SourceMapUpload } from './source-maps-repo.ts';

@@ -1,4 +1,5 @@
 import type { RelationalStore } from './relational-store.ts';
+import { ACT_ON_ERRORS_MIGRATIONS } from './migrations-act-on-errors.ts';
 
 // Ordered, append-only. Each runs once, in its own transaction, recorded in
 // schema_migrations; an advisory lock keeps two starting processes from racing.
@@ -81,6 +82,7 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       CREATE INDEX login_attempts_lookup ON login_attempts (username, ip, attempted_at);
     `,
   },
+  ...ACT_ON_ERRORS_MIGRATIONS,
 ];
 
 export async function migrateRelational(store: RelationalStore): Promise<number[]> {
