@@ -2,23 +2,26 @@ import { startService } from '@devtrail/config';
 import { openAdapters } from '@devtrail/runtime';
 import { createSinks, sinkOptions } from './sinks.ts';
 import { consumersHttp } from './consumers-service.ts';
+import { alertsIfEnabled, sinkNamesOf } from './alerts.ts';
 
 // Distributed mode: a consumers process. CONSUMERS picks which sinks it runs, so each
 // kind can be scaled on its own (several processes share a group's partitions).
 const { config, logger } = startService('consumers', process.env);
 const adapters = await openAdapters(config, logger, { migrate: true });
-const sinks = createSinks(config.consumers.enabled, sinkOptions(config, adapters, logger));
+const sinks = createSinks(sinkNamesOf(config.consumers.enabled), sinkOptions(config, adapters, logger));
 for (const s of sinks) await s.start();
-const http = await consumersHttp(adapters, sinks, logger);
+const alerts = alertsIfEnabled(config, adapters, logger);
+await alerts?.start();
+const http = await consumersHttp(adapters, [...sinks, ...(alerts?.consumers ?? [])], logger);
 await http.listen({ host: config.host, port: config.consumers.metricsPort });
-logger.info({ sinks: config.consumers.enabled }, 'consumers running');
+logger.info({ consumers: config.consumers.enabled }, 'consumers running');
 
 let stopping = false;
 const shutdown = async (signal: string) => {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'stopping consumers: writing buffered batches, committing');
-  await Promise.all(sinks.map((s) => s.stop()));
+  await Promise.all([...sinks.map((s) => s.stop()), alerts?.stop()]);
   await http.close();
   await adapters.close();
   process.exit(0);

@@ -3,7 +3,8 @@ import type { Config, Logger } from '@devtrail/config';
 import { createHttpApp } from '@devtrail/http';
 import { openAdapters, type Adapters } from '@devtrail/runtime';
 import { createReceiver } from '@devtrail/receiver';
-import { createSinks, consumerMetrics, sinkOptions, SINK_NAMES } from '@devtrail/consumers';
+import { alertsFromConfig, createSinks, consumerMetrics, sinkOptions, SINK_NAMES } from '@devtrail/consumers';
+import type { AlertsService } from '@devtrail/alerts';
 import { registerControlPlane, registerDashboardUi } from '@devtrail/dashboard';
 import { projectsRepo } from '@devtrail/relational-store';
 import type { TopicConsumer } from '@devtrail/consumer-kit';
@@ -17,6 +18,8 @@ export interface Embedded {
   app: FastifyInstance;
   adapters: Adapters;
   sinks: TopicConsumer[];
+  /** The alerts consumer (triage, rules, deliveries). */
+  alerts: AlertsService;
   url: string;
   operatorToken: string;
   /** Set on the very first start only: the default project and its key (shown once). */
@@ -30,15 +33,18 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
   const receiver = await createReceiver(adapters, logger, config.ingest);
   const sinks = createSinks(SINK_NAMES, sinkOptions(config, adapters, logger));
   for (const s of sinks) await s.start();
+  const alerts = alertsFromConfig(config, adapters, logger);
+  await alerts.start();
+  const consumers = [...sinks, ...alerts.consumers];
 
   const app = await createHttpApp(logger, config.ingest.bodyLimitBytes);
-  await receiver.register(app, async () => ({ consumers: await consumerMetrics(sinks) }), publishedOpenApi);
+  await receiver.register(app, async () => ({ consumers: await consumerMetrics(consumers) }), publishedOpenApi);
   const ui = await registerDashboardUi(app, adapters, logger, { operatorToken, llmPrices: config.llmPrices });
   await registerControlPlane(app, adapters, logger, {
     operatorToken,
     defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
     authenticators: [ui.authenticator],
-    lagOf: () => consumerMetrics(sinks),
+    lagOf: () => consumerMetrics(consumers),
     llmPrices: config.llmPrices,
   });
 
@@ -56,6 +62,7 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
     app,
     adapters,
     sinks,
+    alerts,
     url: address,
     operatorToken,
     firstProject,
@@ -67,11 +74,11 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
       // 3. the in-process log does not survive the process: let the sinks catch up first.
       const deadline = Date.now() + 30_000;
       while (Date.now() < deadline) {
-        const lags = await Promise.all(sinks.map((s) => s.lag()));
+        const lags = await Promise.all(consumers.map((s) => s.lag()));
         if (lags.every((l) => l === 0)) break;
         await new Promise((r) => setTimeout(r, 100));
       }
-      await Promise.all(sinks.map((s) => s.stop())); // 4. buffered rows written, offsets committed
+      await Promise.all([...sinks.map((s) => s.stop()), alerts.stop()]); // 4. buffered rows written, offsets committed
       await adapters.close(); // 5. stores closed
     },
   };
