@@ -18,6 +18,23 @@ export interface DeliveryOptions {
   maxAttempts: number;
 }
 
+/** Delivery options from the parsed settings (libs/config's `alerts`). */
+export function deliveryOptionsOf(a: {
+  webhookTimeoutMs: number;
+  maxResponseBytes: number;
+  allowPrivateAddresses: boolean;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  maxAttempts: number;
+}): DeliveryOptions {
+  return {
+    limits: { timeoutMs: a.webhookTimeoutMs, maxResponseBytes: a.maxResponseBytes, allowPrivateAddresses: a.allowPrivateAddresses },
+    retryBaseMs: a.retryBaseMs,
+    retryMaxMs: a.retryMaxMs,
+    maxAttempts: a.maxAttempts,
+  };
+}
+
 interface Logger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;

@@ -4,5 +4,5 @@ export { webhookBody, slackBody } from './format.ts';
 export { SIGNATURE_HEADER, DELIVERY_HEADER, SIGNATURE_TOLERANCE_S, signatureHeader, signatureHex, verifySignature } from './signature.ts';
 export { isPrivateAddress } from './private-addresses.ts';
 export { postJson, webhookUrlProblem, type SendLimits, type SendResult } from './safe-request.ts';
-export { createDeliverer, deliverOnce, isRetryableResult, retryDelayMs, leaseMsFor, type Deliverer, type DeliveryOptions } from './deliverer.ts';
+export { createDeliverer, deliverOnce, deliveryOptionsOf, isRetryableResult, retryDelayMs, leaseMsFor, type Deliverer, type DeliveryOptions } from './deliverer.ts';
 export { enqueueMessage, testMessage } from './outbox.ts';

@@ -53,7 +53,7 @@ export const ruleInput = z
     type: z.enum(RULE_TYPES),
     params: z.record(z.unknown()).default({}),
     enabled: z.boolean().default(true),
-    destinations: z.array(destinationInput).min(1).max(MAX_DESTINATIONS),
+    destinations: z.array(z.union([destinationInput, z.object({ id: z.string().uuid() }).strict()])).min(1).max(MAX_DESTINATIONS),
   })
   .strict()
   .superRefine((r, ctx) => {

@@ -37,7 +37,8 @@ export interface RuleInput {
   type: string;
   params: Record<string, unknown>;
   enabled: boolean;
-  destinations: Array<{ type: DestinationType; url: string }>;
+  /** A new destination ({ type, url }) or one of the rule's own kept as it is ({ id }). */
+  destinations: Array<{ type: DestinationType; url: string } | { id: string }>;
 }
 
 export interface NewNotification {
@@ -131,6 +132,7 @@ const notifyRules = (tx: SqlExecutor, projectId: string) => tx.query('SELECT pg_
 
 async function insertDestinations(tx: SqlExecutor, ruleId: string, dests: RuleInput['destinations']) {
   for (const d of dests) {
+    if ('id' in d) continue;
     await tx.query('INSERT INTO alert_destinations (rule_id, type, url, secret) VALUES ($1, $2, $3, $4)', [ruleId, d.type, d.url, d.type === 'webhook' ? newSigningSecret() : null]);
   }
 }
@@ -153,8 +155,8 @@ export function alertsRepo(store: RelationalStore) {
     },
 
     /**
-     * Replaces a rule's settings. Destinations are matched by (type, url): one that stays keeps
-     * its id, its secret and its notifications; a new one gets a new secret.
+     * Replaces a rule's settings. A destination named by id stays as it is (its secret, its
+     * notifications); one not named is removed; a new one gets a new secret.
      */
     async updateRule(projectId: string, ruleId: string, input: RuleInput): Promise<AlertRule | null> {
       return store.transaction(async (tx) => {
@@ -163,14 +165,9 @@ export function alertsRepo(store: RelationalStore) {
           [projectId, ruleId, input.name, input.type, JSON.stringify(input.params), input.enabled],
         );
         if (!row) return null;
-        const existing = await tx.query<DestRow>('SELECT id, rule_id, type, url, secret FROM alert_destinations WHERE rule_id = $1', [ruleId]);
-        const same = (a: { type: string; url: string }, b: { type: string; url: string }) => a.type === b.type && a.url === b.url;
-        for (const d of existing) if (!input.destinations.some((i) => same(i, d))) await tx.query('DELETE FROM alert_destinations WHERE id = $1', [d.id]);
-        await insertDestinations(
-          tx,
-          ruleId,
-          input.destinations.filter((i) => !existing.some((d) => same(i, d))),
-        );
+        const keep = input.destinations.flatMap((d) => ('id' in d ? [d.id] : []));
+        await tx.query('DELETE FROM alert_destinations WHERE rule_id = $1 AND NOT (id = ANY($2::uuid[]))', [ruleId, keep]);
+        await insertDestinations(tx, ruleId, input.destinations);
         await notifyRules(tx, projectId);
         return (await withDestinations(tx, [row]))[0];
       });
@@ -219,7 +216,7 @@ export function alertsRepo(store: RelationalStore) {
      * Takes up to `limit` due notifications for `leaseMs`: another deliverer (or this one after a
      * crash) takes a notification again only once its lease ran out. Counts the attempt.
      */
-    async claimDue(limit: number, leaseMs: number): Promise<DueNotification[]> {
+    async claimDue(limit: number, leaseMs: number, only?: string[]): Promise<DueNotification[]> {
       const rows = await store.query<{
         id: string;
         project_id: string;
@@ -235,12 +232,13 @@ export function alertsRepo(store: RelationalStore) {
         `WITH due AS (
            SELECT id FROM alert_notifications
             WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
+              AND ($3::uuid[] IS NULL OR id = ANY($3::uuid[]))
             ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
          UPDATE alert_notifications n SET lease_until = now() + ($2 || ' milliseconds')::interval, attempts = n.attempts + 1
            FROM due, alert_destinations d
           WHERE n.id = due.id AND d.id = n.destination_id
          RETURNING n.id, n.project_id, n.rule_id, n.attempts, n.payload, n.created_at, d.id AS d_id, d.type AS d_type, d.url AS d_url, d.secret AS d_secret`,
-        [limit, String(leaseMs)],
+        [limit, String(leaseMs), only ?? null],
       );
       return rows.map((r) => ({
         id: r.id,

@@ -1,4 +1,4 @@
-import { createDeliverer, type Deliverer, type DeliveryOptions } from '@devtrail/alerting';
+import { createDeliverer, deliveryOptionsOf, type Deliverer } from '@devtrail/alerting';
 import type { Config, Logger } from '@devtrail/config';
 import { createTopicConsumer, type ConsumerStats, type TopicConsumer } from '@devtrail/consumer-kit';
 import type { Topics } from '@devtrail/contract';
@@ -45,21 +45,12 @@ export interface AlertsService {
   stats(): ConsumerStats[];
 }
 
-export function deliveryOptions(a: Config['alerts']): DeliveryOptions {
-  return {
-    limits: { timeoutMs: a.webhookTimeoutMs, maxResponseBytes: a.maxResponseBytes, allowPrivateAddresses: a.allowPrivateAddresses },
-    retryBaseMs: a.retryBaseMs,
-    retryMaxMs: a.retryMaxMs,
-    maxAttempts: a.maxAttempts,
-  };
-}
-
 export const alertsGroupId = (prefix: string, kind: EventKind) => `${prefix}alerts-${KINDS[kind].name}`;
 
 export function createAlerts(o: AlertsOptions): AlertsService {
   const repo = alertsRepo(o.relational);
   const rules = createRuleCache(repo, o.relational, o.logger);
-  const deliverer = createDeliverer({ repo, relational: o.relational, delivery: deliveryOptions(o.alerts), logger: o.logger });
+  const deliverer = createDeliverer({ repo, relational: o.relational, delivery: deliveryOptionsOf(o.alerts), logger: o.logger });
   const byKind = new Map<EventKind, TopicConsumer>();
   for (const kind of EVENT_KINDS) {
     const topic = o.topics.of(kind);

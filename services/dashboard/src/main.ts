@@ -1,5 +1,6 @@
 import { startService } from '@devtrail/config';
 import { createHttpApp } from '@devtrail/http';
+import { deliveryOptionsOf } from '@devtrail/alerting';
 import { openAdapters, registerHealthRoutes } from '@devtrail/runtime';
 import { dashboardOpenApi } from './api/openapi.ts';
 import { registerControlPlane } from './control-plane.ts';
@@ -16,6 +17,9 @@ await registerControlPlane(app, adapters, logger, {
   defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
   authenticators: [ui.authenticator],
   llmPrices: config.llmPrices,
+  delivery: deliveryOptionsOf(config.alerts),
+  publicUrl: config.publicUrl,
+  sourceMaps: config.sourceMaps,
 });
 await app.listen({ host: config.host, port: config.dashboardPort });
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
 import { createHttpApp } from '@devtrail/http';
+import { deliveryOptionsOf } from '@devtrail/alerting';
 import { openAdapters, type Adapters } from '@devtrail/runtime';
 import { createReceiver } from '@devtrail/receiver';
 import { alertsFromConfig, createSinks, consumerMetrics, sinkOptions, SINK_NAMES } from '@devtrail/consumers';
@@ -46,6 +47,9 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
     authenticators: [ui.authenticator],
     lagOf: () => consumerMetrics(consumers),
     llmPrices: config.llmPrices,
+    delivery: deliveryOptionsOf(config.alerts),
+    publicUrl: config.publicUrl,
+    sourceMaps: config.sourceMaps,
   });
 
   const repo = projectsRepo(adapters.relational);

@@ -27,7 +27,7 @@ export interface ErrorGroup {
 /** Groups seen in the range, most recently seen first. Counts are distinct event ids. */
 export async function readErrorGroups(
   store: ColumnStore,
-  f: { projectId: string; range?: Partial<TimeRange>; fingerprint?: string; limit?: number },
+  f: { projectId: string; range?: Partial<TimeRange>; fingerprint?: string; fingerprints?: string[]; excluded?: string[]; limit?: number },
 ): Promise<ErrorGroup[]> {
   const range = rangeOrDefault(f.range);
   const rows = await store.query<{
@@ -42,11 +42,12 @@ export async function readErrorGroups(
             uniqExactMerge(events) AS count, argMaxMerge(latest) AS latest, max(max_severity) AS sev
        FROM ${GROUPS_TABLE}
       WHERE project_id = {project:String} ${f.fingerprint ? 'AND fingerprint = {fp:String}' : ''}
+        ${f.fingerprints ? 'AND fingerprint IN {fps:Array(FixedString(64))}' : ''} ${f.excluded?.length ? 'AND fingerprint NOT IN {ex:Array(FixedString(64))}' : ''}
       GROUP BY fingerprint
      HAVING ls >= fromUnixTimestamp64Milli({from:Int64}) AND fs <= fromUnixTimestamp64Milli({to:Int64})
       ORDER BY ls DESC
       LIMIT {limit:UInt32}`,
-    { project: f.projectId, fp: f.fingerprint ?? '', from: range.fromMs, to: range.toMs, limit: clampLimit(f.limit) },
+    { project: f.projectId, fp: f.fingerprint ?? '', fps: f.fingerprints ?? [], ex: f.excluded ?? [], from: range.fromMs, to: range.toMs, limit: clampLimit(f.limit) },
   );
   return rows.map((r) => ({
     fingerprint: r.fingerprint,
