@@ -75,7 +75,11 @@ export async function deliverOnce(repo: AlertsRepo, n: DueNotification, o: Deliv
     outcome: r.outcome,
     error: r.error ? `${r.error}${r.responseSnippet ? `: ${r.responseSnippet.slice(0, 200)}` : ''}` : null,
   };
-  await repo.recordAttempt(n.id, attempt, delivered ? { delivered: true } : { delivered: false, retryAtMs: willRetry ? Date.now() + retryDelayMs(n.attempts, o.retryBaseMs, o.retryMaxMs) : null });
+  await repo.recordAttempt(
+    n.id,
+    attempt,
+    delivered ? { delivered: true } : { delivered: false, retryAtMs: willRetry ? Date.now() + retryDelayMs(n.attempts, o.retryBaseMs, o.retryMaxMs) : null },
+  );
   return { ...attempt, delivered, willRetry };
 }
 
@@ -143,8 +147,13 @@ export function createDeliverer(opts: {
       } catch (err) {
         opts.logger.warn({ err: (err as Error).message }, 'alert outbox not readable; retrying');
       }
-      if (due.length > 0) await Promise.all(due.map(send));
-      else await sleep(pollMs);
+      if (due.length > 0) {
+        await Promise.all(due.map(send));
+        continue;
+      }
+      // Until the next retry is due (a backoff is kept to the millisecond), at most pollMs.
+      const next = await opts.repo.nextDueInMs().catch(() => null);
+      await sleep(Math.max(10, Math.min(pollMs, next ?? pollMs)));
     }
   }
 

@@ -1,4 +1,14 @@
-export { RULE_TYPES, MAX_WINDOW_MINUTES, MAX_DESTINATIONS, ruleParams, ruleInput, destinationInput, type RuleType, type RuleParams, type RuleInputBody } from './rule-schema.ts';
+export {
+  RULE_TYPES,
+  MAX_WINDOW_MINUTES,
+  MAX_DESTINATIONS,
+  ruleParams,
+  ruleInput,
+  destinationInput,
+  type RuleType,
+  type RuleParams,
+  type RuleInputBody,
+} from './rule-schema.ts';
 export type { AlertMessage } from './alert-message.ts';
 export { webhookBody, slackBody } from './format.ts';
 export { SIGNATURE_HEADER, DELIVERY_HEADER, SIGNATURE_TOLERANCE_S, signatureHeader, signatureHex, verifySignature } from './signature.ts';

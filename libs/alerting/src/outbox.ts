@@ -5,7 +5,7 @@ import type { AlertMessage } from './alert-message.ts';
 // message's dedup key: queuing the same incident again (a redelivered batch, a second
 // process evaluating the same silence) adds nothing.
 
-export async function enqueueMessage(repo: AlertsRepo, tx: SqlExecutor, rule: AlertRule, message: AlertMessage): Promise<string[]> {
+export async function enqueueMessage(repo: AlertsRepo, tx: SqlExecutor, rule: AlertRule, message: AlertMessage, heldForMs?: number): Promise<string[]> {
   return repo.enqueue(
     tx,
     rule.destinations.map((d) => ({
@@ -15,6 +15,7 @@ export async function enqueueMessage(repo: AlertsRepo, tx: SqlExecutor, rule: Al
       dedupKey: message.dedup_key,
       payload: message as unknown as Record<string, unknown>,
     })),
+    heldForMs,
   );
 }
 

@@ -49,11 +49,19 @@ export const destinationInput = z
 
 export const ruleInput = z
   .object({
-    name: z.string().trim().min(1).max(200).regex(/^[^\u0000]*$/, 'must not contain NUL (U+0000) characters'),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .regex(/^[^\u0000]*$/, 'must not contain NUL (U+0000) characters'),
     type: z.enum(RULE_TYPES),
     params: z.record(z.unknown()).default({}),
     enabled: z.boolean().default(true),
-    destinations: z.array(z.union([destinationInput, z.object({ id: z.string().uuid() }).strict()])).min(1).max(MAX_DESTINATIONS),
+    destinations: z
+      .array(z.union([destinationInput, z.object({ id: z.string().uuid() }).strict()]))
+      .min(1)
+      .max(MAX_DESTINATIONS),
   })
   .strict()
   .superRefine((r, ctx) => {

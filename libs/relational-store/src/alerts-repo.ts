@@ -133,7 +133,12 @@ const notifyRules = (tx: SqlExecutor, projectId: string) => tx.query('SELECT pg_
 async function insertDestinations(tx: SqlExecutor, ruleId: string, dests: RuleInput['destinations']) {
   for (const d of dests) {
     if ('id' in d) continue;
-    await tx.query('INSERT INTO alert_destinations (rule_id, type, url, secret) VALUES ($1, $2, $3, $4)', [ruleId, d.type, d.url, d.type === 'webhook' ? newSigningSecret() : null]);
+    await tx.query('INSERT INTO alert_destinations (rule_id, type, url, secret) VALUES ($1, $2, $3, $4)', [
+      ruleId,
+      d.type,
+      d.url,
+      d.type === 'webhook' ? newSigningSecret() : null,
+    ]);
   }
 }
 
@@ -197,24 +202,30 @@ export function alertsRepo(store: RelationalStore) {
       return withDestinations(store, rows);
     },
 
-    /** Queues notifications; one already queued under the same (rule, destination, dedup key) is not queued again. Answers the new ids. */
-    async enqueue(tx: SqlExecutor, items: NewNotification[]): Promise<string[]> {
+    /**
+     * Queues notifications; one already queued under the same (rule, destination, dedup key) is
+     * not queued again. Answers the new ids. `heldForMs`: the caller sends them itself (a test
+     * send), so they start leased to it and no deliverer is woken.
+     */
+    async enqueue(tx: SqlExecutor, items: NewNotification[], heldForMs?: number): Promise<string[]> {
       const ids: string[] = [];
       for (const n of items) {
         const rows = await tx.query<{ id: string }>(
-          `INSERT INTO alert_notifications (project_id, rule_id, destination_id, dedup_key, payload) VALUES ($1, $2, $3, $4, $5)
+          `INSERT INTO alert_notifications (project_id, rule_id, destination_id, dedup_key, payload, lease_until)
+           VALUES ($1, $2, $3, $4, $5, CASE WHEN $6::text IS NULL THEN NULL ELSE now() + ($6::text || ' milliseconds')::interval END)
            ON CONFLICT (rule_id, destination_id, dedup_key) DO NOTHING RETURNING id`,
-          [n.projectId, n.ruleId, n.destinationId, n.dedupKey.slice(0, 500), JSON.stringify(n.payload)],
+          [n.projectId, n.ruleId, n.destinationId, n.dedupKey.slice(0, 500), JSON.stringify(n.payload), heldForMs === undefined ? null : String(heldForMs)],
         );
         if (rows[0]) ids.push(rows[0].id);
       }
-      if (ids.length > 0) await tx.query('SELECT pg_notify($1, $2)', [ALERT_PENDING_CHANNEL, String(ids.length)]);
+      if (ids.length > 0 && heldForMs === undefined) await tx.query('SELECT pg_notify($1, $2)', [ALERT_PENDING_CHANNEL, String(ids.length)]);
       return ids;
     },
 
     /**
      * Takes up to `limit` due notifications for `leaseMs`: another deliverer (or this one after a
      * crash) takes a notification again only once its lease ran out. Counts the attempt.
+     * `only`: these notifications, which the caller holds already (enqueue's heldForMs).
      */
     async claimDue(limit: number, leaseMs: number, only?: string[]): Promise<DueNotification[]> {
       const rows = await store.query<{
@@ -231,8 +242,8 @@ export function alertsRepo(store: RelationalStore) {
       }>(
         `WITH due AS (
            SELECT id FROM alert_notifications
-            WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
-              AND ($3::uuid[] IS NULL OR id = ANY($3::uuid[]))
+            WHERE status = 'pending' AND next_attempt_at <= now()
+              AND ($3::uuid[] IS NULL AND (lease_until IS NULL OR lease_until < now()) OR id = ANY($3::uuid[]))
             ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
          UPDATE alert_notifications n SET lease_until = now() + ($2 || ' milliseconds')::interval, attempts = n.attempts + 1
            FROM due, alert_destinations d
@@ -251,6 +262,14 @@ export function alertsRepo(store: RelationalStore) {
       }));
     },
 
+    /** Milliseconds until the earliest pending notification is due (0: due now); null when none is pending. */
+    async nextDueInMs(): Promise<number | null> {
+      const [row] = await store.query<{ ms: number | string | null }>(
+        `SELECT EXTRACT(EPOCH FROM (min(GREATEST(next_attempt_at, COALESCE(lease_until, next_attempt_at))) - now())) * 1000 AS ms FROM alert_notifications WHERE status = 'pending'`,
+      );
+      return row?.ms === null || row?.ms === undefined ? null : Math.max(0, Number(row.ms));
+    },
+
     /** Records one attempt and what follows from it: delivered, retried at `retryAtMs`, or failed for good. */
     async recordAttempt(id: string, a: Attempt, next: { delivered: true } | { delivered: false; retryAtMs: number | null }): Promise<void> {
       await store.transaction(async (tx) => {
@@ -266,6 +285,7 @@ export function alertsRepo(store: RelationalStore) {
             new Date(next.retryAtMs).toISOString(),
             a.error,
           ]);
+          await tx.query('SELECT pg_notify($1, $2)', [ALERT_PENDING_CHANNEL, 'retry']); // deliverers wake to time the retry
         } else {
           await tx.query("UPDATE alert_notifications SET status = 'failed', lease_until = NULL, last_error = $2 WHERE id = $1", [id, a.error]);
         }
@@ -369,7 +389,8 @@ export function alertsRepo(store: RelationalStore) {
     /** The next offset to apply per partition, locked until the transaction ends. */
     async lockPositions(tx: SqlExecutor, topic: string, partitions: number[]): Promise<Map<number, bigint>> {
       const sorted = [...new Set(partitions)].sort((a, b) => a - b);
-      for (const p of sorted) await tx.query('INSERT INTO alert_consumer_positions (topic, partition, next_offset) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING', [topic, p]);
+      for (const p of sorted)
+        await tx.query('INSERT INTO alert_consumer_positions (topic, partition, next_offset) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING', [topic, p]);
       const rows = await tx.query<{ partition: number; next_offset: string | number }>(
         'SELECT partition, next_offset FROM alert_consumer_positions WHERE topic = $1 AND partition = ANY($2::int[]) ORDER BY partition FOR UPDATE',
         [topic, sorted],

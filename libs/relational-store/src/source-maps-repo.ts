@@ -63,9 +63,10 @@ export function sourceMapsRepo(store: RelationalStore) {
 
     /** What a project holds: count and stored bytes, for the upload limits. */
     async usage(projectId: string): Promise<{ files: number; storedBytes: number; releaseFiles: (release: string) => Promise<number> }> {
-      const [row] = await store.query<{ n: string | number; b: string | number | null }>('SELECT count(*) AS n, sum(octet_length(map_gzip)) AS b FROM source_maps WHERE project_id = $1', [
-        projectId,
-      ]);
+      const [row] = await store.query<{ n: string | number; b: string | number | null }>(
+        'SELECT count(*) AS n, sum(octet_length(map_gzip)) AS b FROM source_maps WHERE project_id = $1',
+        [projectId],
+      );
       return {
         files: Number(row.n),
         storedBytes: Number(row.b ?? 0),

@@ -125,10 +125,20 @@ export function columnsFor(change: TriageChange, nowMs: number): Partial<Record<
   }
 }
 
-const STATE_COLUMNS = 'project_id, fingerprint, status, substatus, resolved_at, resolved_in_release, ignore_until, ignore_events_left, regressed_at, regressions, first_seen, last_seen, first_release, last_release, updated_at';
+const STATE_COLUMNS =
+  'project_id, fingerprint, status, substatus, resolved_at, resolved_in_release, ignore_until, ignore_events_left, regressed_at, regressions, first_seen, last_seen, first_release, last_release, updated_at';
 
 /** Writes a history entry (inside the caller's transaction). */
-export async function addHistory(tx: SqlExecutor, projectId: string, fingerprint: string, actor: Actor, action: string, from: string | null, to: string, details: Record<string, unknown> = {}) {
+export async function addHistory(
+  tx: SqlExecutor,
+  projectId: string,
+  fingerprint: string,
+  actor: Actor,
+  action: string,
+  from: string | null,
+  to: string,
+  details: Record<string, unknown> = {},
+) {
   await tx.query(
     `INSERT INTO error_group_history (project_id, fingerprint, actor_kind, actor_id, actor_name, action, from_status, to_status, details)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
@@ -211,10 +221,10 @@ export async function touchReleases(tx: SqlExecutor, projectId: string, seen: Ma
 /** When each of some releases was first seen (absent: not seen yet). */
 export async function releasesFirstSeen(tx: SqlExecutor, projectId: string, versions: string[]): Promise<Map<string, number>> {
   if (versions.length === 0) return new Map();
-  const rows = await tx.query<{ version: string; first_seen: Date | string }>('SELECT version, first_seen FROM releases WHERE project_id = $1 AND version = ANY($2::text[])', [
-    projectId,
-    versions,
-  ]);
+  const rows = await tx.query<{ version: string; first_seen: Date | string }>(
+    'SELECT version, first_seen FROM releases WHERE project_id = $1 AND version = ANY($2::text[])',
+    [projectId, versions],
+  );
   return new Map(rows.map((r) => [r.version, new Date(r.first_seen).getTime()]));
 }
 

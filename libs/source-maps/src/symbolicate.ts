@@ -48,7 +48,11 @@ export async function symbolicate(stack: string, lookup: MapLookup): Promise<Sym
       continue;
     }
     const key = urlKey(frame.url);
-    if (!maps.has(key)) maps.set(key, lookup(key, frame).catch(() => null));
+    if (!maps.has(key))
+      maps.set(
+        key,
+        lookup(key, frame).catch(() => null),
+      );
     const map = await maps.get(key)!;
     const minified = { function: frame.function, url: frame.url, line: frame.line, column: frame.column };
     const pos = map ? originalPositionFor(map, { line: frame.line, column: Math.max(0, frame.column - 1) }) : null;

@@ -106,13 +106,21 @@ async function applyErrors(ctx: BatchContext, tx: SqlExecutor, items: StreamItem
       }
       if (out.regressed) {
         const regression = out.transitions.filter((t) => t.action === 'regression').at(-1)!;
-        const why = regression.details.resolved_in_release ? `resolved in release ${regression.details.resolved_in_release}` : `resolved at ${regression.details.resolved_at}`;
+        const why = regression.details.resolved_in_release
+          ? `resolved in release ${regression.details.resolved_in_release}`
+          : `resolved at ${regression.details.resolved_at}`;
         for (const rule of rulesOfType(ctx, projectId, 'regressed_group')) {
           fired.push({
             rule,
-            message: groupMessage(rule, 'regressed', groupInfo(latest.event!), `regressed|${fp}|${out.state.regressions}`, Date.parse(out.state.regressedAt!), ctx.publicUrl, [
-              `was ${why}; new event at ${regression.details.event_at}${regression.details.release ? ` in release ${regression.details.release}` : ''}`,
-            ]),
+            message: groupMessage(
+              rule,
+              'regressed',
+              groupInfo(latest.event!),
+              `regressed|${fp}|${out.state.regressions}`,
+              Date.parse(out.state.regressedAt!),
+              ctx.publicUrl,
+              [`was ${why}; new event at ${regression.details.event_at}${regression.details.release ? ` in release ${regression.details.release}` : ''}`],
+            ),
           });
         }
       }
@@ -169,7 +177,9 @@ async function evaluateThresholds(ctx: BatchContext, tx: SqlExecutor, counts: Co
       if (value <= bound) continue;
       const shown = rule.type === 'llm_cost' ? Math.round(value * 1e6) / 1e6 : value;
       const dedupKey = `${rule.type}|${subject}|${Math.floor(atMs / windowMs)}`;
-      const extra = subject.startsWith('group:') ? { group: { fingerprint: subject.slice(6), error_type: '', error_message: '', service: '', environment: '', release: '' } } : {};
+      const extra = subject.startsWith('group:')
+        ? { group: { fingerprint: subject.slice(6), error_type: '', error_message: '', service: '', environment: '', release: '' } }
+        : {};
       fired.push({ rule, message: thresholdMessage(rule, thresholdTitle(rule, subject), shown, bound, p.window_minutes, dedupKey, atMs, ctx.publicUrl, extra) });
     }
   }
@@ -179,7 +189,11 @@ async function evaluateThresholds(ctx: BatchContext, tx: SqlExecutor, counts: Co
 export async function applyBatch(ctx: BatchContext, kind: EventKind, items: StreamItem[]): Promise<number> {
   if (items.length === 0) return 0;
   return ctx.relational.transaction(async (tx) => {
-    const positions = await ctx.repo.lockPositions(tx, ctx.topic, items.map((i) => i.partition));
+    const positions = await ctx.repo.lockPositions(
+      tx,
+      ctx.topic,
+      items.map((i) => i.partition),
+    );
     const fresh = items.filter((i) => i.offset >= (positions.get(i.partition) ?? 0n));
     if (fresh.length === 0) return 0;
     const next = new Map<number, bigint>();

@@ -44,7 +44,16 @@ export async function runChecks(ctx: CheckContext, nowMs = Date.now()): Promise<
       sinkLag ??= await ctx.sinkLag();
       if (sinkLag <= p.max_lag) continue;
       const windowMs = p.window_minutes * MINUTE;
-      const message = thresholdMessage(rule, 'Consumer lag above its bound', sinkLag, p.max_lag, p.window_minutes, `consumer_lag|${Math.floor(nowMs / windowMs)}`, nowMs, ctx.publicUrl);
+      const message = thresholdMessage(
+        rule,
+        'Consumer lag above its bound',
+        sinkLag,
+        p.max_lag,
+        p.window_minutes,
+        `consumer_lag|${Math.floor(nowMs / windowMs)}`,
+        nowMs,
+        ctx.publicUrl,
+      );
       message.text = `devtrail's sinks are ${sinkLag} messages behind (bound ${p.max_lag}): new events reach the dashboard late.`;
       queued += await ctx.relational.transaction(async (tx) => (await enqueueMessage(ctx.repo, tx, rule, message)).length);
     }

@@ -55,7 +55,11 @@ export function createRuleCache(repo: AlertsRepo, relational: RelationalStore, l
   return {
     async start() {
       await reload();
-      unlisten = await relational.listen(ALERT_RULES_CHANNEL, () => void reloadQuietly(), () => void reloadQuietly());
+      unlisten = await relational.listen(
+        ALERT_RULES_CHANNEL,
+        () => void reloadQuietly(),
+        () => void reloadQuietly(),
+      );
       timer = setInterval(() => void reloadQuietly(), 30_000);
     },
     async stop() {

@@ -77,7 +77,7 @@ export function registerAlertRoutes(app: FastifyInstance, relational: Relational
     const projectId = await projectOf(request);
     const rule = await ruleOf(projectId, request.params);
     const message = testMessage(rule, `test|${randomUUID()}`, o.publicUrl);
-    const ids = await relational.transaction((tx) => enqueueMessage(repo, tx, rule, message));
+    const ids = await relational.transaction((tx) => enqueueMessage(repo, tx, rule, message, leaseMsFor(o.delivery)));
     // Delivered from here at once; a retryable failure stays in the outbox for the alerts consumer's deliverer.
     const due = await repo.claimDue(ids.length, leaseMsFor(o.delivery), ids);
     await Promise.all(due.map((n) => deliverOnce(repo, n, o.delivery)));

@@ -54,7 +54,11 @@ export function registerSourceMapUploads(app: FastifyInstance, relational: Relat
     const debugId = body.debug_id?.toLowerCase() ?? debugIdOfMap(json);
     const key = urlKey(body.url);
     const usage = await repo.usage(projectId);
-    if (usage.storedBytes > limits.maxProjectBytes) throw httpError(413, `The project holds ${usage.storedBytes} bytes of source maps (limit SOURCE_MAP_MAX_PROJECT_BYTES ${limits.maxProjectBytes}): delete old releases`);
+    if (usage.storedBytes > limits.maxProjectBytes)
+      throw httpError(
+        413,
+        `The project holds ${usage.storedBytes} bytes of source maps (limit SOURCE_MAP_MAX_PROJECT_BYTES ${limits.maxProjectBytes}): delete old releases`,
+      );
     const existing = await repo.list(projectId, body.release, limits.maxFilesPerRelease + 1);
     if (existing.length >= limits.maxFilesPerRelease && !existing.some((e) => e.urlKey === key))
       throw httpError(413, `Release ${body.release} holds ${existing.length} source maps (limit SOURCE_MAP_MAX_FILES_PER_RELEASE)`);

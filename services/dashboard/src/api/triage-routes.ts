@@ -65,7 +65,8 @@ export function registerTriageRoutes(app: FastifyInstance, store: ColumnStore, r
     if (q.status === 'resolved' || q.status === 'ignored') {
       const fps = await repo.fingerprintsWithStatus(projectId, q.status, TRIAGE_SCAN_LIMIT);
       groups = [];
-      for (let i = 0; i < fps.length; i += CH_IN_CHUNK) groups.push(...(await readErrorGroups(store, { projectId, range, fingerprints: fps.slice(i, i + CH_IN_CHUNK), limit: CH_IN_CHUNK })));
+      for (let i = 0; i < fps.length; i += CH_IN_CHUNK)
+        groups.push(...(await readErrorGroups(store, { projectId, range, fingerprints: fps.slice(i, i + CH_IN_CHUNK), limit: CH_IN_CHUNK })));
       groups.sort((a, b) => b.last_seen.localeCompare(a.last_seen));
     } else {
       groups = await readErrorGroups(store, { projectId, range, limit: q.status === 'all' ? limit : TRIAGE_SCAN_LIMIT });
