@@ -53,7 +53,22 @@ export function errorTypeOf(stack: string, message: string): string {
   return fromStack ?? typeIn(message) ?? 'Error';
 }
 
-/** Strips everything that varies between installs: absolute prefixes, hosts, query strings, line:col. */
+// A bundler's content hash in a JavaScript asset's name: after a separator, a token of 8 or
+// more letters, digits or "_" with a digit in it ("page-8a7b6c5d4e3f2a1b.js",
+// "index-BkX9a1_2.js"); or a whole name of 12 or more hex digits ("3f5a0d2b1c8e9f7a.js"). It
+// changes whenever any byte of the bundle does (an inlined setting, a rebuild of the same
+// release), so it is masked: one bug stays one group across deploys.
+const ASSET_HASH = /([-.~_])(?=[A-Za-z0-9_]*\d)[A-Za-z0-9_]{8,}(?=[-.])/g;
+const HEX_NAME = /^[0-9a-f]{12,}(?=[-.])/;
+const JS_ASSET = /\.(?:m|c)?js$/;
+
+/** Masks content hashes in the kept segments of a JavaScript asset's path (docs/fingerprint.md). */
+function maskAssetHashes(segments: string[]): string[] {
+  if (!JS_ASSET.test(segments[segments.length - 1] ?? '')) return segments;
+  return segments.map((s) => s.replace(HEX_NAME, '<hash>').replace(ASSET_HASH, '$1<hash>'));
+}
+
+/** Strips everything that varies between installs: absolute prefixes, hosts, query strings, line:col, bundle hashes. */
 export function normalisePath(path: string): string {
   let p = path
     .replace(/^[a-z][\w+.-]*:\/\/[^/]*/i, '')
@@ -63,7 +78,7 @@ export function normalisePath(path: string): string {
   const nm = p.lastIndexOf('node_modules/');
   if (nm >= 0) return p.slice(nm);
   const parts = p.split('/').filter(Boolean);
-  return parts.slice(-2).join('/');
+  return maskAssetHashes(parts.slice(-2)).join('/');
 }
 
 const V8_FRAME = /^\s*at\s+(?:(.*?)\s+\()?(.*?)(?::\d+)?(?::\d+)?\)?\s*$/;
