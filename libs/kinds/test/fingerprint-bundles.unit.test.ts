@@ -15,8 +15,14 @@ const stack = (host: string, hash: string, dpl: string) =>
 
 describe('fingerprints of bundled JavaScript', () => {
   it('one bug from two deploys of a release (other host, other hashes, other deployment id) is one group', () => {
-    const one = fingerprint({ error_message: "Cannot read properties of undefined (reading 'total')", stack_trace: stack('https://shop-3kd9.vercel.app', '8a7b6c5d4e3f2a1b', '?dpl=dpl_1') });
-    const two = fingerprint({ error_message: "Cannot read properties of undefined (reading 'total')", stack_trace: stack('https://shop.example.com', '0f9e8d7c6b5a4321', '?dpl=dpl_2') });
+    const one = fingerprint({
+      error_message: "Cannot read properties of undefined (reading 'total')",
+      stack_trace: stack('https://shop-3kd9.vercel.app', '8a7b6c5d4e3f2a1b', '?dpl=dpl_1'),
+    });
+    const two = fingerprint({
+      error_message: "Cannot read properties of undefined (reading 'total')",
+      stack_trace: stack('https://shop.example.com', '0f9e8d7c6b5a4321', '?dpl=dpl_2'),
+    });
     expect(two).toBe(one);
   });
 

@@ -78,7 +78,12 @@ async function uploadMaps(ctx: CliContext, rest: string[]) {
   for (let i = 0; i < found.length; i += 4) {
     const part = await Promise.all(
       found.slice(i, i + 4).map((m) =>
-        call(ctx, 'POST', `/api/projects/${encodeURIComponent(projectId)}/source-maps`, { release, url: m.url, source_map: m.map, ...(m.debugId ? { debug_id: m.debugId } : {}) }),
+        call(ctx, 'POST', `/api/projects/${encodeURIComponent(projectId)}/source-maps`, {
+          release,
+          url: m.url,
+          source_map: m.map,
+          ...(m.debugId ? { debug_id: m.debugId } : {}),
+        }),
       ),
     );
     uploaded.push(...part.map((d) => d.source_map));
