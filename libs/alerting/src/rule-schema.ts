@@ -54,7 +54,7 @@ export const ruleInput = z
       .trim()
       .min(1)
       .max(200)
-      .regex(/^[^\u0000]*$/, 'must not contain NUL (U+0000) characters'),
+      .refine((s) => !s.includes('\u0000'), 'must not contain NUL (U+0000) characters'),
     type: z.enum(RULE_TYPES),
     params: z.record(z.unknown()).default({}),
     enabled: z.boolean().default(true),
