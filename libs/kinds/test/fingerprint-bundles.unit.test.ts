@@ -37,7 +37,10 @@ describe('fingerprints of bundled JavaScript', () => {
     expect(normalisePath('/_next/static/chunks/3f5a0d2b1c8e9f7a.js')).toBe('chunks/<hash>.js');
     expect(normalisePath('/static/js/main.2c1e9b3a.chunk.js')).toBe('js/main.<hash>.chunk.js');
     expect(normalisePath('/_next/static/chunks/main-app.js')).toBe('chunks/main-app.js');
-    expect(normalisePath('/srv/app/handlers/orders2024.js')).toBe('handlers/orders2024.js');
+    expect(normalisePath('/_next/static/chunks/0xl-0hx3v7nzr.js')).toBe('chunks/<hash>.js');
+    expect(normalisePath('/_next/static/chunks/turbopack-0zq_vp9s-5ndp.js')).toBe('chunks/turbopack-<hash>.js');
+    expect(normalisePath('/_next/static/0u5s6VbiFXUpenMZPr6bD/_buildManifest.js')).toBe('<hash>/_buildManifest.js');
+    expect(normalisePath('/srv/app/handlers/orders.js')).toBe('handlers/orders.js');
   });
 
   it('leaves the paths of other languages as they were', () => {

@@ -53,19 +53,26 @@ export function errorTypeOf(stack: string, message: string): string {
   return fromStack ?? typeIn(message) ?? 'Error';
 }
 
-// A bundler's content hash in a JavaScript asset's name: after a separator, a token of 8 or
-// more letters, digits or "_" with a digit in it ("page-8a7b6c5d4e3f2a1b.js",
-// "index-BkX9a1_2.js"); or a whole name of 12 or more hex digits ("3f5a0d2b1c8e9f7a.js"). It
-// changes whenever any byte of the bundle does (an inlined setting, a rebuild of the same
-// release), so it is masked: one bug stays one group across deploys.
-const ASSET_HASH = /([-.~_])(?=[A-Za-z0-9_]*\d)[A-Za-z0-9_]{8,}(?=[-.])/g;
-const HEX_NAME = /^[0-9a-f]{12,}(?=[-.])/;
+// A bundler's content hash in a JavaScript asset's path: a dot-separated part of the name (or
+// a directory) of 8 or more letters, digits, "_" or "-" with a digit in it, after any leading
+// words ("page-8a7b6c5d4e3f2a1b.js" -> "page-<hash>.js", "index-BkX9a1_2.js", Turbopack's
+// "3khe5efsnx6jq.js" -> "<hash>.js", "turbopack-0zq_vp9s-5ndp.js" -> "turbopack-<hash>.js",
+// "main.2c1e9b3a.chunk.js", a build id directory). It changes whenever any byte of the bundle
+// does (an inlined setting, a rebuild of the same release), so it is masked: one bug stays one
+// group across deploys (docs/fingerprint.md, "Bundled JavaScript").
+const HASHED = /^((?:[a-z]+-)*)([A-Za-z0-9_-]{8,})$/;
 const JS_ASSET = /\.(?:m|c)?js$/;
 
-/** Masks content hashes in the kept segments of a JavaScript asset's path (docs/fingerprint.md). */
+function maskPart(part: string): string {
+  const m = HASHED.exec(part);
+  if (!m || !/\d/.test(m[2])) return part;
+  return `${m[1]}<hash>`;
+}
+
+/** Masks content hashes in the kept segments of a JavaScript asset's path. */
 function maskAssetHashes(segments: string[]): string[] {
   if (!JS_ASSET.test(segments[segments.length - 1] ?? '')) return segments;
-  return segments.map((s) => s.replace(HEX_NAME, '<hash>').replace(ASSET_HASH, '$1<hash>'));
+  return segments.map((s) => s.split('.').map(maskPart).join('.'));
 }
 
 /** Strips everything that varies between installs: absolute prefixes, hosts, query strings, line:col, bundle hashes. */
