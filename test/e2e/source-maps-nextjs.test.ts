@@ -57,7 +57,13 @@ describe.skipIf(!browser)(`source maps: a minified Next.js stack shown at its so
     const key = dt.firstProject!.apiKey;
     const sent = [];
     for (const s of stacks) {
-      const r = await ingest(dt.url, key, 'errors', { service: 'shop-web', environment: 'production', release: 'r1', error_message: s.split('\n')[0].replace(/^\w+: /, ''), stack_trace: s });
+      const r = await ingest(dt.url, key, 'errors', {
+        service: 'shop-web',
+        environment: 'production',
+        release: 'r1',
+        error_message: s.split('\n')[0].replace(/^\w+: /, ''),
+        stack_trace: s,
+      });
       expect(r.status).toBe(200);
       sent.push(r.body.fingerprint);
     }
@@ -82,7 +88,9 @@ describe.skipIf(!browser)(`source maps: a minified Next.js stack shown at its so
     await page.waitForURL('**/setup');
     await fillAuthForm(page, 'owner', 'correct horse battery', 'Create account');
     await page.waitForURL('**/projects');
-    const group = await fetch(`${dt.url}/api/projects/${dt.firstProject!.id}/error-groups/triage?status=all`, { headers: { authorization: `Bearer ${dt.operatorToken}` } });
+    const group = await fetch(`${dt.url}/api/projects/${dt.firstProject!.id}/error-groups/triage?status=all`, {
+      headers: { authorization: `Bearer ${dt.operatorToken}` },
+    });
     const { groups } = (await group.json()) as { groups: Array<{ fingerprint: string; count: number }> };
     expect(groups).toHaveLength(1);
     expect(groups[0].count).toBe(2);

@@ -2,9 +2,10 @@ import { devtrailOpenApi, type DocumentRoutes } from '@devtrail/http/api-docs';
 import { documentHealth } from '@devtrail/runtime';
 import { documentAdminApi } from './admin-docs.ts';
 import { documentReadApi } from './read-docs.ts';
+import { documentActOnErrors } from './act-on-errors-docs.ts';
 
 // The dashboard's route groups, documented beside their handlers, in the document's order.
-export const DASHBOARD_API_DOCS: DocumentRoutes[] = [documentAdminApi, documentReadApi];
+export const DASHBOARD_API_DOCS: DocumentRoutes[] = [documentAdminApi, documentReadApi, documentActOnErrors];
 
 let cached: Record<string, unknown> | undefined;
 
