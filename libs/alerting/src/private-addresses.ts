@@ -3,7 +3,8 @@ import { BlockList, isIP } from 'node:net';
 // Addresses a webhook must not reach unless the operator allows it
 // (ALERT_WEBHOOK_PRIVATE_ADDRESSES=allow, docs/alerts.md "Webhook targets and SSRF"): loopback,
 // private and shared ranges, link-local (cloud metadata at 169.254.169.254), multicast and
-// reserved, for IPv4 and IPv6 (an IPv4-mapped IPv6 address is judged as its IPv4 address).
+// reserved, for IPv4 and IPv6 (an IPv4-mapped IPv6 address, dotted or hex, is judged as its
+// IPv4 address).
 const blocked = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8],
@@ -25,7 +26,6 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96], // IPv4-mapped in hex form (the dotted form is judged as IPv4 above)
   ['64:ff9b::', 96],
   ['100::', 64],
   ['2001:db8::', 32],
@@ -43,6 +43,11 @@ export function isPrivateAddress(address: string): boolean {
   if (family === 6) {
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
     if (mapped) return blocked.check(mapped[1], 'ipv4');
+    const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+    if (hex) {
+      const [hi, lo] = [Number.parseInt(hex[1], 16), Number.parseInt(hex[2], 16)];
+      return blocked.check(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, 'ipv4');
+    }
     return blocked.check(address, 'ipv6');
   }
   return true; // not an address at all: refuse
