@@ -44,7 +44,7 @@ const envSchema = z.object({
   KEY_CACHE_MAX_STALE_MS: int(600_000),
   RATE_LIMIT_PER_MINUTE: int(5000),
 
-  CONSUMERS: z.string().default(EVENT_KINDS.map((k) => KINDS[k].name).join(',')),
+  CONSUMERS: z.string().default([...EVENT_KINDS.map((k) => KINDS[k].name), 'alerts'].join(',')),
   CONSUMER_GROUP_PREFIX: z.string().default('devtrail-'),
   CONSUMER_BATCH_ROWS: int(20_000),
   CONSUMER_BATCH_MS: int(1000),
@@ -54,6 +54,20 @@ const envSchema = z.object({
 
   LLM_PRICES_FILE: z.string().optional(),
   DELETION_GRACE_MS: int(30_000),
+
+  DEVTRAIL_PUBLIC_URL: z.string().url().optional(),
+  ALERT_BATCH_MS: int(200),
+  ALERT_CHECK_INTERVAL_MS: int(10_000),
+  ALERT_WEBHOOK_TIMEOUT_MS: int(10_000),
+  ALERT_WEBHOOK_MAX_RESPONSE_BYTES: int(64 * 1024),
+  ALERT_WEBHOOK_PRIVATE_ADDRESSES: z.enum(['deny', 'allow']).default('deny'),
+  ALERT_RETRY_BASE_MS: int(5000),
+  ALERT_RETRY_MAX_MS: int(600_000),
+  ALERT_MAX_ATTEMPTS: int(8),
+
+  SOURCE_MAP_MAX_BYTES: int(32 * 1024 * 1024),
+  SOURCE_MAP_MAX_FILES_PER_RELEASE: int(5000),
+  SOURCE_MAP_MAX_PROJECT_BYTES: int(1024 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -84,6 +98,21 @@ export interface Config {
   llmPrices: LlmPriceTable;
   /** How long a finished deletion waits before it checks once more that nothing came back (docs/data.md#deletion). */
   deletionGraceMs: number;
+  /** Where people reach the dashboard (links in notifications); unset: no links. */
+  publicUrl: string | undefined;
+  /** The alerts consumer and its deliveries (docs/alerts.md). */
+  alerts: {
+    batchMs: number;
+    checkIntervalMs: number;
+    webhookTimeoutMs: number;
+    maxResponseBytes: number;
+    allowPrivateAddresses: boolean;
+    retryBaseMs: number;
+    retryMaxMs: number;
+    maxAttempts: number;
+  };
+  /** Source map uploads (docs/source-maps.md). */
+  sourceMaps: { maxBytes: number; maxFilesPerRelease: number; maxProjectBytes: number };
 }
 
 export class ConfigError extends Error {}
@@ -150,5 +179,17 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
     },
     llmPrices,
     deletionGraceMs: e.DELETION_GRACE_MS,
+    publicUrl: e.DEVTRAIL_PUBLIC_URL?.replace(/\/+$/, ''),
+    alerts: {
+      batchMs: e.ALERT_BATCH_MS,
+      checkIntervalMs: e.ALERT_CHECK_INTERVAL_MS,
+      webhookTimeoutMs: e.ALERT_WEBHOOK_TIMEOUT_MS,
+      maxResponseBytes: e.ALERT_WEBHOOK_MAX_RESPONSE_BYTES,
+      allowPrivateAddresses: e.ALERT_WEBHOOK_PRIVATE_ADDRESSES === 'allow',
+      retryBaseMs: e.ALERT_RETRY_BASE_MS,
+      retryMaxMs: e.ALERT_RETRY_MAX_MS,
+      maxAttempts: e.ALERT_MAX_ATTEMPTS,
+    },
+    sourceMaps: { maxBytes: e.SOURCE_MAP_MAX_BYTES, maxFilesPerRelease: e.SOURCE_MAP_MAX_FILES_PER_RELEASE, maxProjectBytes: e.SOURCE_MAP_MAX_PROJECT_BYTES },
   };
 }

@@ -31,6 +31,7 @@ export { breadcrumbSchema, errorReportSchema, errorToEvent, type ErrorReport } f
 export { errorTypeOf, fingerprint, fingerprintParts, normaliseFrames, normaliseMessage, normalisePath, type FingerprintInput } from './error/fingerprint.ts';
 export { exceptionReport } from './error/otlp.ts';
 export { readErrorActivity, readErrorGroups, readErrors, type ErrorGroup, type ErrorRecord } from './error/read.ts';
+export { readGroupBreakdown, type GroupBreakdownRow } from './error/group-breakdown.ts';
 
 export { spanStatuses, type SpanEvent } from './span/event.ts';
 export { spanSchema, spanToEvent, type SpanInput } from './span/request.ts';

@@ -1,4 +1,5 @@
 import type { RelationalStore } from './relational-store.ts';
+import { ACT_ON_ERRORS_MIGRATIONS } from './migrations-act-on-errors.ts';
 
 // Ordered, append-only. Each runs once, in its own transaction, recorded in
 // schema_migrations; an advisory lock keeps two starting processes from racing.
@@ -139,6 +140,7 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       );
     `,
   },
+  ...ACT_ON_ERRORS_MIGRATIONS,
 ];
 
 // Every step, the bookkeeping table's creation included, runs under this transaction-scoped

@@ -1,6 +1,7 @@
 import { REPLAY_USAGE } from './replay/replay-command.ts';
+import { detectLayout, findMaps, type BuildLayout } from './source-map-scan.ts';
 
-// Each command is one admin API call (but replay: replay/replay-command.ts); output is human text, or JSON with --json.
+// Each command is one admin API call (an upload: one per map; replay: replay/replay-command.ts); output is human text, or JSON with --json.
 
 export interface CliContext {
   apiUrl: string;
@@ -47,6 +48,9 @@ export const USAGE = `usage: devtrail <command> [--json] [--api URL] [--token TO
   rate-limit set <project-id> <per-minute> set the rate limit
   drain-secret set <project-id> <secret>   verify x-vercel-signature with this secret
   drain-secret clear <project-id>          stop verifying drain signatures
+  sourcemaps upload <project-id> <build-dir> --release R [--url-prefix ~/path]
+                                           upload a build's source maps (Next.js, Vite;
+                                           --token may be the project's API key)
 ${REPLAY_USAGE}
 
 env: DEVTRAIL_API_URL (default http://127.0.0.1:3000), DEVTRAIL_OPERATOR_TOKEN`;
@@ -59,11 +63,48 @@ function flag(args: string[], name: string): string | undefined {
   return v;
 }
 
+async function uploadMaps(ctx: CliContext, rest: string[]) {
+  const release = flag(rest, '--release');
+  const urlPrefix = flag(rest, '--url-prefix');
+  const [projectId, dir] = rest;
+  if (!projectId || !dir || !release) throw new CliError('sourcemaps upload needs <project-id> <build-dir> --release <release>');
+  let layout: BuildLayout;
+  try {
+    layout = detectLayout(dir, urlPrefix);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+  const { found, withoutMap } = findMaps(layout);
+  if (found.length === 0) throw new CliError(`no source maps under ${layout.root} (build with source maps on: docs/source-maps.md)`);
+  const uploaded: unknown[] = [];
+  for (let i = 0; i < found.length; i += 4) {
+    const part = await Promise.all(
+      found.slice(i, i + 4).map((m) =>
+        call(ctx, 'POST', `/api/projects/${encodeURIComponent(projectId)}/source-maps`, {
+          release,
+          url: m.url,
+          source_map: m.map,
+          ...(m.debugId ? { debug_id: m.debugId } : {}),
+        }),
+      ),
+    );
+    uploaded.push(...part.map((d) => d.source_map));
+  }
+  return { layout, uploaded, withoutMap };
+}
+
 export async function runCommand(ctx: CliContext, argv: string[]): Promise<void> {
   const args = [...argv];
   const [noun, verb, ...rest] = args;
   const show = (data: unknown, text: string) => ctx.out(ctx.json ? JSON.stringify(data, null, 2) : text);
   switch (`${noun} ${verb}`) {
+    case 'sourcemaps upload': {
+      const r = await uploadMaps(ctx, rest);
+      return show(
+        { uploaded: r.uploaded, without_map: r.withoutMap },
+        `${r.layout.kind} build: uploaded ${r.uploaded.length} source maps under ${r.layout.urlPrefix}/ (${r.withoutMap.length} files without a map)`,
+      );
+    }
     case 'project create': {
       const limit = flag(rest, '--rate-limit');
       const name = rest.join(' ');

@@ -56,7 +56,7 @@ export async function consumerMetrics(consumers: TopicConsumer[], metrics?: Metr
       const s = c.stats();
       return {
         ...s,
-        ...(stored && { written: stored[s.name] ?? 0, deadLettered: dead![s.name] ?? 0, retries: retries![s.name] ?? 0 }),
+        ...(stored && { written: stored[s.name] ?? s.written, deadLettered: dead![s.name] ?? s.deadLettered, retries: retries![s.name] ?? s.retries }),
         lag: await c.lag().catch(() => null),
       };
     }),

@@ -8,6 +8,11 @@ import { registerReadRoutes } from './api/read-routes.ts';
 import { registerDataRoutes } from './data/data-routes.ts';
 import { retentionLookup } from './data/project-retention.ts';
 import { startDeletionWorker } from './data/deletion-worker.ts';
+import { registerTriageRoutes } from './api/triage-routes.ts';
+import { registerAlertRoutes } from './api/alert-routes.ts';
+import { registerSourceMapUploads, registerSymbolication, type SourceMapLimits } from './api/source-map-routes.ts';
+import { projectKeyAuthenticator } from './api/key-authenticator.ts';
+import type { DeliveryOptions } from '@devtrail/alerting';
 
 export interface ControlPlaneOptions {
   operatorToken: string | undefined;
@@ -22,17 +27,41 @@ export interface ControlPlaneOptions {
   lagOf?: () => Promise<unknown>;
   /** Prices behind estimated_cost_usd (config.llmPrices); the repository's table when unset. */
   llmPrices?: LlmPriceTable;
+  /** How "test rule" delivers (config.alerts); the defaults when unset. */
+  delivery?: DeliveryOptions;
+  /** Where people reach the dashboard, for links in notifications (DEVTRAIL_PUBLIC_URL). */
+  publicUrl?: string;
+  /** Source map upload limits (config.sourceMaps); the defaults when unset. */
+  sourceMaps?: SourceMapLimits;
 }
+
+const DEFAULT_DELIVERY: DeliveryOptions = {
+  limits: { timeoutMs: 10_000, maxResponseBytes: 64 * 1024, allowPrivateAddresses: false },
+  retryBaseMs: 5000,
+  retryMaxMs: 600_000,
+  maxAttempts: 8,
+};
+const DEFAULT_SOURCE_MAPS: SourceMapLimits = { maxBytes: 32 * 1024 * 1024, maxFilesPerRelease: 5000, maxProjectBytes: 1024 * 1024 * 1024 };
 
 /** Registers /api/admin and /api/projects on an app (its own process, or the embedded one), and runs deletions until the app closes. */
 export async function registerControlPlane(app: FastifyInstance, adapters: Adapters, logger: Logger, opts: ControlPlaneOptions): Promise<void> {
   if (!opts.operatorToken) logger.warn('DEVTRAIL_OPERATOR_TOKEN is not set: the admin and read APIs accept no operator calls');
   const repo = projectsRepo(adapters.relational);
+  const operator = operatorAuthenticator(opts.operatorToken, async (id) => (await repo.get(id)) !== null);
   await app.register(async (api) => {
-    api.addHook('onRequest', requirePrincipal([operatorAuthenticator(opts.operatorToken, async (id) => (await repo.get(id)) !== null), ...(opts.authenticators ?? [])]));
+    api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? [])]));
     registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);
     registerDataRoutes(api, adapters.relational, opts.defaultRetentionDays);
-    registerReadRoutes(api, adapters.columnStore, retentionLookup(adapters.relational, opts.defaultRetentionDays), opts.lagOf, opts.llmPrices);
+    const retention = retentionLookup(adapters.relational, opts.defaultRetentionDays);
+    registerReadRoutes(api, adapters.columnStore, retention, opts.lagOf, opts.llmPrices);
+    registerTriageRoutes(api, adapters.columnStore, adapters.relational, retention);
+    registerAlertRoutes(api, adapters.relational, { delivery: opts.delivery ?? DEFAULT_DELIVERY, publicUrl: opts.publicUrl });
+    registerSymbolication(api, adapters.columnStore, adapters.relational, retention);
+  });
+  // Source map uploads also admit the project's own key (a build pipeline has it).
+  await app.register(async (api) => {
+    api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? []), projectKeyAuthenticator(repo)]));
+    registerSourceMapUploads(api, adapters.relational, opts.sourceMaps ?? DEFAULT_SOURCE_MAPS);
   });
   const worker = startDeletionWorker(deletionsRepo(adapters.relational), adapters.columnStore, logger, { graceMs: opts.deletionGraceMs });
   app.addHook('onClose', async () => worker.stop());

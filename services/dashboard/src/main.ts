@@ -1,6 +1,7 @@
 import { startService } from '@devtrail/config';
 import { createHttpApp } from '@devtrail/http';
 import { createMetrics, registerMetricsRoute } from '@devtrail/metrics';
+import { deliveryOptionsOf } from '@devtrail/alerting';
 import { openAdapters, registerHealthRoutes } from '@devtrail/runtime';
 import { dashboardOpenApi } from './api/openapi.ts';
 import { registerControlPlane } from './control-plane.ts';
@@ -28,6 +29,9 @@ await registerControlPlane(app, adapters, logger, {
   deletionGraceMs: config.deletionGraceMs,
   authenticators: [ui.authenticator],
   llmPrices: config.llmPrices,
+  delivery: deliveryOptionsOf(config.alerts),
+  publicUrl: config.publicUrl,
+  sourceMaps: config.sourceMaps,
 });
 await app.listen({ host: config.host, port: config.dashboardPort });
 

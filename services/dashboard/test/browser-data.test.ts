@@ -84,8 +84,19 @@ describe.skipIf(!browserAvailable())(`data settings in Chromium${browserAvailabl
     await page.locator('input[name="delete-service"]').fill('unknown-service');
     await page.getByTestId('delete-events').click();
     await page.getByTestId('confirm-button').click();
-    await expect.poll(() => page.getByTestId('deletion-status').first().textContent(), { timeout: 20_000 }).toBe('done');
-    expect(await page.getByTestId('deletion-percent').first().textContent()).toBe('100%');
+    // This deletion's row (the list may still show only older ones for a moment).
+    const row = page.getByTestId('deletion-row').filter({ hasText: 'unknown-service' }).first();
+    await expect
+      .poll(
+        () =>
+          row
+            .getByTestId('deletion-status')
+            .textContent()
+            .catch(() => ''),
+        { timeout: 20_000 },
+      )
+      .toBe('done');
+    expect(await row.getByTestId('deletion-percent').textContent()).toBe('100%');
     await screenshot(page, 'settings-delete');
     await page.getByTestId('delete-project').click();
     await page.getByTestId('confirm-button').click();

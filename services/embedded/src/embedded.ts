@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
 import { createHttpApp } from '@devtrail/http';
+import { deliveryOptionsOf } from '@devtrail/alerting';
 import { openAdapters, type Adapters } from '@devtrail/runtime';
 import { createReceiver } from '@devtrail/receiver';
-import { createSinks, consumerMetrics, sinkOptions, SINK_NAMES, watchDeletedProjects } from '@devtrail/consumers';
+import { alertsFromConfig, createSinks, consumerMetrics, sinkOptions, SINK_NAMES, watchDeletedProjects } from '@devtrail/consumers';
+import type { AlertsService } from '@devtrail/alerts';
 import { registerControlPlane, registerDashboardUi } from '@devtrail/dashboard';
 import { projectsRepo } from '@devtrail/relational-store';
 import type { TopicConsumer } from '@devtrail/consumer-kit';
@@ -18,6 +20,8 @@ export interface Embedded {
   app: FastifyInstance;
   adapters: Adapters;
   sinks: TopicConsumer[];
+  /** The alerts consumer (triage, rules, deliveries). */
+  alerts: AlertsService;
   url: string;
   operatorToken: string;
   /** Set on the very first start only: the default project and its key (shown once). */
@@ -34,9 +38,12 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
   const deleted = await watchDeletedProjects(adapters.relational, logger);
   const sinks = createSinks(SINK_NAMES, sinkOptions(config, adapters, logger, deleted, metrics));
   for (const s of sinks) await s.start();
+  const alerts = alertsFromConfig(config, adapters, logger);
+  await alerts.start();
+  const consumers = [...sinks, ...alerts.consumers];
 
   const app = await createHttpApp(logger, config.ingest.bodyLimitBytes, metrics);
-  await receiver.register(app, async () => ({ consumers: await consumerMetrics(sinks, metrics) }), publishedOpenApi);
+  await receiver.register(app, async () => ({ consumers: await consumerMetrics(consumers, metrics) }), publishedOpenApi);
   const ui = await registerDashboardUi(app, adapters, logger, { operatorToken, llmPrices: config.llmPrices, defaultRetentionDays: config.ingest.defaultRetentionDays });
   await registerControlPlane(app, adapters, logger, {
     operatorToken,
@@ -44,8 +51,11 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
     defaultRetentionDays: config.ingest.defaultRetentionDays,
     deletionGraceMs: config.deletionGraceMs,
     authenticators: [ui.authenticator],
-    lagOf: () => consumerMetrics(sinks, metrics),
+    lagOf: () => consumerMetrics(consumers, metrics),
     llmPrices: config.llmPrices,
+    delivery: deliveryOptionsOf(config.alerts),
+    publicUrl: config.publicUrl,
+    sourceMaps: config.sourceMaps,
   });
 
   const repo = projectsRepo(adapters.relational);
@@ -62,6 +72,7 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
     app,
     adapters,
     sinks,
+    alerts,
     url: address,
     operatorToken,
     firstProject,
@@ -73,11 +84,11 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
       // 3. the in-process log does not survive the process: let the sinks catch up first.
       const deadline = Date.now() + 30_000;
       while (Date.now() < deadline) {
-        const lags = await Promise.all(sinks.map((s) => s.lag()));
+        const lags = await Promise.all(consumers.map((s) => s.lag()));
         if (lags.every((l) => l === 0)) break;
         await new Promise((r) => setTimeout(r, 100));
       }
-      await Promise.all(sinks.map((s) => s.stop())); // 4. buffered rows written, offsets committed
+      await Promise.all([...sinks.map((s) => s.stop()), alerts.stop()]); // 4. buffered rows written, offsets committed
       await deleted.stop();
       await adapters.close(); // 5. stores closed
     },

@@ -53,7 +53,29 @@ export function errorTypeOf(stack: string, message: string): string {
   return fromStack ?? typeIn(message) ?? 'Error';
 }
 
-/** Strips everything that varies between installs: absolute prefixes, hosts, query strings, line:col. */
+// A bundler's content hash in a JavaScript asset's path: a dot-separated part of the name (or
+// a directory) of 8 or more letters, digits, "_" or "-" with a digit in it, after any leading
+// words ("page-8a7b6c5d4e3f2a1b.js" -> "page-<hash>.js", "index-BkX9a1_2.js", Turbopack's
+// "3khe5efsnx6jq.js" -> "<hash>.js", "turbopack-0zq_vp9s-5ndp.js" -> "turbopack-<hash>.js",
+// "main.2c1e9b3a.chunk.js", a build id directory). It changes whenever any byte of the bundle
+// does (an inlined setting, a rebuild of the same release), so it is masked: one bug stays one
+// group across deploys (docs/fingerprint.md, "Bundled JavaScript").
+const HASHED = /^((?:[a-z]+-)*)([A-Za-z0-9_-]{8,})$/;
+const JS_ASSET = /\.(?:m|c)?js$/;
+
+function maskPart(part: string): string {
+  const m = HASHED.exec(part);
+  if (!m || !/\d/.test(m[2])) return part;
+  return `${m[1]}<hash>`;
+}
+
+/** Masks content hashes in the kept segments of a JavaScript asset's path. */
+function maskAssetHashes(segments: string[]): string[] {
+  if (!JS_ASSET.test(segments[segments.length - 1] ?? '')) return segments;
+  return segments.map((s) => s.split('.').map(maskPart).join('.'));
+}
+
+/** Strips everything that varies between installs: absolute prefixes, hosts, query strings, line:col, bundle hashes. */
 export function normalisePath(path: string): string {
   let p = path
     .replace(/^[a-z][\w+.-]*:\/\/[^/]*/i, '')
@@ -63,7 +85,7 @@ export function normalisePath(path: string): string {
   const nm = p.lastIndexOf('node_modules/');
   if (nm >= 0) return p.slice(nm);
   const parts = p.split('/').filter(Boolean);
-  return parts.slice(-2).join('/');
+  return maskAssetHashes(parts.slice(-2)).join('/');
 }
 
 const V8_FRAME = /^\s*at\s+(?:(.*?)\s+\()?(.*?)(?::\d+)?(?::\d+)?\)?\s*$/;

@@ -38,7 +38,7 @@ export interface ErrorGroup {
 /** Groups seen in the range, most recently seen first. Counts are distinct event ids. */
 export async function readErrorGroups(
   store: ColumnStore,
-  f: { projectId: string; retentionDays: number; range?: Partial<TimeRange>; fingerprint?: string; limit?: number },
+  f: { projectId: string; retentionDays: number; range?: Partial<TimeRange>; fingerprint?: string; fingerprints?: string[]; excluded?: string[]; limit?: number },
 ): Promise<ErrorGroup[]> {
   const range = rangeOrDefault(f.range);
   const rows = await store.query<{
@@ -53,12 +53,22 @@ export async function readErrorGroups(
             uniqExactMerge(events) AS count, argMaxMerge(latest) AS latest, max(max_severity) AS sev
        FROM ${GROUPS_TABLE}
       WHERE project_id = {project:String} ${f.fingerprint ? 'AND fingerprint = {fp:String}' : ''}
+        ${f.fingerprints ? 'AND fingerprint IN {fps:Array(FixedString(64))}' : ''} ${f.excluded?.length ? 'AND fingerprint NOT IN {ex:Array(FixedString(64))}' : ''}
       GROUP BY fingerprint
      HAVING ls >= fromUnixTimestamp64Milli({from:Int64}) AND fs <= fromUnixTimestamp64Milli({to:Int64})
         AND toDateTime(ls) + toIntervalDay(least(max(retention_days), {retention:UInt16})) > now()
       ORDER BY ls DESC
       LIMIT {limit:UInt32}`,
-    { project: f.projectId, fp: f.fingerprint ?? '', from: range.fromMs, to: range.toMs, limit: clampLimit(f.limit), retention: f.retentionDays },
+    {
+      project: f.projectId,
+      fp: f.fingerprint ?? '',
+      fps: f.fingerprints ?? [],
+      ex: f.excluded ?? [],
+      from: range.fromMs,
+      to: range.toMs,
+      limit: clampLimit(f.limit),
+      retention: f.retentionDays,
+    },
   );
   return rows.map((r) => ({
     fingerprint: r.fingerprint,

@@ -8,7 +8,8 @@ import { safeEqual } from '@devtrail/access';
 // (services/dashboard/src/auth/session-authenticator.ts).
 
 export interface Principal {
-  kind: 'operator' | 'user';
+  /** 'key': a project's API key, admitted only where a route scope says so (source map uploads). */
+  kind: 'operator' | 'user' | 'key';
   userId?: string;
   /** Projects this principal may read and administer; 'all' for the operator. */
   canAccess(projectId: string): Promise<boolean>;

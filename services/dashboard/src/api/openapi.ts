@@ -3,9 +3,10 @@ import { documentHealth } from '@devtrail/runtime';
 import { documentAdminApi } from './admin-docs.ts';
 import { documentReadApi } from './read-docs.ts';
 import { documentDataApi } from '../data/data-docs.ts';
+import { documentActOnErrors } from './act-on-errors-docs.ts';
 
 // The dashboard's route groups, documented beside their handlers, in the document's order.
-export const DASHBOARD_API_DOCS: DocumentRoutes[] = [documentAdminApi, documentDataApi, documentReadApi];
+export const DASHBOARD_API_DOCS: DocumentRoutes[] = [documentAdminApi, documentDataApi, documentReadApi, documentActOnErrors];
 
 let cached: Record<string, unknown> | undefined;
 

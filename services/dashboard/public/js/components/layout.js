@@ -8,6 +8,7 @@ const PROJECT_TABS = [
   ['errors', 'Errors'],
   ['traces', 'Traces'],
   ['llm', 'LLM usage'],
+  ['alerts', 'Alerts'],
   ['ingestion', 'Ingestion'],
   ['settings', 'Settings'],
 ];

@@ -7,6 +7,8 @@ import { formatNumber, formatTime } from '../lib/format.js';
 import { Badge } from '../components/badges.js';
 import { JsonView } from '../components/json-view.js';
 import { ErrorBox, Loading, Empty } from '../components/status.js';
+import { SymbolicatedStack } from '../components/symbolicated-stack.js';
+import { TriagePanel } from '../components/triage-panel.js';
 
 function Breadcrumbs({ items }) {
   if (!Array.isArray(items) || items.length === 0) return html`<span class="muted">none</span>`;
@@ -24,8 +26,9 @@ function Breadcrumbs({ items }) {
   </table>`;
 }
 
-function Occurrence({ e, projectId }) {
+function Occurrence({ e, projectId, fingerprint }) {
   return html`
+    <${SymbolicatedStack} projectId=${projectId} fingerprint=${fingerprint} eventId=${e.event_id} />
     <section class="card">
       <h2>Stack trace <span class="muted small">(${formatTime(e.timestamp)})</span></h2>
       <pre class="stack" data-testid="stack-trace">${e.stack_trace}</pre>
@@ -76,7 +79,8 @@ export function ErrorGroupPage({ project, params }) {
       <div class="stat"><span class="stat-label">Highest severity</span><span class="stat-value"><${Badge} value=${group.max_severity} /></span></div>
       <div class="stat"><span class="stat-label">Fingerprint</span><span class="stat-value mono small">${group.fingerprint.slice(0, 16)}…</span></div>
     </div>
-    ${current ? html`<${Occurrence} e=${current} projectId=${project.id} />` : html`<section class="card"><h2>Latest stack trace</h2><pre class="stack">${group.latest.stack_trace}</pre></section>`}
+    <${TriagePanel} projectId=${project.id} fingerprint=${fp} />
+    ${current ? html`<${Occurrence} e=${current} projectId=${project.id} fingerprint=${fp} />` : html`<section class="card"><h2>Latest stack trace</h2><pre class="stack">${group.latest.stack_trace}</pre></section>`}
     <section class="card">
       <h2>Recent occurrences</h2>
       <table class="table compact" data-testid="occurrences">

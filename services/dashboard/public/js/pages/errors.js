@@ -8,12 +8,24 @@ import { Badge } from '../components/badges.js';
 import { Sparkline } from '../components/sparkline.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
+import { TriageActions, stateLabel } from '../components/triage-panel.js';
+import { useState } from 'preact/hooks';
 
-// Error groups seen in the range, most recently seen first, each with its activity.
+const FILTERS = [
+  ['unresolved', 'Unresolved'],
+  ['new', 'New'],
+  ['regressed', 'Regressed'],
+  ['resolved', 'Resolved'],
+  ['ignored', 'Ignored'],
+  ['all', 'All'],
+];
 
-async function loadGroups(projectId, range) {
+// Error groups seen in the range, most recently seen first, each with its activity and
+// triage state; filtered by state, acted on one or many at a time (docs/alerts.md).
+
+async function loadGroups(projectId, range, status) {
   const bounds = boundsOf(range);
-  const { groups } = await api(projectApi(projectId, '/error-groups'), { query: { ...bounds, limit: 200 } });
+  const { groups } = await api(projectApi(projectId, '/error-groups/triage'), { query: { ...bounds, limit: 200, status } });
   let activity = {};
   if (groups.length > 0) {
     const r = await api(projectApi(projectId, '/error-activity'), {
@@ -27,12 +39,25 @@ async function loadGroups(projectId, range) {
 export function ErrorsPage({ project }) {
   const { query } = useLocation();
   const range = query.get('range') || '';
-  const { data, error, loading } = useData(() => loadGroups(project.id, range), `${project.id}|${range}`);
+  const status = query.get('status') || 'unresolved';
+  const { data, error, loading, reload } = useData(() => loadGroups(project.id, range, status), `${project.id}|${range}|${status}`);
+  const [picked, setPicked] = useState(new Set());
+  const toggle = (fp) => {
+    const next = new Set(picked);
+    if (next.has(fp)) next.delete(fp);
+    else next.add(fp);
+    setPicked(next);
+  };
+  const here = (s) => `/projects/${encodeURIComponent(project.id)}/errors?status=${s}${range ? `&range=${encodeURIComponent(range)}` : ''}`;
   return html`
     <div class="page-head">
       <h1>Errors</h1>
       <div class="head-actions"><${TimeRangePicker} value=${range} /></div>
     </div>
+    <div class="tabs small" data-testid="status-filter">
+      ${FILTERS.map(([s, label]) => html`<${Link} href=${here(s)} class=${s === status ? 'tab active' : 'tab'}>${label}</${Link}>`)}
+    </div>
+    <${TriageActions} projectId=${project.id} fingerprints=${[...picked]} onDone=${() => (setPicked(new Set()), reload())} />
     ${error && html`<${ErrorBox} error=${error} />`}
     ${loading && !data && html`<${Loading} />`}
     ${
@@ -41,16 +66,18 @@ export function ErrorsPage({ project }) {
         ? html`<${Empty}>No errors in this time range.</${Empty}>`
         : html`<table class="table" data-testid="error-groups">
           <thead>
-            <tr><th>Error</th><th>Activity</th><th class="num">Events</th><th>First seen</th><th>Last seen</th><th>Severity</th><th>Service</th><th>Release</th></tr>
+            <tr><th></th><th>Error</th><th>State</th><th>Activity</th><th class="num">Events</th><th>First seen</th><th>Last seen</th><th>Severity</th><th>Service</th><th>Release</th></tr>
           </thead>
           <tbody>
             ${data.groups.map(
               (g) => html`<tr key=${g.fingerprint} data-testid="error-group-row">
+                <td><input type="checkbox" aria-label=${`Select ${g.latest.error_message}`} checked=${picked.has(g.fingerprint)} onChange=${() => toggle(g.fingerprint)} /></td>
                 <td class="message">
                   <${Link} href=${`/projects/${encodeURIComponent(project.id)}/errors/${g.fingerprint}`} class="error-title">
                     <strong>${g.latest.error_type || 'Error'}</strong>: ${g.latest.error_message}
                   </${Link}>
                 </td>
+                <td class="nowrap" data-testid="group-state">${stateLabel(g.state)}</td>
                 <td><${Sparkline} values=${data.activity[g.fingerprint]} /></td>
                 <td class="num">${formatNumber(g.count)}</td>
                 <td class="nowrap" title=${formatTime(g.first_seen)}>${timeAgo(g.first_seen)}</td>

@@ -12,6 +12,7 @@ import { TracePage } from './trace.js';
 import { LlmPage } from './llm.js';
 import { IngestionPage } from './ingestion.js';
 import { SettingsPage } from './settings.js';
+import { AlertsPage } from './alerts.js';
 
 const PAGES = {
   logs: ['logs', LogsPage],
@@ -21,6 +22,7 @@ const PAGES = {
   'traces/:traceId': ['traces', TracePage],
   llm: ['llm', LlmPage],
   ingestion: ['ingestion', IngestionPage],
+  alerts: ['alerts', AlertsPage],
   settings: ['settings', SettingsPage],
 };
 

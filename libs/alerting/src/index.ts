@@ -1,0 +1,18 @@
+export {
+  RULE_TYPES,
+  MAX_WINDOW_MINUTES,
+  MAX_DESTINATIONS,
+  ruleParams,
+  ruleInput,
+  destinationInput,
+  type RuleType,
+  type RuleParams,
+  type RuleInputBody,
+} from './rule-schema.ts';
+export type { AlertMessage } from './alert-message.ts';
+export { webhookBody, slackBody } from './format.ts';
+export { SIGNATURE_HEADER, DELIVERY_HEADER, SIGNATURE_TOLERANCE_S, signatureHeader, signatureHex, verifySignature } from './signature.ts';
+export { isPrivateAddress } from './private-addresses.ts';
+export { postJson, webhookUrlProblem, type SendLimits, type SendResult } from './safe-request.ts';
+export { createDeliverer, deliverOnce, deliveryOptionsOf, isRetryableResult, retryDelayMs, leaseMsFor, type Deliverer, type DeliveryOptions } from './deliverer.ts';
+export { enqueueMessage, testMessage } from './outbox.ts';

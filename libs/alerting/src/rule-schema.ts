@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { EVENT_KINDS, logLevels, type EventKind } from '@devtrail/kinds';
+import { webhookUrlProblem } from './safe-request.ts';
+
+// Alert rules as the API takes them (docs/alerts.md, "Rules"). A rule is a type, its
+// parameters, and where its notifications go. Windows are whole minutes, at most a day.
+
+export const RULE_TYPES = ['new_group', 'regressed_group', 'event_count', 'llm_cost', 'no_events', 'consumer_lag'] as const;
+export type RuleType = (typeof RULE_TYPES)[number];
+
+export const MAX_WINDOW_MINUTES = 1440;
+export const MAX_DESTINATIONS = 10;
+
+const windowMinutes = z.number().int().min(1).max(MAX_WINDOW_MINUTES);
+
+export const ruleParams = {
+  new_group: z.object({}).strict(),
+  regressed_group: z.object({}).strict(),
+  event_count: z
+    .object({
+      source: z.enum(['error_group', 'log_level', 'error_spans']),
+      level: z.enum(logLevels).optional(),
+      threshold: z.number().int().min(0).max(1_000_000_000),
+      window_minutes: windowMinutes,
+    })
+    .strict()
+    .refine((p) => (p.source === 'log_level') === (p.level !== undefined), { message: 'level is required for source log_level, and only for it', path: ['level'] }),
+  llm_cost: z.object({ budget_usd: z.number().positive().max(1e9), window_minutes: windowMinutes }).strict(),
+  no_events: z.object({ kind: z.enum(EVENT_KINDS as [EventKind, ...EventKind[]]), window_minutes: windowMinutes }).strict(),
+  consumer_lag: z.object({ max_lag: z.number().int().min(0).max(1e12), window_minutes: windowMinutes }).strict(),
+} satisfies Record<RuleType, z.ZodTypeAny>;
+
+export type RuleParams = {
+  [K in RuleType]: z.infer<(typeof ruleParams)[K]>;
+};
+
+export const destinationInput = z
+  .object({
+    type: z.enum(['webhook', 'slack']),
+    url: z
+      .string()
+      .max(2000)
+      .superRefine((u, ctx) => {
+        const problem = webhookUrlProblem(u);
+        if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+      }),
+  })
+  .strict();
+
+export const ruleInput = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .refine((s) => !s.includes('\u0000'), 'must not contain NUL (U+0000) characters'),
+    type: z.enum(RULE_TYPES),
+    params: z.record(z.unknown()).default({}),
+    enabled: z.boolean().default(true),
+    destinations: z
+      .array(z.union([destinationInput, z.object({ id: z.string().uuid() }).strict()]))
+      .min(1)
+      .max(MAX_DESTINATIONS),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    const parsed = ruleParams[r.type].safeParse(r.params);
+    if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ['params', ...issue.path] });
+  })
+  .transform((r) => ({ ...r, params: ruleParams[r.type].parse(r.params) as Record<string, unknown> }));
+
+export type RuleInputBody = z.infer<typeof ruleInput>;

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isPrivateAddress } from '../src/private-addresses.ts';
+import { postJson } from '../src/safe-request.ts';
+import { signatureHeader, verifySignature } from '../src/signature.ts';
+
+// The guards around a user-supplied webhook URL (docs/alerts.md, "Webhook targets and SSRF"),
+// and the signature a receiver verifies.
+describe('webhook guards', () => {
+  it('knows private, loopback, link-local and mapped addresses from public ones', () => {
+    for (const a of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '0.0.0.0',
+    ])
+      expect(isPrivateAddress(a), a).toBe(true);
+    for (const a of ['8.8.8.8', '1.1.1.1', '::ffff:8.8.8.8', '2606:4700:4700::1111']) expect(isPrivateAddress(a), a).toBe(false);
+  });
+
+  it('refuses a private address unless allowed, and bounds what it reads of an answer', async () => {
+    const server = createServer((_req, res) => res.end('x'.repeat(100_000)));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const refused = await postJson(url, '{}', {}, { timeoutMs: 2000, maxResponseBytes: 1000, allowPrivateAddresses: false });
+    expect(refused.outcome).toBe('refused');
+    const byName = await postJson(url.replace('127.0.0.1', 'localhost'), '{}', {}, { timeoutMs: 2000, maxResponseBytes: 1000, allowPrivateAddresses: false });
+    expect(byName.outcome).toBe('refused');
+    const allowed = await postJson(url, '{}', {}, { timeoutMs: 2000, maxResponseBytes: 1000, allowPrivateAddresses: true });
+    expect(allowed).toMatchObject({ outcome: 'ok', statusCode: 200 });
+    expect(allowed.responseSnippet.length).toBeLessThanOrEqual(1000);
+    server.close();
+  });
+
+  it('signs the timestamp with the body, and a receiver refuses changes and old signatures', () => {
+    const body = '{"id":"x"}';
+    const h = signatureHeader('whsec_test', body, 1_700_000_000_000);
+    expect(verifySignature('whsec_test', h, body, 1_700_000_000_000)).toBe(true);
+    expect(verifySignature('whsec_other', h, body, 1_700_000_000_000)).toBe(false);
+    expect(verifySignature('whsec_test', h, `${body} `, 1_700_000_000_000)).toBe(false);
+    expect(verifySignature('whsec_test', h, body, 1_700_000_000_000 + 301_000)).toBe(false);
+  });
+});

@@ -1,0 +1,4 @@
+export { urlKey, MAX_URL_KEY_LENGTH } from './url-key.ts';
+export { sourceMappingUrlOf, debugIdOfFile, debugIdOfMap, isUuid } from './conventions.ts';
+export { parseStack, type JsFrame } from './stack-frames.ts';
+export { symbolicate, parseMap, CONTEXT_LINES, type SymbolicatedFrame, type MapLookup } from './symbolicate.ts';

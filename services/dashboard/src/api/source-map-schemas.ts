@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { MAX_URL_KEY_LENGTH } from '@devtrail/source-maps';
+import { pgText } from './api-schemas.ts';
+
+// Request schemas of the source-map routes (source-map-routes.ts).
+
+const release = pgText().trim().min(1).max(200);
+const fileUrl = pgText()
+  .min(1)
+  .max(MAX_URL_KEY_LENGTH)
+  .regex(/^(~\/|\/|https?:\/\/)/, 'a URL (https://host/path), a path (/path) or a host-less path (~/path)');
+
+export const sourceMapUpload = z
+  .object({
+    release,
+    url: fileUrl,
+    source_map: z.union([pgText(), z.record(z.unknown())]),
+    debug_id: z.string().uuid().optional(),
+  })
+  .strict();
+
+export const sourceMapList = z.object({ release: release.optional() });
+export const sourceMapDelete = z.object({ release, url: fileUrl.optional() });
