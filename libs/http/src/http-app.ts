@@ -8,13 +8,22 @@ import { toHttpAnswer } from './http-answer.ts';
 
 const MAX_PATH_PARAM_LENGTH = 2048;
 
+export interface HttpAppOptions {
+  /**
+   * Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (config TRUST_PROXY:
+   * addresses, CIDRs, or proxy-addr's names such as `loopback`). None by default: a client
+   * cannot choose the address its login attempts are counted under.
+   */
+  trustProxy?: string[];
+}
+
 /** A Fastify instance with devtrail's JSON error and 404 handling, not yet listening. */
-export async function createHttpApp(logger: Logger, bodyLimitBytes: number): Promise<FastifyInstance> {
+export async function createHttpApp(logger: Logger, bodyLimitBytes: number, opts: HttpAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: bodyLimitBytes,
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: true,
+    trustProxy: opts.trustProxy?.length ? opts.trustProxy : false,
     // The admin and read APIs' JSON bodies: a __proto__ or constructor.prototype key is
     // dropped (their schemas allow unknown keys). Ingest bodies have their own parser,
     // which refuses them (contract json-body.ts, docs/api.md).

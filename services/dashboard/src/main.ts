@@ -8,9 +8,15 @@ import { registerDashboardUi } from './ui/register-dashboard-ui.ts';
 // Distributed mode: the control plane (admin API, read API, web UI) as its own process.
 const { config, logger } = startService('dashboard', process.env);
 const adapters = await openAdapters(config, logger, { migrate: true });
-const app = await createHttpApp(logger, 1024 * 1024);
+const app = await createHttpApp(logger, 1024 * 1024, { trustProxy: config.trustProxy });
 registerHealthRoutes(app, adapters, dashboardOpenApi);
-const ui = await registerDashboardUi(app, adapters, logger, { operatorToken: config.operatorToken, ingestPort: config.port, llmPrices: config.llmPrices });
+const ui = await registerDashboardUi(app, adapters, logger, {
+  operatorToken: config.operatorToken,
+  security: config.dashboard,
+  dataDir: config.dataDir,
+  ingestPort: config.port,
+  llmPrices: config.llmPrices,
+});
 await registerControlPlane(app, adapters, logger, {
   operatorToken: config.operatorToken,
   defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
@@ -18,6 +24,8 @@ await registerControlPlane(app, adapters, logger, {
   llmPrices: config.llmPrices,
 });
 await app.listen({ host: config.host, port: config.dashboardPort });
+// The setup code goes to a terminal only, never into a log line (docs/security.md).
+if (ui.setupCode && process.stdout.isTTY) process.stdout.write(`\ndevtrail dashboard: no owner yet. Setup code: ${ui.setupCode.code}   (valid 24 h, at /setup)\n\n`);
 
 const shutdown = async () => {
   await app.close();

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { Config, Logger } from '@devtrail/config';
+import { ensurePrivateDir, makeTreePrivate, type Config, type Logger } from '@devtrail/config';
 import { createHttpApp } from '@devtrail/http';
 import { openAdapters, type Adapters } from '@devtrail/runtime';
 import { createReceiver } from '@devtrail/receiver';
 import { createSinks, consumerMetrics, sinkOptions, SINK_NAMES } from '@devtrail/consumers';
-import { registerControlPlane, registerDashboardUi } from '@devtrail/dashboard';
+import { registerControlPlane, registerDashboardUi, type IssuedSetupCode } from '@devtrail/dashboard';
 import { projectsRepo } from '@devtrail/relational-store';
 import type { TopicConsumer } from '@devtrail/consumer-kit';
 import { operatorTokenFor } from './operator-token.ts';
@@ -19,21 +19,27 @@ export interface Embedded {
   sinks: TopicConsumer[];
   url: string;
   operatorToken: string;
+  /** While no owner exists: the setup code made at this start (and its file), shown on a terminal only. */
+  setupCode: IssuedSetupCode | null;
   /** Set on the very first start only: the default project and its key (shown once). */
   firstProject: { id: string; name: string; apiKey: string } | null;
   stop(): Promise<void>;
 }
 
 export async function startEmbedded(config: Config, logger: Logger): Promise<Embedded> {
+  // Readable by this user only: PGlite's files hold password hashes and drain secrets, chdb's
+  // the telemetry (services/embedded/src/main.ts also sets the umask for files made later).
+  ensurePrivateDir(config.dataDir);
   const adapters = await openAdapters({ ...config, mode: 'embedded' }, logger, { migrate: true });
+  makeTreePrivate(config.dataDir);
   const operatorToken = operatorTokenFor(config.dataDir, config.operatorToken);
   const receiver = await createReceiver(adapters, logger, config.ingest);
   const sinks = createSinks(SINK_NAMES, sinkOptions(config, adapters, logger));
   for (const s of sinks) await s.start();
 
-  const app = await createHttpApp(logger, config.ingest.bodyLimitBytes);
+  const app = await createHttpApp(logger, config.ingest.bodyLimitBytes, { trustProxy: config.trustProxy });
   await receiver.register(app, async () => ({ consumers: await consumerMetrics(sinks) }), publishedOpenApi);
-  const ui = await registerDashboardUi(app, adapters, logger, { operatorToken, llmPrices: config.llmPrices });
+  const ui = await registerDashboardUi(app, adapters, logger, { operatorToken, security: config.dashboard, dataDir: config.dataDir, llmPrices: config.llmPrices });
   await registerControlPlane(app, adapters, logger, {
     operatorToken,
     defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
@@ -58,6 +64,7 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
     sinks,
     url: address,
     operatorToken,
+    setupCode: ui.setupCode,
     firstProject,
     async stop() {
       if (stopped) return;

@@ -7,7 +7,7 @@ import { createReceiver } from './app.ts';
 const { config, logger } = startService('receiver', process.env);
 const adapters = await openAdapters(config, logger, { migrate: true });
 const receiver = await createReceiver(adapters, logger, config.ingest);
-const app = await createHttpApp(logger, config.ingest.bodyLimitBytes);
+const app = await createHttpApp(logger, config.ingest.bodyLimitBytes, { trustProxy: config.trustProxy });
 await receiver.register(app);
 await app.listen({ host: config.host, port: config.port });
 
