@@ -6,20 +6,20 @@ import type { DashboardCookies } from './session-cookie.ts';
 
 // Which buckets a login attempt counts in (libs/relational-store login-throttle-repo.ts):
 //
-//   username from this address   5 free, then 1 s, 2 s, 4 s, … up to 15 min
+//   username from this address   5 free, then 30 s, 1 min, 2 min, … up to 15 min
 //   this address, any username   20 free, then the same
-//   username, from anywhere      10 free, then 1 s … at most 60 s: about 60 guesses an hour
-//                                at most, and never a lockout
-//   a trusted device instead     5 free, then 1 s … up to 15 min
+//   username, from anywhere      10 free, then 5 s, 10 s, … at most 60 s: under 100 guesses
+//                                an hour (OWASP ASVS 2.2.1), and never a lockout
+//   a trusted device instead     5 free, then 30 s … up to 15 min
 //
 // A browser that logged in as a user before holds a trusted-device cookie for that user
 // (OWASP's "device cookies"); its attempts count only in the device's own bucket, so
 // attackers hammering the username from other addresses cannot lock its owner out.
 
-const PER_USER_ADDRESS: ThrottleRule = { free: 5, baseMs: 1000, maxMs: 15 * 60_000 };
-const PER_ADDRESS: ThrottleRule = { free: 20, baseMs: 1000, maxMs: 15 * 60_000 };
-const PER_USER: ThrottleRule = { free: 10, baseMs: 1000, maxMs: 60_000 };
-const PER_DEVICE: ThrottleRule = { free: 5, baseMs: 1000, maxMs: 15 * 60_000 };
+const PER_USER_ADDRESS: ThrottleRule = { free: 5, baseMs: 30_000, maxMs: 15 * 60_000 };
+const PER_ADDRESS: ThrottleRule = { free: 20, baseMs: 30_000, maxMs: 15 * 60_000 };
+const PER_USER: ThrottleRule = { free: 10, baseMs: 5000, maxMs: 60_000 };
+const PER_DEVICE: ThrottleRule = { free: 5, baseMs: 30_000, maxMs: 15 * 60_000 };
 export const DEVICE_TTL_MS = 30 * 24 * 3600 * 1000;
 
 export interface Attempt {
