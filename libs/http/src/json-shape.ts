@@ -13,6 +13,13 @@ export const MAX_JSON_OBJECT_KEYS = 10_000;
 /** Values (array items and object members, counted by their separators) in one body: 5 bytes each at 5 MB. */
 export const MAX_JSON_VALUES = 1_000_000;
 
+/** The 413's message for each limit. */
+export const JSON_TOO_COMPLEX = {
+  containers: `JSON body too complex: more than ${MAX_JSON_CONTAINERS} objects and arrays`,
+  values: `JSON body too complex: more than ${MAX_JSON_VALUES} values`,
+  keys: `JSON body too complex: an object with more than ${MAX_JSON_OBJECT_KEYS} keys`,
+} as const;
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_OBJECT = 0x7b;
@@ -41,14 +48,14 @@ export function checkJsonShape(text: string): void {
         if ((i - b) % 2 === 1) break;
       }
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      if (++containers > MAX_JSON_CONTAINERS) throw httpError(413, `JSON body too complex: more than ${MAX_JSON_CONTAINERS} objects and arrays`);
+      if (++containers > MAX_JSON_CONTAINERS) throw httpError(413, JSON_TOO_COMPLEX.containers);
       open.push(c === OPEN_OBJECT ? 0 : -1);
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       open.pop();
     } else if (c === COMMA) {
-      if (++values > MAX_JSON_VALUES) throw httpError(413, `JSON body too complex: more than ${MAX_JSON_VALUES} values`);
+      if (++values > MAX_JSON_VALUES) throw httpError(413, JSON_TOO_COMPLEX.values);
     } else if (c === COLON && open.length > 0 && open[open.length - 1] >= 0) {
-      if (++open[open.length - 1] > MAX_JSON_OBJECT_KEYS) throw httpError(413, `JSON body too complex: an object with more than ${MAX_JSON_OBJECT_KEYS} keys`);
+      if (++open[open.length - 1] > MAX_JSON_OBJECT_KEYS) throw httpError(413, JSON_TOO_COMPLEX.keys);
     }
   }
 }

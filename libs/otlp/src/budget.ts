@@ -33,8 +33,16 @@ function shape(request: Type, groupField: string, scopeField: string, recordFiel
 }
 
 const SHAPES: Record<OtlpSignal, Shape & { type: Type; json: [string, string, string] }> = {
-  logs: { type: OTLP_TYPES.logsRequest, json: ['resourceLogs', 'scopeLogs', 'logRecords'], ...shape(OTLP_TYPES.logsRequest, 'resourceLogs', 'scopeLogs', 'logRecords', 'log records') },
-  traces: { type: OTLP_TYPES.traceRequest, json: ['resourceSpans', 'scopeSpans', 'spans'], ...shape(OTLP_TYPES.traceRequest, 'resourceSpans', 'scopeSpans', 'spans', 'spans') },
+  logs: {
+    type: OTLP_TYPES.logsRequest,
+    json: ['resourceLogs', 'scopeLogs', 'logRecords'],
+    ...shape(OTLP_TYPES.logsRequest, 'resourceLogs', 'scopeLogs', 'logRecords', 'log records'),
+  },
+  traces: {
+    type: OTLP_TYPES.traceRequest,
+    json: ['resourceSpans', 'scopeSpans', 'spans'],
+    ...shape(OTLP_TYPES.traceRequest, 'resourceSpans', 'scopeSpans', 'spans', 'spans'),
+  },
 };
 
 class Tally {
@@ -45,7 +53,8 @@ class Tally {
 
   /** One more message arrived through field f. */
   add(f: Field | undefined): void {
-    if (++this.messages > MAX_OTLP_MESSAGES) throw new OtlpTooLargeError(`more than ${MAX_OTLP_MESSAGES} messages (records, attributes, values, events, links) in one request`);
+    if (++this.messages > MAX_OTLP_MESSAGES)
+      throw new OtlpTooLargeError(`more than ${MAX_OTLP_MESSAGES} messages (records, attributes, values, events, links) in one request`);
     if (f === this.s.records) {
       if (++this.records > MAX_OTLP_RECORDS) throw tooManyRecords(this.s.recordName);
     } else if (f && this.s.groups.has(f) && ++this.groups > 2 * MAX_OTLP_GROUPS) throw tooManyGroups();

@@ -48,10 +48,9 @@ export function loginThrottleRepo(store: RelationalStore) {
           const counts: number[] = [];
           let wait = 0;
           for (const b of sorted) {
-            await tx.query(
-              "INSERT INTO login_throttle (bucket, failures, blocked_until, updated_at) VALUES ($1, 0, 'epoch', now()) ON CONFLICT (bucket) DO NOTHING",
-              [b.key],
-            );
+            await tx.query("INSERT INTO login_throttle (bucket, failures, blocked_until, updated_at) VALUES ($1, 0, 'epoch', now()) ON CONFLICT (bucket) DO NOTHING", [
+              b.key,
+            ]);
             const [row] = await tx.query<{ failures: number; wait_ms: number; stale: boolean }>(
               `SELECT failures, greatest(0, extract(epoch FROM blocked_until - clock_timestamp()) * 1000)::float8 AS wait_ms,
                       updated_at < clock_timestamp() - $2::float8 * interval '1 millisecond' AS stale

@@ -89,7 +89,8 @@ export function usersRepo(store: RelationalStore) {
           // One claim at a time: two racing claims would otherwise each lock their own code
           // and then wait for each other's.
           await tx.query('SELECT pg_advisory_xact_lock(7405002)');
-          if (code !== null && (await tx.query('DELETE FROM setup_codes WHERE code_hash = $1 AND expires_at > now() RETURNING 1', [tokenHash(code)])).length === 0) return null;
+          if (code !== null && (await tx.query('DELETE FROM setup_codes WHERE code_hash = $1 AND expires_at > now() RETURNING 1', [tokenHash(code)])).length === 0)
+            return null;
           const [row] = await tx.query<UserRow>(
             `INSERT INTO users (username, password_hash, is_owner)
              SELECT $1, $2, true WHERE NOT EXISTS (SELECT 1 FROM users)

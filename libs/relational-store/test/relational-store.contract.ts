@@ -189,7 +189,10 @@ export function relationalStoreContract(name: string, open: () => Promise<{ stor
       ];
       // 40 at once: exactly `free` are let through, the rest are told to wait.
       const waits = await Promise.all(Array.from({ length: 40 }, () => throttle.take(buckets)));
-      expect(waits.filter((w) => w === 0), JSON.stringify(waits)).toHaveLength(5);
+      expect(
+        waits.filter((w) => w === 0),
+        JSON.stringify(waits),
+      ).toHaveLength(5);
       expect(Math.min(...waits.filter((w) => w > 0)), JSON.stringify(waits)).toBeGreaterThan(50_000);
       // Refused attempts are not counted anywhere (all or nothing).
       const [user] = await store.query<{ failures: number }>("SELECT failures FROM login_throttle WHERE bucket = 'user:gina'");

@@ -66,9 +66,7 @@ describe('accounts', () => {
     const ivan = new Browser(t.app, '10.6.6.1');
     expect((await ivan.login('ivan', 'ivan-password-1')).statusCode).toBe(200);
     expect((await ivan.call('GET', '/api/admin/projects')).statusCode).toBe(200);
-    await t.adapters.relational.query(
-      "UPDATE sessions SET last_seen_at = now() - interval '31 minutes' WHERE user_id = (SELECT id FROM users WHERE username = 'ivan')",
-    );
+    await t.adapters.relational.query("UPDATE sessions SET last_seen_at = now() - interval '31 minutes' WHERE user_id = (SELECT id FROM users WHERE username = 'ivan')");
     expect((await ivan.call('GET', '/api/admin/projects')).statusCode).toBe(401);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, NO_BROWSER_REASON, openBrowser, reloadUntilVisible, screenshot, type BrowserSession } from './support/browser.ts';
-import { createProjectInUi, fillAuthForm, fillSetupForm, startDashboard } from './support/dashboard.ts';
+import { createProjectInUi, fillSetupForm, startDashboard } from './support/dashboard.ts';
 import { emitCheckout, type Sent } from '../../../test/support/otel-emit.ts';
 
 // What an OpenTelemetry SDK sends over OTLP (the real JS SDK and its protobuf exporters,

@@ -217,11 +217,15 @@ describe.skipIf(!browserAvailable())(`dashboard security in Chromium${browserAva
       expect((await pageGet(page, `/api/projects/${project.id}/logs`)).status).toBe(200);
       // Every write, with a valid CSRF token: 403, and nothing changes.
       const readOnly = { error: 'This account can only read (viewer)' };
-      expect(await pageFetch(page, '/api/admin/projects', { method: 'POST', body: { name: 'vera-project' }, csrf: 'fetch' })).toMatchObject({ status: 403, body: readOnly });
+      expect(await pageFetch(page, '/api/admin/projects', { method: 'POST', body: { name: 'vera-project' }, csrf: 'fetch' })).toMatchObject({
+        status: 403,
+        body: readOnly,
+      });
       expect(await pageFetch(page, `/api/admin/projects/${project.id}/revoke-key`, { method: 'POST', csrf: 'fetch' })).toMatchObject({ status: 403, body: readOnly });
-      expect(
-        await pageFetch(page, `/api/admin/projects/${project.id}/rate-limit`, { method: 'PUT', body: { rate_limit_per_minute: 1 }, csrf: 'fetch' }),
-      ).toMatchObject({ status: 403, body: readOnly });
+      expect(await pageFetch(page, `/api/admin/projects/${project.id}/rate-limit`, { method: 'PUT', body: { rate_limit_per_minute: 1 }, csrf: 'fetch' })).toMatchObject({
+        status: 403,
+        body: readOnly,
+      });
       expect((await ingest(dt.url, project.key, 'logs', { logs: [{ level: 'info', message: 'key untouched by the viewer' }] })).status).toBe(200);
     } finally {
       await vera.close();

@@ -44,7 +44,9 @@ describe('claiming a fresh install', () => {
     expect(claimed.statusCode).toBe(201);
     // Once there is an owner, setup is refused before anything is hashed, even with valid credentials.
     const again = performance.now();
-    const late = await Promise.all(Array.from({ length: 20 }, () => mallory.call('POST', '/auth/setup', { username: 'x', password: 'mallory-password', setup_code: OPERATOR })));
+    const late = await Promise.all(
+      Array.from({ length: 20 }, () => mallory.call('POST', '/auth/setup', { username: 'x', password: 'mallory-password', setup_code: OPERATOR })),
+    );
     expect(statuses(late)).toEqual(Array(20).fill(409));
     expect(performance.now() - again).toBeLessThan(3 * hashMs);
   });
@@ -77,7 +79,8 @@ describe('the login throttle', () => {
     const attacker = new Browser(t.app, '198.51.100.2');
     await attacker.me();
     const rotating = [];
-    for (let i = 0; i < 8; i++) rotating.push(await attacker.call('POST', '/auth/login', { username: 'someone', password: 'guess' }, { 'x-forwarded-for': `192.0.2.${i + 1}` }));
+    for (let i = 0; i < 8; i++)
+      rotating.push(await attacker.call('POST', '/auth/login', { username: 'someone', password: 'guess' }, { 'x-forwarded-for': `192.0.2.${i + 1}` }));
     expect(statuses(rotating.slice(0, 5))).toEqual(Array(5).fill(401));
     expect(rotating[5].statusCode).toBe(429);
 
@@ -87,7 +90,8 @@ describe('the login throttle', () => {
       const viaProxy = new Browser(proxied.app, '10.0.0.2');
       await viaProxy.me();
       const spread = [];
-      for (let i = 0; i < 8; i++) spread.push(await viaProxy.call('POST', '/auth/login', { username: 'someone', password: 'guess' }, { 'x-forwarded-for': `192.0.2.${i + 1}` }));
+      for (let i = 0; i < 8; i++)
+        spread.push(await viaProxy.call('POST', '/auth/login', { username: 'someone', password: 'guess' }, { 'x-forwarded-for': `192.0.2.${i + 1}` }));
       expect(statuses(spread)).toEqual(Array(8).fill(401));
     } finally {
       await proxied.close();

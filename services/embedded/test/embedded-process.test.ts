@@ -152,15 +152,33 @@ describe('embedded mode, one process', () => {
       const key = await freshKey(s.url, token, projectId);
       // Traffic that carries every secret in a header or a body: keys, the token, a drain
       // secret, a session, a login with a password, a setup with the code.
-      expect((await fetch(`${s.url}/ingest/logs`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"logs":[]}' })).status).toBe(400);
+      expect(
+        (await fetch(`${s.url}/ingest/logs`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"logs":[]}' }))
+          .status,
+      ).toBe(400);
       const admin = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      expect((await fetch(`${s.url}/api/admin/projects/${projectId}/drain-secret`, { method: 'PUT', headers: admin, body: '{"secret":"drain-secret-value-1"}' })).status).toBe(200);
+      expect(
+        (await fetch(`${s.url}/api/admin/projects/${projectId}/drain-secret`, { method: 'PUT', headers: admin, body: '{"secret":"drain-secret-value-1"}' })).status,
+      ).toBe(200);
       const me = await fetch(`${s.url}/auth/me`);
-      const cookie = me.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const cookie = me.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
       const csrf = ((await me.json()) as { csrf_token: string }).csrf_token;
       const form = { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' };
-      expect((await fetch(`${s.url}/auth/setup`, { method: 'POST', headers: form, body: JSON.stringify({ username: 'owner', password: 'owner-password-1', setup_code: setupCode }) })).status).toBe(201);
-      expect((await fetch(`${s.url}/auth/login`, { method: 'POST', headers: form, body: JSON.stringify({ username: 'owner', password: 'a-wrong-password' }) })).status).toBe(401);
+      expect(
+        (
+          await fetch(`${s.url}/auth/setup`, {
+            method: 'POST',
+            headers: form,
+            body: JSON.stringify({ username: 'owner', password: 'owner-password-1', setup_code: setupCode }),
+          })
+        ).status,
+      ).toBe(201);
+      expect(
+        (await fetch(`${s.url}/auth/login`, { method: 'POST', headers: form, body: JSON.stringify({ username: 'owner', password: 'a-wrong-password' }) })).status,
+      ).toBe(401);
       await new Promise((r) => setTimeout(r, 500));
 
       // Modes: the directory and everything in it, PGlite's and chdb's files included.

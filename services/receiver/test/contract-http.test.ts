@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_TOO_COMPLEX } from '@devtrail/http';
 import { receiverHarness, type Harness } from './harness.ts';
 
 // Hostile and malformed input: always a clear 4xx JSON answer, never a 5xx or a hang.
@@ -75,7 +76,7 @@ describe('HTTP edges', () => {
     const array = '['.repeat(1_000_000) + ']'.repeat(1_000_000);
     const arr = await inject(`{"logs":[{"level":"info","message":"deep","metadata":{"a":${array}}}]}`);
     expect(arr.statusCode).toBe(413);
-    expect(arr.json()).toEqual({ error: 'JSON body too complex: more than 250000 objects and arrays' });
+    expect(arr.json()).toEqual({ error: JSON_TOO_COMPLEX.containers });
   });
 
   it('refuses prototype-poisoning keys with 400', async () => {

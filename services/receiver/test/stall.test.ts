@@ -29,7 +29,10 @@ function varint(n: number): Buffer {
 const field = (tag: number, body: Buffer) => Buffer.concat([varint((tag << 3) | 2), varint(body.length), body]);
 /** `bytes` of empty messages in field `tag`, two bytes each. */
 const empties = (tag: number, bytes = FIT) => Buffer.alloc(Math.floor(bytes / 2) * 2).fill(Buffer.from([(tag << 3) | 2, 0]));
-const repeated = (item: string, separator = ',', bytes = FIT) => Array(Math.floor(bytes / (item.length + separator.length))).fill(item).join(separator);
+const repeated = (item: string, separator = ',', bytes = FIT) =>
+  Array(Math.floor(bytes / (item.length + separator.length)))
+    .fill(item)
+    .join(separator);
 const manyKeys = (bytes = FIT) => Array.from({ length: Math.floor(bytes / 12) }, (_, i) => `"${i.toString(36).padStart(5, '0')}":0`).join(',');
 
 const PB = 'application/x-protobuf';
@@ -37,9 +40,24 @@ const JSON_TYPE = 'application/json';
 const WORST: Array<{ name: string; path: string; type: string; body: () => Buffer }> = [
   { name: 'logs: 1.7M empty entries', path: '/ingest/logs', type: JSON_TYPE, body: () => Buffer.from(`{"logs":[${repeated('{}')}]}`) },
   { name: 'logs: 2.6M numbers', path: '/ingest/logs', type: JSON_TYPE, body: () => Buffer.from(`{"logs":[${repeated('0')}]}`) },
-  { name: 'logs: one metadata object of 400k keys', path: '/ingest/logs', type: JSON_TYPE, body: () => Buffer.from(`{"logs":[{"level":"info","message":"m","metadata":{${manyKeys()}}}]}`) },
-  { name: 'errors: 1.7M empty breadcrumbs', path: '/ingest/errors', type: JSON_TYPE, body: () => Buffer.from(`{"error_message":"x","stack_trace":"y","breadcrumbs":[${repeated('{}')}]}`) },
-  { name: 'errors: context of 400k keys', path: '/ingest/errors', type: JSON_TYPE, body: () => Buffer.from(`{"error_message":"x","stack_trace":"y","context":{${manyKeys()}}}`) },
+  {
+    name: 'logs: one metadata object of 400k keys',
+    path: '/ingest/logs',
+    type: JSON_TYPE,
+    body: () => Buffer.from(`{"logs":[{"level":"info","message":"m","metadata":{${manyKeys()}}}]}`),
+  },
+  {
+    name: 'errors: 1.7M empty breadcrumbs',
+    path: '/ingest/errors',
+    type: JSON_TYPE,
+    body: () => Buffer.from(`{"error_message":"x","stack_trace":"y","breadcrumbs":[${repeated('{}')}]}`),
+  },
+  {
+    name: 'errors: context of 400k keys',
+    path: '/ingest/errors',
+    type: JSON_TYPE,
+    body: () => Buffer.from(`{"error_message":"x","stack_trace":"y","context":{${manyKeys()}}}`),
+  },
   { name: 'traces: 2.6M numbers', path: '/ingest/traces', type: JSON_TYPE, body: () => Buffer.from(`[${repeated('0')}]`) },
   { name: 'llm: 2.6M numbers', path: '/ingest/llm', type: JSON_TYPE, body: () => Buffer.from(`[${repeated('0')}]`) },
   { name: 'drain: 1.7M empty entries', path: '/ingest/drain', type: JSON_TYPE, body: () => Buffer.from(`[${repeated('{}')}]`) },
@@ -50,7 +68,12 @@ const WORST: Array<{ name: string; path: string; type: string; body: () => Buffe
   { name: 'OTLP traces: 2.6M empty spans', path: '/v1/traces', type: PB, body: () => field(1, field(2, empties(2))) },
   { name: 'OTLP traces: one span, 2.6M events', path: '/v1/traces', type: PB, body: () => field(1, field(2, field(2, empties(11)))) },
   { name: 'OTLP traces: 2.6M empty resources', path: '/v1/traces', type: PB, body: () => empties(1) },
-  { name: 'OTLP/JSON logs: 1.7M empty records', path: '/v1/logs', type: JSON_TYPE, body: () => Buffer.from(`{"resourceLogs":[{"scopeLogs":[{"logRecords":[${repeated('{}')}]}]}]}`) },
+  {
+    name: 'OTLP/JSON logs: 1.7M empty records',
+    path: '/v1/logs',
+    type: JSON_TYPE,
+    body: () => Buffer.from(`{"resourceLogs":[{"scopeLogs":[{"logRecords":[${repeated('{}')}]}]}]}`),
+  },
   { name: 'OTLP/JSON traces: 1.7M empty resources', path: '/v1/traces', type: JSON_TYPE, body: () => Buffer.from(`{"resourceSpans":[${repeated('{}')}]}`) },
 ];
 const ENCODINGS: Record<string, (b: Buffer) => Buffer> = { identity: (b) => b, gzip: (b) => gzipSync(b), deflate: (b) => deflateSync(b) };
@@ -139,9 +162,11 @@ function gzipBomb(maxBytes: number): Buffer {
 
 async function deflateBomb(inflatedBytes: number): Promise<Buffer> {
   const chunk = Buffer.alloc(16 * 1024 * 1024);
-  const zeros = Readable.from((function* () {
-    for (let n = 0; n < inflatedBytes; n += chunk.length) yield chunk;
-  })());
+  const zeros = Readable.from(
+    (function* () {
+      for (let n = 0; n < inflatedBytes; n += chunk.length) yield chunk;
+    })(),
+  );
   return buffer(zeros.pipe(createDeflate({ level: 9 })));
 }
 

@@ -23,7 +23,8 @@ export async function hashingSlot<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } finally {
     const next = waiting.shift();
-    if (next) next(); // the slot passes straight to the next in line
+    if (next)
+      next(); // the slot passes straight to the next in line
     else running--;
   }
 }

@@ -49,7 +49,10 @@ export function loginLimiter(store: RelationalStore, users: UsersRepo, cookies: 
         retryAfter: Math.ceil(waitMs / 1000),
         async succeeded(reply, userId) {
           // The address's and device's own counts start over; the shared ones only forget this attempt.
-          await throttle.succeeded([buckets[0].key], buckets.slice(1).map((b) => b.key));
+          await throttle.succeeded(
+            [buckets[0].key],
+            buckets.slice(1).map((b) => b.key),
+          );
           if (device) await users.deleteDevice(device);
           const token = newToken();
           await users.addDevice(userId, token, new Date(Date.now() + DEVICE_TTL_MS));

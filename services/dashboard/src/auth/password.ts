@@ -17,10 +17,7 @@ const MAX_P = 16;
 function derive(password: string, salt: Buffer, opts: ScryptOptions & { N: number; r: number; p: number }): Promise<Buffer> {
   const maxmem = 128 * opts.N * opts.r * opts.p + 32 * 1024 * 1024;
   return hashingSlot(
-    () =>
-      new Promise((resolve, reject) =>
-        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...opts, maxmem }, (err, key) => (err ? reject(err) : resolve(key))),
-      ),
+    () => new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...opts, maxmem }, (err, key) => (err ? reject(err) : resolve(key)))),
   );
 }
 

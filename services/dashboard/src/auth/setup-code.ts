@@ -23,11 +23,7 @@ export function newSetupCode(): string {
 
 /** What a person typed, in the code's canonical form (case, spaces and dashes do not matter). */
 export function canonicalSetupCode(typed: string): string {
-  const chars = typed
-    .toUpperCase()
-    .replace(/[\s-]/g, '')
-    .replace(/[IL]/g, '1')
-    .replace(/O/g, '0');
+  const chars = typed.toUpperCase().replace(/[\s-]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0');
   return chars.match(/.{1,4}/g)?.join('-') ?? '';
 }
 
