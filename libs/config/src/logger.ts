@@ -43,12 +43,8 @@ const pathsOf = (field: string) => {
 
 export const REDACTED = '[redacted]';
 
-// Structured JSON logs on stdout; the service name tags every line.
-export function createLogger(level: string, service: string): Logger {
-  return pino({
-    level,
-    base: { service },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: SECRET_FIELDS.flatMap(pathsOf), censor: REDACTED },
-  });
+// Structured JSON logs on stdout (or `destination`); the service name tags every line.
+export function createLogger(level: string, service: string, destination?: { write(line: string): void }): Logger {
+  const options = { level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime, redact: { paths: SECRET_FIELDS.flatMap(pathsOf), censor: REDACTED } };
+  return destination ? pino(options, destination) : pino(options);
 }
