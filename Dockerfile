@@ -16,12 +16,17 @@ RUN --mount=type=cache,target=/root/.npm \
     rm -rf node_modules .devtrail .data \
  && npm ci --no-audit --no-fund --loglevel=error
 
+# DEVTRAIL_DATA_DIR: the embedded mode's data, and the dashboard's setup-code file; owned by
+# the unprivileged user and readable by it only.
+RUN install -d -o node -g node -m 700 /data
+
 # kafkajs's request queue schedules timers with negative delays, which Node 24 clamps to
 # 1 ms as every version did but now also warns about once per process.
 ENV NODE_ENV=production \
     NODE_OPTIONS=--disable-warning=TimeoutNegativeWarning \
     HOST=0.0.0.0 \
-    PORT=3000
+    PORT=3000 \
+    DEVTRAIL_DATA_DIR=/data
 
 USER node
 EXPOSE 3000

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createClient, ClickHouseLogLevel } from '@clickhouse/client';
@@ -7,6 +7,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { freePort, pipeline, ROOT, type Pipeline, type ServiceProcess } from '../test/support/processes.ts';
 import { STACK } from '../test/support/stack.ts';
 import { welcomeOf } from '../test/support/log-lines.ts';
+import { freshKey } from '../test/support/embedded-process.ts';
 import { cmdline, descendants } from './proc-memory.ts';
 import { clickhouseLookup, readApiLookup } from './lookups.ts';
 import { stackPids } from './cpu-usage.ts';
@@ -175,8 +176,11 @@ export async function startEmbedded(o: TargetOptions): Promise<Target> {
       if (child.exitCode !== null) throw new Error(`embedded process exited early:\n${out}`);
       if (Date.now() > deadline) throw new Error(`embedded process did not print its key in 120 s:\n${out}`);
       const w = welcomeOf(out);
-      if (w?.project && w.api_key) info = { token: w.operator_token, projectId: w.project.id, key: w.api_key };
-      else await new Promise((r) => setTimeout(r, 200));
+      // Secrets are never logged: the token from its file, a key from revoke-key (as an operator would).
+      if (w?.project) {
+        const token = readFileSync(w.operator_token_file, 'utf8').trim();
+        info = { token, projectId: w.project.id, key: await freshKey(`http://127.0.0.1:${port}`, token, w.project.id) };
+      } else await new Promise((r) => setTimeout(r, 200));
     }
     const base = `http://127.0.0.1:${port}`;
     const r = await fetch(`${base}/api/admin/projects/${info.projectId}/rate-limit`, {

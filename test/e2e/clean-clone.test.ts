@@ -1,10 +1,11 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, ROOT } from '../support/processes.ts';
 import { welcomeOf } from '../support/log-lines.ts';
+import { freshKey } from '../support/embedded-process.ts';
 
 // A clean clone (no node_modules, no data dir) runs the README's first command
 // exactly as written, and the pipeline answers. The second command is the one .ci/run
@@ -49,10 +50,12 @@ describe('a clean clone with the README commands', () => {
         if (child.exitCode !== null || Date.now() > deadline) throw new Error(`first README command did not start devtrail:\n${out.slice(-3000)}`);
         await new Promise((r) => setTimeout(r, 250));
       }
-      // On its first start it logs where it runs and the default project's key (not a terminal: one JSON line).
+      // On its first start it logs where it runs and where its secrets are (not a terminal: one
+      // JSON line, no secret in it); the token is in .data/operator-token, a key comes from revoke-key.
       const welcome = welcomeOf(out);
-      expect(welcome, out).toMatchObject({ url: `http://127.0.0.1:${port}`, api_key: expect.stringMatching(/^dt_[0-9a-f]{24}$/) });
-      const key = welcome!.api_key;
+      expect(welcome, out).toMatchObject({ url: `http://127.0.0.1:${port}`, project: { name: 'default' } });
+      const key = await freshKey(`http://127.0.0.1:${port}`, readFileSync(resolve(dir, welcome!.operator_token_file), 'utf8').trim(), welcome!.project!.id);
+      expect(key).toMatch(/^dt_[0-9a-f]{24}$/);
       const r = await fetch(`http://127.0.0.1:${port}/ingest/logs`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

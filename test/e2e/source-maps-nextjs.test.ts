@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, NO_BROWSER_REASON, openBrowser, screenshot, type BrowserSession } from '../../services/dashboard/test/support/browser.ts';
-import { fillAuthForm, ingest, startDashboard } from '../../services/dashboard/test/support/dashboard.ts';
+import { fillSetupForm, ingest, startDashboard } from '../../services/dashboard/test/support/dashboard.ts';
 import { NEXT_APP_DIR, prepareNextApp, startNextApp, type NextServer } from '../support/next-app.ts';
 import { ROOT } from '../support/processes.ts';
 
@@ -86,7 +86,7 @@ describe.skipIf(!browser)(`source maps: a minified Next.js stack shown at its so
     const { page } = b;
     await page.goto('/');
     await page.waitForURL('**/setup');
-    await fillAuthForm(page, 'owner', 'correct horse battery', 'Create account');
+    await fillSetupForm(page, dt.setupCode!.code, 'owner', 'correct horse battery');
     await page.waitForURL('**/projects');
     const group = await fetch(`${dt.url}/api/projects/${dt.firstProject!.id}/error-groups/triage?status=all`, {
       headers: { authorization: `Bearer ${dt.operatorToken}` },

@@ -26,6 +26,13 @@ export interface EmbeddedProcess {
   close(): Promise<void>;
 }
 
+/** A new API key for the project (the old one stops working), through the admin API. */
+export async function freshKey(url: string, operatorToken: string, projectId: string): Promise<string> {
+  const res = await fetch(`${url}/api/admin/projects/${projectId}/revoke-key`, { method: 'POST', headers: { authorization: `Bearer ${operatorToken}` } });
+  if (res.status !== 200) throw new Error(`revoke-key answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { api_key: string }).api_key;
+}
+
 export async function startEmbeddedProcess(extraEnv: Record<string, string> = {}): Promise<EmbeddedProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dt-emb-proc-'));
   const port = await freePort();
@@ -59,11 +66,11 @@ export async function startEmbeddedProcess(extraEnv: Record<string, string> = {}
   };
 
   await launch();
-  // Not a terminal: the first start's key and project are fields of one JSON line (embedded welcome.ts).
-  const welcome = welcomeOf(out);
-  const key = welcome?.api_key;
-  const projectId = welcome?.project?.id;
-  if (!key || !projectId) throw new Error(`embedded start-up line without key or project:\n${out}`);
+  // Not a terminal: the first start's project is a field of one JSON line (embedded welcome.ts);
+  // keys are never logged, so the harness takes one as an operator would (revoke-key).
+  const projectId = welcomeOf(out)?.project?.id;
+  if (!projectId) throw new Error(`embedded start-up line without a project:\n${out}`);
+  const key = await freshKey(url, operatorToken, projectId);
 
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;

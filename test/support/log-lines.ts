@@ -39,13 +39,13 @@ export function logLines(text: string): LogLine[] {
   return out;
 }
 
-/** What the embedded process logs once it runs (services/embedded/src/welcome.ts), when its stdout is not a terminal. */
+/** What the embedded process logs once it runs (services/embedded/src/welcome.ts), when its stdout is not a terminal: no secret, only where they are. */
 export interface Welcome {
   url: string;
   data_dir: string;
-  operator_token: string;
+  operator_token_file: string;
+  setup_code_file?: string;
   project?: { id: string; name: string };
-  api_key?: string;
 }
 
 export function welcomeOf(text: string): Welcome | undefined {

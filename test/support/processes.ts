@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createClient } from '@clickhouse/client';
 import { poisonPrefix } from './dead-letters.ts';
 import { createTestDatabase } from './pg-database.ts';
@@ -74,7 +77,10 @@ export async function pipeline(extraEnv: Record<string, string> = {}, opts: { se
   const topicPrefix = opts.sendsPoison ? `${poisonPrefix('e2e', ns)}.` : `e2e-${ns}.`;
   const db = await createTestDatabase();
   const operatorToken = `op_${randomBytes(16).toString('hex')}`;
+  // The dashboard writes its setup code there while no owner exists.
+  const dataDir = mkdtempSync(join(tmpdir(), `dt-e2e-${ns}-`));
   const env: Record<string, string> = {
+    DEVTRAIL_DATA_DIR: dataDir,
     KAFKA_BROKERS: STACK.kafkaBrokers.join(','),
     CLICKHOUSE_URL: STACK.clickhouseUrl,
     CLICKHOUSE_DATABASE: `e2e_${ns}`,
@@ -161,6 +167,7 @@ export async function pipeline(extraEnv: Record<string, string> = {}, opts: { se
       await ch.command({ query: `DROP DATABASE IF EXISTS e2e_${ns}` }).catch(() => {});
       await ch.close();
       await db.drop().catch(() => {});
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

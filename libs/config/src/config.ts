@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { loadLlmPrices, type LlmPriceTable } from './llm-prices.ts';
 import { EVENT_KINDS, KINDS, MAX_RETENTION_DAYS } from '@devtrail/kinds';
@@ -5,6 +6,11 @@ import { EVENT_KINDS, KINDS, MAX_RETENTION_DAYS } from '@devtrail/kinds';
 // Every setting devtrail reads, with its default, in one place. Parsed once at the
 // process edge (main.ts) and passed down; no other module reads process.env.
 const int = (def: number) => z.coerce.number().int().positive().default(def);
+const bool = (def: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(def ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
 
 const envSchema = z.object({
   DEVTRAIL_MODE: z.enum(['distributed', 'embedded']).default('distributed'),
@@ -14,6 +20,11 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEVTRAIL_OPERATOR_TOKEN: z.string().min(16).optional(),
   DEVTRAIL_DATA_DIR: z.string().default('.data'),
+  TRUST_PROXY: z.string().default(''),
+
+  DASHBOARD_SECURE_COOKIES: bool(true),
+  SESSION_IDLE_TIMEOUT_MINUTES: int(30),
+  SESSION_MAX_AGE_HOURS: int(12),
 
   KAFKA_BROKERS: z.string().default('127.0.0.1:19092'),
   KAFKA_CLIENT_ID: z.string().default('devtrail'),
@@ -23,6 +34,11 @@ const envSchema = z.object({
     .default('devtrail.'),
   KAFKA_PARTITIONS: int(3),
   KAFKA_REPLICATION_FACTOR: int(1),
+  KAFKA_SSL: bool(false),
+  KAFKA_SSL_CA_FILE: z.string().optional(),
+  KAFKA_SASL_MECHANISM: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
+  KAFKA_SASL_USERNAME: z.string().optional(),
+  KAFKA_SASL_PASSWORD: z.string().optional(),
 
   CLICKHOUSE_URL: z.string().url().default('http://127.0.0.1:18123'),
   CLICKHOUSE_DATABASE: z
@@ -80,7 +96,24 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   operatorToken: string | undefined;
   dataDir: string;
-  kafka: { brokers: string[]; clientId: string; topicPrefix: string; partitions: number; replicationFactor: number };
+  /** Proxies whose X-Forwarded-For / -Proto are believed (addresses, CIDRs or proxy-addr names); none when empty. */
+  trustProxy: string[];
+  dashboard: {
+    /** `Secure` and the `__Host-` prefix on the dashboard's cookies. */
+    secureCookies: boolean;
+    sessionIdleTimeoutMs: number;
+    sessionMaxAgeMs: number;
+  };
+  kafka: {
+    brokers: string[];
+    clientId: string;
+    topicPrefix: string;
+    partitions: number;
+    replicationFactor: number;
+    /** TLS to the brokers (true, or the CA certificates to trust); SASL credentials. */
+    ssl: boolean | { ca: string[] };
+    sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+  };
   clickhouse: { url: string; database: string; user: string; password: string; retentionDays: number };
   postgres: { url: string; connectTimeoutMs: number; queryTimeoutMs: number };
   ingest: {
@@ -126,6 +159,15 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.KAFKA_SASL_MECHANISM && (!e.KAFKA_SASL_USERNAME || !e.KAFKA_SASL_PASSWORD)) {
+    throw new ConfigError('invalid configuration:\n  KAFKA_SASL_MECHANISM: needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD');
+  }
+  let kafkaCa: string[] | undefined;
+  try {
+    kafkaCa = e.KAFKA_SSL_CA_FILE ? [readFileSync(e.KAFKA_SSL_CA_FILE, 'utf8')] : undefined;
+  } catch (err) {
+    throw new ConfigError(`invalid configuration:\n  KAFKA_SSL_CA_FILE: ${(err as Error).message}`);
+  }
   let llmPrices: LlmPriceTable;
   try {
     llmPrices = loadLlmPrices(e.LLM_PRICES_FILE);
@@ -140,6 +182,14 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
     logLevel: e.LOG_LEVEL,
     operatorToken: e.DEVTRAIL_OPERATOR_TOKEN,
     dataDir: e.DEVTRAIL_DATA_DIR,
+    trustProxy: e.TRUST_PROXY.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    dashboard: {
+      secureCookies: e.DASHBOARD_SECURE_COOKIES,
+      sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_MINUTES * 60_000,
+      sessionMaxAgeMs: e.SESSION_MAX_AGE_HOURS * 3_600_000,
+    },
     kafka: {
       brokers: e.KAFKA_BROKERS.split(',')
         .map((s) => s.trim())
@@ -148,6 +198,8 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       topicPrefix: e.KAFKA_TOPIC_PREFIX,
       partitions: e.KAFKA_PARTITIONS,
       replicationFactor: e.KAFKA_REPLICATION_FACTOR,
+      ssl: kafkaCa ? { ca: kafkaCa } : e.KAFKA_SSL,
+      ...(e.KAFKA_SASL_MECHANISM ? { sasl: { mechanism: e.KAFKA_SASL_MECHANISM, username: e.KAFKA_SASL_USERNAME!, password: e.KAFKA_SASL_PASSWORD! } } : {}),
     },
     clickhouse: {
       url: e.CLICKHOUSE_URL,

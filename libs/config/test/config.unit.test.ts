@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, ConfigError } from '../src/index.ts';
+import { createLogger, loadConfig, ConfigError, REDACTED } from '../src/index.ts';
 
 describe('config', () => {
   it('applies defaults from one place', () => {
@@ -22,5 +22,45 @@ describe('config', () => {
   it('rejects invalid values with a readable error', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(ConfigError);
     expect(() => loadConfig({ CLICKHOUSE_DATABASE: 'x;drop' })).toThrow(/CLICKHOUSE_DATABASE/);
+  });
+
+  it('trusts no proxy, and makes cookies Secure, unless told otherwise', () => {
+    const c = loadConfig({});
+    expect(c.trustProxy).toEqual([]);
+    expect(c.dashboard).toEqual({ secureCookies: true, sessionIdleTimeoutMs: 30 * 60_000, sessionMaxAgeMs: 12 * 3_600_000 });
+    const set = loadConfig({ TRUST_PROXY: '10.0.0.5, 192.168.0.0/16', DASHBOARD_SECURE_COOKIES: 'false', SESSION_IDLE_TIMEOUT_MINUTES: '5' });
+    expect(set.trustProxy).toEqual(['10.0.0.5', '192.168.0.0/16']);
+    expect(set.dashboard.secureCookies).toBe(false);
+    expect(set.dashboard.sessionIdleTimeoutMs).toBe(300_000);
+    expect(() => loadConfig({ DASHBOARD_SECURE_COOKIES: 'yes' })).toThrow(/DASHBOARD_SECURE_COOKIES/);
+  });
+
+  it('takes Kafka TLS and SASL, and refuses a mechanism without credentials', () => {
+    expect(loadConfig({}).kafka).toMatchObject({ ssl: false });
+    expect(loadConfig({}).kafka.sasl).toBeUndefined();
+    const c = loadConfig({ KAFKA_SSL: 'true', KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'devtrail', KAFKA_SASL_PASSWORD: 'pw' });
+    expect(c.kafka).toMatchObject({ ssl: true, sasl: { mechanism: 'scram-sha-512', username: 'devtrail', password: 'pw' } });
+    expect(() => loadConfig({ KAFKA_SASL_MECHANISM: 'plain' })).toThrow(/KAFKA_SASL_USERNAME/);
+    expect(() => loadConfig({ KAFKA_SSL_CA_FILE: '/nonexistent/ca.pem' })).toThrow(/KAFKA_SSL_CA_FILE/);
+  });
+});
+
+describe('logger', () => {
+  it('redacts every secret-bearing field, at the top level, one level down and in headers', () => {
+    const lines: string[] = [];
+    const logger = createLogger('trace', 'test', { write: (l: string) => lines.push(l) });
+    logger.debug(
+      {
+        password: 'p1',
+        operator_token: 't1',
+        project: { drain_secret: 's1', api_key: 'k1' },
+        req: { headers: { authorization: 'Bearer t2', cookie: '__Host-dt_session=c1', 'x-csrf-token': 'x1' } },
+        kept: 'visible',
+      },
+      'a line',
+    );
+    const line = lines.join('');
+    for (const secret of ['p1', 't1', 's1', 'k1', 'Bearer t2', 'c1', 'x1']) expect(line).not.toContain(secret);
+    expect(JSON.parse(line)).toMatchObject({ password: REDACTED, project: { drain_secret: REDACTED }, req: { headers: { cookie: REDACTED } }, kept: 'visible' });
   });
 });

@@ -56,6 +56,7 @@ export const ERRORS = {
   internal: 'Internal server error',
   noPrincipal: 'Missing or invalid operator token or session',
   cannotCreateProjects: 'Not allowed to create projects',
+  readOnly: 'This account can only read (viewer)',
 } as const;
 
 /** What a 503 says, by the backend that is out. */

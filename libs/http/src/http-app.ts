@@ -9,13 +9,24 @@ import { observeHttp, type Metrics } from '@devtrail/metrics';
 
 const MAX_PATH_PARAM_LENGTH = 2048;
 
-/** A Fastify instance with devtrail's JSON error and 404 handling, not yet listening; with `metrics`, every request's duration observed. */
-export async function createHttpApp(logger: Logger, bodyLimitBytes: number, metrics?: Metrics): Promise<FastifyInstance> {
+export interface HttpAppOptions {
+  /**
+   * Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (config TRUST_PROXY:
+   * addresses, CIDRs, or proxy-addr's names such as `loopback`). None by default: a client
+   * cannot choose the address its login attempts are counted under.
+   */
+  trustProxy?: string[];
+  /** The process's registry: every request's duration observed. */
+  metrics?: Metrics;
+}
+
+/** A Fastify instance with devtrail's JSON error and 404 handling, not yet listening. */
+export async function createHttpApp(logger: Logger, bodyLimitBytes: number, opts: HttpAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: bodyLimitBytes,
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: true,
+    trustProxy: opts.trustProxy?.length ? opts.trustProxy : false,
     // The admin and read APIs' JSON bodies: a __proto__ or constructor.prototype key is
     // dropped (their schemas allow unknown keys). Ingest bodies have their own parser,
     // which refuses them (contract json-body.ts, docs/api.md).
@@ -31,7 +42,7 @@ export async function createHttpApp(logger: Logger, bodyLimitBytes: number, metr
       void (reply as FastifyReply).code(h.status).headers(h.headers).send(h.body);
     },
   });
-  if (metrics) observeHttp(app, metrics);
+  if (opts.metrics) observeHttp(app, opts.metrics);
   await app.register(cors, {
     origin: true, // per-project origin lists are enforced on the request itself (403)
     methods: ['GET', 'POST', 'OPTIONS'],

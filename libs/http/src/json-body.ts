@@ -1,4 +1,5 @@
 import sjson from 'secure-json-parse';
+import { checkJsonShape } from './json-shape.ts';
 
 // Every JSON request body is parsed here (Fastify's own parser, secure-json-parse, with
 // the same settings) plus one normalisation: a lone UTF-16 surrogate, e.g. a string an
@@ -10,7 +11,9 @@ import sjson from 'secure-json-parse';
 // Only a \uD800-\uDFFF escape can make a lone surrogate: decoded UTF-8 never holds one.
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
-export function parseJsonBody(text: string): unknown {
+export function parseJsonBody(text: string, shapeChecked = false): unknown {
+  // Its structure is bounded first (json-shape.ts); NDJSON callers check the whole body once.
+  if (!shapeChecked) checkJsonShape(text);
   const value: unknown = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   return text.includes('\\u') && SURROGATE_ESCAPE.test(text) ? wellFormedDeep(value) : value;
 }

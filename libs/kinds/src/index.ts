@@ -27,7 +27,7 @@ export { logLevel, levelOfNumber, levelOfText } from './log/otlp.ts';
 export { readLogs, type LogFilter, type LogRecord } from './log/read.ts';
 
 export { fingerprintHex, severities, type ErrorEvent } from './error/event.ts';
-export { breadcrumbSchema, errorReportSchema, errorToEvent, type ErrorReport } from './error/request.ts';
+export { breadcrumbSchema, errorReportSchema, MAX_BREADCRUMBS, errorToEvent, type ErrorReport } from './error/request.ts';
 export { errorTypeOf, fingerprint, fingerprintParts, normaliseFrames, normaliseMessage, normalisePath, type FingerprintInput } from './error/fingerprint.ts';
 export { exceptionReport } from './error/otlp.ts';
 export { readErrorActivity, readErrorGroups, readErrors, type ErrorGroup, type ErrorRecord } from './error/read.ts';

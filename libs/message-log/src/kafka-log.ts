@@ -1,5 +1,5 @@
 import './kafkajs-crc32c.ts'; // before kafkajs: its record batches are checksummed natively
-import { Kafka, logLevel, CompressionTypes, type Consumer as KConsumer, type Admin, type ConsumerConfig, type LogEntry } from 'kafkajs';
+import { Kafka, logLevel, CompressionTypes, type Consumer as KConsumer, type Admin, type ConsumerConfig, type KafkaConfig, type LogEntry } from 'kafkajs';
 import { reachability, type LogFn } from '@devtrail/failures';
 import {
   MessageLogError,
@@ -19,6 +19,10 @@ import { kafkaHistory } from './kafka-history.ts';
 export interface KafkaLogOptions {
   brokers: string[];
   clientId: string;
+  /** TLS to the brokers: true, or the CA certificates to trust (docs/deployment.md#securing-kafka). */
+  ssl?: boolean | { ca: string[] };
+  /** SASL credentials (PLAIN or SCRAM), sent only over TLS in production. */
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
   /** How long a produce may take before the caller is told "not durable" (503). */
   sendTimeoutMs?: number;
   /** Where the client's lines go: kafkajs's own at debug, and one line per change of the broker's reachability. */
@@ -66,9 +70,11 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
         throw err;
       },
     );
+  const security = { ssl: opts.ssl || undefined, sasl: opts.sasl } as Pick<KafkaConfig, 'ssl' | 'sasl'>;
   const kafka = new Kafka({
     clientId: opts.clientId,
     brokers: opts.brokers,
+    ...security,
     connectionTimeout: 2000,
     requestTimeout: 10_000,
     retry: { initialRetryTime: 200, retries: 8, maxRetryTime: 5000 },
@@ -80,6 +86,7 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
   const quick = new Kafka({
     clientId: `${opts.clientId}-admin`,
     brokers: opts.brokers,
+    ...security,
     connectionTimeout: 1000,
     requestTimeout: 3000,
     retry: { retries: 1, initialRetryTime: 100 },

@@ -7,5 +7,6 @@ export { eachLogRecord, eachSpan, isoOr, spanAttributes, spanTimes, type RecordC
 export { EXCEPTION, EXCEPTION_EVENT, STATUS_CODE_ERROR } from './semconv.ts';
 export { exportResponse, statusResponse, OTLP_CONTENT_TYPES, type OtlpSignal, type OtlpAnswer } from './responses.ts';
 export { OTLP_TYPES } from './proto-root.ts';
-export { MAX_OTLP_RECORDS, logRecordCount, spanCount } from './record-count.ts';
+export { MAX_OTLP_RECORDS } from './record-count.ts';
+export { checkOtlpBudget, MAX_OTLP_GROUPS, MAX_OTLP_MESSAGES, OtlpTooLargeError } from './budget.ts';
 export type { LogRecord, LogsRequest, Scope, Span, SpanEvent, TraceRequest } from './otlp-types.ts';

@@ -13,6 +13,8 @@ root.resolvePath = (_origin, target) => path.join(PROTO_DIR, target);
 root.loadSync(['opentelemetry/proto/collector/logs/v1/logs_service.proto', 'opentelemetry/proto/collector/trace/v1/trace_service.proto', 'google/rpc/status.proto'], {
   keepCase: false,
 });
+// Every field's message type resolved now: budget.ts walks them before anything is decoded.
+root.resolveAll();
 
 export const OTLP_TYPES = {
   logsRequest: root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest'),

@@ -141,6 +141,37 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
     `,
   },
   ...ACT_ON_ERRORS_MIGRATIONS,
+  {
+    version: 9,
+    name: 'setup codes, roles, disabled users, idle sessions, login throttle, trusted devices',
+    sql: `
+      -- The one-time codes that claim a fresh install (hashes; any replica may check one).
+      CREATE TABLE setup_codes (
+        code_hash char(64) PRIMARY KEY CHECK (code_hash ~ '^[0-9a-f]{64}$'),
+        expires_at timestamptz NOT NULL
+      );
+      ALTER TABLE users ADD COLUMN role text NOT NULL DEFAULT 'member' CHECK (role IN ('member', 'viewer'));
+      ALTER TABLE users ADD COLUMN disabled_at timestamptz;
+      ALTER TABLE sessions ADD COLUMN last_seen_at timestamptz NOT NULL DEFAULT now();
+      -- Login attempts counted per bucket (an address, a username, both, a trusted device):
+      -- each attempt is counted before its password is checked (docs/security.md).
+      CREATE TABLE login_throttle (
+        bucket text PRIMARY KEY CHECK (length(bucket) <= 300),
+        failures integer NOT NULL,
+        blocked_until timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE INDEX login_throttle_updated ON login_throttle (updated_at);
+      -- Browsers that logged in as a user before: their attempts skip that user's shared throttle.
+      CREATE TABLE login_devices (
+        token_hash char(64) PRIMARY KEY CHECK (token_hash ~ '^[0-9a-f]{64}$'),
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX login_devices_user ON login_devices (user_id);
+      DROP TABLE login_attempts;
+    `,
+  },
 ];
 
 // Every step, the bookkeeping table's creation included, runs under this transaction-scoped

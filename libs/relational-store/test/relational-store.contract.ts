@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN, hashApiKey } from '@devtrail/access';
-import { MIGRATIONS, idempotencyRepo, migrateRelational, projectsRepo, rateLimitRepo, usersRepo, PROJECT_CHANGED_CHANNEL, type RelationalStore } from '../src/index.ts';
+import {
+  MIGRATIONS,
+  idempotencyRepo,
+  loginThrottleRepo,
+  migrateRelational,
+  projectsRepo,
+  rateLimitRepo,
+  throttleDelayMs,
+  usersRepo,
+  PROJECT_CHANGED_CHANNEL,
+  type RelationalStore,
+} from '../src/index.ts';
 
 /** The behaviour the pipeline relies on; every relational-store implementation must pass it. */
 export function relationalStoreContract(name: string, open: () => Promise<{ store: RelationalStore; cleanup: () => Promise<void> }>) {
@@ -90,36 +101,70 @@ export function relationalStoreContract(name: string, open: () => Promise<{ stor
       expect((await rl.lease(key.id, window, 7, 100)).granted).toBe(0);
     });
 
-    it('creates exactly one owner, even when two first visits race', async () => {
+    it('creates exactly one owner, only with a live setup code, even when two first visits race', async () => {
       const users = usersRepo(store);
-      const both = await Promise.all([users.createOwner('alice', 'h1'), users.createOwner('bob', 'h2')]);
+      await users.addSetupCode('CODE-AAAA', new Date(Date.now() + 60_000));
+      await users.addSetupCode('CODE-BBBB', new Date(Date.now() + 60_000));
+      await users.addSetupCode('CODE-OLD0', new Date(Date.now() - 1000));
+      expect(await users.setupCodeValid('CODE-OLD0')).toBe(false);
+      expect(await users.createOwner('zed', 'h0', 'CODE-OLD0')).toBeNull();
+      expect(await users.createOwner('zed', 'h0', 'CODE-NONE')).toBeNull();
+      expect(JSON.stringify(await store.query('SELECT * FROM setup_codes'))).not.toContain('CODE-');
+      const both = await Promise.all([users.createOwner('alice', 'h1', 'CODE-AAAA'), users.createOwner('bob', 'h2', 'CODE-BBBB')]);
       expect(both.filter(Boolean)).toHaveLength(1);
-      expect(await users.createOwner('carol', 'h3')).toBeNull();
+      // The owner ends every code; the operator's way in (code null) finds the owner taken too.
+      expect(await store.query('SELECT 1 FROM setup_codes')).toHaveLength(0);
+      expect(await users.createOwner('carol', 'h3', null)).toBeNull();
       const owner = both.find(Boolean)!;
-      expect(owner.isOwner).toBe(true);
+      expect(owner).toMatchObject({ isOwner: true, role: 'owner', disabled: false });
+      expect(await users.ownerExists()).toBe(true);
       expect((await users.findByUsername(owner.username))?.passwordHash).toMatch(/^h[12]$/);
       const dave = await users.create('dave', 'h4');
-      expect(dave?.isOwner).toBe(false);
+      expect(dave).toMatchObject({ isOwner: false, role: 'member' });
       expect(await users.create('dave', 'h5')).toBeNull();
-      expect(await users.count()).toBe(2);
+      expect(await users.create('vera', 'h6', 'viewer')).toMatchObject({ role: 'viewer' });
+      expect(await users.count()).toBe(3);
       expect((await users.list()).map((u) => u.username)).toContain('dave');
+      // The owner keeps its role and cannot be disabled.
+      expect(await users.setDisabled(owner.id, true)).toBeNull();
+      expect(await users.setRole(owner.id, 'viewer')).toBeNull();
     });
 
-    it('keeps sessions as token hashes and forgets expired ones', async () => {
+    it('keeps sessions as token hashes; ends them at expiry, when idle, on disabling and on a password change', async () => {
       const users = usersRepo(store);
+      const limits = { idleMs: 60_000 };
       const u = (await users.create('erin', 'h'))!;
       await users.createSession(u.id, 'raw-session-token-1', 'csrf-1', new Date(Date.now() + 60_000));
       await users.createSession(u.id, 'raw-session-token-2', 'csrf-2', new Date(Date.now() - 1000));
-      const s = await users.findSession('raw-session-token-1');
+      const s = await users.findSession('raw-session-token-1', limits);
       expect(s?.user.username).toBe('erin');
       expect(s?.csrfToken).toBe('csrf-1');
-      expect(await users.findSession('raw-session-token-2')).toBeNull();
-      expect(await users.findSession('unknown')).toBeNull();
+      expect(await users.findSession('raw-session-token-2', limits)).toBeNull();
+      expect(await users.findSession('unknown', limits)).toBeNull();
       expect(JSON.stringify(await store.query('SELECT * FROM sessions'))).not.toContain('raw-session-token');
-      await users.deleteExpiredSessions();
-      expect(await store.query('SELECT 1 FROM sessions WHERE user_id = $1', [u.id])).toHaveLength(1);
-      await users.deleteSession('raw-session-token-1');
-      expect(await users.findSession('raw-session-token-1')).toBeNull();
+      // Idle: last seen two minutes ago is past a one-minute idle limit.
+      await store.query("UPDATE sessions SET last_seen_at = now() - interval '2 minutes' WHERE user_id = $1", [u.id]);
+      expect(await users.findSession('raw-session-token-1', limits)).toBeNull();
+      // Under a longer idle limit it is live, and being used marks it seen.
+      expect(await users.findSession('raw-session-token-1', { idleMs: 600_000 })).not.toBeNull();
+      expect(await users.findSession('raw-session-token-1', limits)).not.toBeNull();
+      await store.query("UPDATE sessions SET last_seen_at = now() - interval '2 minutes' WHERE user_id = $1", [u.id]);
+      await users.pruneExpired(limits);
+      expect(await store.query('SELECT 1 FROM sessions WHERE user_id = $1', [u.id])).toHaveLength(0);
+
+      await users.createSession(u.id, 'raw-session-token-3', 'csrf-3', new Date(Date.now() + 60_000));
+      await users.addDevice(u.id, 'raw-device-token', new Date(Date.now() + 60_000));
+      expect(await users.isDeviceOf('raw-device-token', 'erin')).toBe(true);
+      expect(await users.isDeviceOf('raw-device-token', 'dave')).toBe(false);
+      expect((await users.setDisabled(u.id, true))?.disabled).toBe(true);
+      expect(await users.findSession('raw-session-token-3', limits)).toBeNull();
+      expect(await users.isDeviceOf('raw-device-token', 'erin')).toBe(false);
+      expect((await users.setDisabled(u.id, false))?.disabled).toBe(false);
+
+      await users.createSession(u.id, 'raw-session-token-4', 'csrf-4', new Date(Date.now() + 60_000));
+      await users.setPasswordHash(u.id, 'h-new', true);
+      expect(await users.findSession('raw-session-token-4', limits)).toBeNull();
+      expect(await users.passwordHashOf(u.id)).toBe('h-new');
     });
 
     it('grants project membership idempotently and only for existing rows', async () => {
@@ -135,18 +180,32 @@ export function relationalStoreContract(name: string, open: () => Promise<{ stor
       expect(await users.projectIdsOf(u.id)).toEqual([]);
     });
 
-    it('counts failed logins per username and address within a window', async () => {
-      const users = usersRepo(store);
-      const since = new Date(Date.now() - 60_000);
-      for (let i = 0; i < 3; i++) await users.recordFailedLogin('gina', '10.0.0.1');
-      await users.recordFailedLogin('gina', '10.0.0.2');
-      expect(await users.failedLogins('gina', '10.0.0.1', since)).toEqual({ fromIp: 3, total: 4 });
-      expect(await users.oldestFailedLogin('gina', '10.0.0.1', since)).toBeInstanceOf(Date);
-      expect((await users.failedLogins('gina', '10.0.0.1', new Date(Date.now() + 1000))).total).toBe(0);
-      await users.clearFailedLogins('gina', '10.0.0.1');
-      expect(await users.failedLogins('gina', '10.0.0.1', since)).toEqual({ fromIp: 0, total: 1 });
-      await users.pruneLoginAttempts(new Date(Date.now() + 1000));
-      expect((await users.failedLogins('gina', '10.0.0.2', since)).total).toBe(0);
+    it('counts login attempts before they are evaluated, atomically, with growing waits', async () => {
+      const throttle = loginThrottleRepo(store);
+      const rule = { free: 5, baseMs: 60_000, maxMs: 600_000 };
+      const other = { free: 100, baseMs: 1000, maxMs: 1000 };
+      const buckets = [
+        { key: 'user-ip:gina|10.0.0.1', rule },
+        { key: 'user:gina', rule: other },
+      ];
+      // 40 at once: exactly `free` are let through, the rest are told to wait.
+      const waits = await Promise.all(Array.from({ length: 40 }, () => throttle.take(buckets)));
+      expect(
+        waits.filter((w) => w === 0),
+        JSON.stringify(waits),
+      ).toHaveLength(5);
+      expect(Math.min(...waits.filter((w) => w > 0)), JSON.stringify(waits)).toBeGreaterThan(50_000);
+      // Refused attempts are not counted anywhere (all or nothing).
+      const [user] = await store.query<{ failures: number }>("SELECT failures FROM login_throttle WHERE bucket = 'user:gina'");
+      expect(Number(user.failures)).toBe(5);
+      // A success: the address's bucket starts over, the shared one forgets one attempt.
+      await throttle.succeeded(['user-ip:gina|10.0.0.1'], ['user:gina']);
+      expect(await throttle.take(buckets)).toBe(0);
+      expect(throttleDelayMs(4, rule)).toBe(0);
+      expect([5, 6, 7, 20].map((n) => throttleDelayMs(n, rule))).toEqual([60_000, 120_000, 240_000, 600_000]);
+      await store.query("UPDATE login_throttle SET updated_at = now() - interval '2 hours'");
+      expect(await throttle.prune()).toBeGreaterThanOrEqual(2);
+      expect(await store.query("SELECT 1 FROM login_throttle WHERE bucket LIKE '%gina%'")).toHaveLength(0);
     });
 
     it("remembers an idempotency key's first receive time per project, also under concurrent first requests, and prunes old ones", async () => {

@@ -43,7 +43,7 @@ export async function openAdapters(config: Config, logger: Logger, opts: OpenOpt
     columnStore = createChdbStore(join(config.dataDir, 'clickhouse'), config.clickhouse.database);
     relational = await createPgliteStore(join(config.dataDir, 'postgres'));
   } else {
-    messageLog = createKafkaLog({ brokers: config.kafka.brokers, clientId: config.kafka.clientId, log });
+    messageLog = createKafkaLog({ brokers: config.kafka.brokers, clientId: config.kafka.clientId, ssl: config.kafka.ssl, sasl: config.kafka.sasl, log });
     const ch = { url: config.clickhouse.url, database: config.clickhouse.database, username: config.clickhouse.user, password: config.clickhouse.password, log };
     if (opts.migrate) await ensureClickHouseDatabase(ch);
     columnStore = createClickHouseStore(ch);

@@ -11,13 +11,15 @@ import { registerDashboardUi } from './ui/register-dashboard-ui.ts';
 const { config, logger } = startService('dashboard', process.env);
 const metrics = createMetrics();
 const adapters = await openAdapters(config, logger, { migrate: true, metrics });
-const app = await createHttpApp(logger, 1024 * 1024, metrics);
+const app = await createHttpApp(logger, 1024 * 1024, { trustProxy: config.trustProxy, metrics });
 // The dashboard reads ClickHouse and PostgreSQL; Kafka is not on its path (docs/operations.md#probes).
 registerHealthRoutes(app, adapters, dashboardOpenApi, ['clickhouse', 'postgres']);
 // Request latency and process metrics; its JSON view has nothing of the pipeline's (the receivers and consumers count that).
 registerMetricsRoute(app, metrics, async () => ({}));
 const ui = await registerDashboardUi(app, adapters, logger, {
   operatorToken: config.operatorToken,
+  security: config.dashboard,
+  dataDir: config.dataDir,
   ingestPort: config.port,
   llmPrices: config.llmPrices,
   defaultRetentionDays: config.ingest.defaultRetentionDays,
@@ -34,6 +36,8 @@ await registerControlPlane(app, adapters, logger, {
   sourceMaps: config.sourceMaps,
 });
 await app.listen({ host: config.host, port: config.dashboardPort });
+// The setup code goes to a terminal only, never into a log line (docs/security.md).
+if (ui.setupCode && process.stdout.isTTY) process.stdout.write(`\ndevtrail dashboard: no owner yet. Setup code: ${ui.setupCode.code}   (valid 24 h, at /setup)\n\n`);
 
 const shutdown = async () => {
   await app.close();

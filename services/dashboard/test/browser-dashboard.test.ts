@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, NO_BROWSER_REASON, openBrowser, reloadUntilVisible, screenshot, type BrowserSession } from './support/browser.ts';
-import { createProjectInUi, fillAuthForm, ingest, startDashboard } from './support/dashboard.ts';
+import { createProjectInUi, fillAuthForm, fillSetupForm, ingest, startDashboard } from './support/dashboard.ts';
 
 // The dashboard as a person uses it, in real headless Chromium against the embedded
 // process: owner setup, login, a project and its key, every kind of telemetry on its
@@ -29,7 +29,7 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     await page.goto('/');
     await page.waitForURL('**/setup');
     await screenshot(page, 'setup');
-    await fillAuthForm(page, OWNER.username, OWNER.password, 'Create account');
+    await fillSetupForm(page, dt.setupCode!.code, OWNER.username, OWNER.password);
     await page.waitForURL('**/projects');
     await expect.poll(() => page.getByTestId('whoami').textContent()).toContain('owner');
     await page.getByRole('button', { name: 'Log out' }).click();
@@ -38,8 +38,9 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     await page.getByRole('alert').filter({ hasText: 'Invalid username or password' }).waitFor();
     await fillAuthForm(page, OWNER.username, OWNER.password, 'Log in');
     await page.waitForURL('**/projects');
-    const cookie = (await b.context.cookies()).find((c) => c.name === 'dt_session');
+    const cookie = (await b.context.cookies()).find((c) => c.name === '__Host-dt_session');
     expect(cookie?.httpOnly).toBe(true);
+    expect(cookie?.secure).toBe(true);
     expect(cookie?.sameSite).toBe('Lax');
   }, 60_000);
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, NO_BROWSER_REASON, openBrowser, screenshot, type BrowserSession } from './support/browser.ts';
-import { createProjectInUi, fillAuthForm, ingest, startDashboard } from './support/dashboard.ts';
+import { createProjectInUi, fillSetupForm, ingest, startDashboard } from './support/dashboard.ts';
 
 // A project's data policy as a person sets it, in real headless Chromium against the
 // embedded process (docs/data.md): retention shown in effect, a scrubbing rule applied to
@@ -21,7 +21,7 @@ describe.skipIf(!browserAvailable())(`data settings in Chromium${browserAvailabl
     b = await openBrowser(dt.url);
     await b.page.goto('/');
     await b.page.waitForURL('**/setup');
-    await fillAuthForm(b.page, OWNER.username, OWNER.password, 'Create account');
+    await fillSetupForm(b.page, dt.setupCode!.code, OWNER.username, OWNER.password);
     await b.page.waitForURL('**/projects');
     project = await createProjectInUi(b.page, 'owned');
   }, 60_000);

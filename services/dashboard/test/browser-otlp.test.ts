@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, NO_BROWSER_REASON, openBrowser, reloadUntilVisible, screenshot, type BrowserSession } from './support/browser.ts';
-import { createProjectInUi, fillAuthForm, startDashboard } from './support/dashboard.ts';
+import { createProjectInUi, fillSetupForm, startDashboard } from './support/dashboard.ts';
 import { emitCheckout, type Sent } from '../../../test/support/otel-emit.ts';
 
 // What an OpenTelemetry SDK sends over OTLP (the real JS SDK and its protobuf exporters,
@@ -20,7 +20,7 @@ describe.skipIf(!browserAvailable())(`OTLP data in the dashboard${browserAvailab
     b = await openBrowser(dt.url);
     await b.page.goto('/');
     await b.page.waitForURL('**/setup');
-    await fillAuthForm(b.page, 'owner', 'correct horse battery', 'Create account');
+    await fillSetupForm(b.page, dt.setupCode!.code, 'owner', 'correct horse battery');
     await b.page.waitForURL('**/projects');
     project = await createProjectInUi(b.page, 'otel-shop');
     const r = await emitCheckout('otel-checkout', 'protobuf', dt.url, project.key);

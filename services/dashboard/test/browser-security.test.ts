@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserAvailable, NO_BROWSER_REASON, openBrowser, reloadUntilVisible, screenshot, type BrowserSession } from './support/browser.ts';
-import { createProjectInUi, fillAuthForm, ingest, startDashboard } from './support/dashboard.ts';
+import { createProjectInUi, fillAuthForm, fillSetupForm, ingest, startDashboard } from './support/dashboard.ts';
 
 // What an attacker tries against the dashboard, in real Chromium: markup and script in
 // telemetry, mutating requests without the CSRF token, and reading another project.
@@ -45,7 +45,7 @@ describe.skipIf(!browserAvailable())(`dashboard security in Chromium${browserAva
       void d.dismiss();
     });
     await owner.page.goto('/setup');
-    await fillAuthForm(owner.page, 'root', 'owner-password-1', 'Create account');
+    await fillSetupForm(owner.page, dt.setupCode!.code, 'root', 'owner-password-1');
     await owner.page.waitForURL('**/projects');
     project = await createProjectInUi(owner.page, 'secret-project');
   });
@@ -134,8 +134,7 @@ describe.skipIf(!browserAvailable())(`dashboard security in Chromium${browserAva
     await owner.page.getByLabel('Username').fill('mallory');
     await owner.page.getByLabel('Initial password').fill('mallory-password');
     await owner.page.getByRole('button', { name: 'Add user' }).click();
-    await owner.page.getByTestId('users-table').getByText('mallory').waitFor();
-    await screenshot(owner.page, 'users');
+    await owner.page.getByTestId('users-table').getByRole('cell', { name: 'mallory', exact: true }).waitFor();
 
     const mallory = await openBrowser(dt.url);
     try {
@@ -188,6 +187,48 @@ describe.skipIf(!browserAvailable())(`dashboard security in Chromium${browserAva
       await page.getByTestId('project-name').getByText('secret-project').waitFor();
     } finally {
       await mallory.close();
+    }
+  }, 90_000);
+
+  it('a viewer reads its projects and changes nothing, through the UI or the API', async () => {
+    await owner.page.goto('/users');
+    await owner.page.getByLabel('Username').fill('vera');
+    await owner.page.getByLabel('Initial password').fill('vera-password-1');
+    await owner.page.locator('select[name="new-role"]').selectOption('viewer');
+    await owner.page.getByRole('button', { name: 'Add user' }).click();
+    await owner.page.getByTestId('users-table').getByRole('cell', { name: 'vera', exact: true }).waitFor();
+    await screenshot(owner.page, 'users');
+    await owner.page.goto(`/projects/${project.id}/settings?tab=members`);
+    await owner.page.getByLabel('Add a user by username').fill('vera');
+    await owner.page.getByRole('button', { name: 'Add member' }).click();
+    await owner.page.getByTestId('members-table').getByText('vera').waitFor();
+
+    const vera = await openBrowser(dt.url);
+    try {
+      const { page } = vera;
+      await page.goto('/login');
+      await fillAuthForm(page, 'vera', 'vera-password-1', 'Log in');
+      await page.waitForURL('**/projects');
+      await expect.poll(() => page.getByTestId('whoami').textContent()).toContain('vera (viewer)');
+      await page.getByText('Your account can read these projects; it cannot change them.').waitFor();
+      expect(await page.getByRole('button', { name: 'Create project' }).count()).toBe(0);
+      await page.goto(`/projects/${project.id}/logs`);
+      await page.getByTestId('project-name').getByText('secret-project').waitFor();
+      expect((await pageGet(page, `/api/projects/${project.id}/logs`)).status).toBe(200);
+      // Every write, with a valid CSRF token: 403, and nothing changes.
+      const readOnly = { error: 'This account can only read (viewer)' };
+      expect(await pageFetch(page, '/api/admin/projects', { method: 'POST', body: { name: 'vera-project' }, csrf: 'fetch' })).toMatchObject({
+        status: 403,
+        body: readOnly,
+      });
+      expect(await pageFetch(page, `/api/admin/projects/${project.id}/revoke-key`, { method: 'POST', csrf: 'fetch' })).toMatchObject({ status: 403, body: readOnly });
+      expect(await pageFetch(page, `/api/admin/projects/${project.id}/rate-limit`, { method: 'PUT', body: { rate_limit_per_minute: 1 }, csrf: 'fetch' })).toMatchObject({
+        status: 403,
+        body: readOnly,
+      });
+      expect((await ingest(dt.url, project.key, 'logs', { logs: [{ level: 'info', message: 'key untouched by the viewer' }] })).status).toBe(200);
+    } finally {
+      await vera.close();
     }
   }, 90_000);
 });

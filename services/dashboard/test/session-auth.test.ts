@@ -1,119 +1,73 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { createLogger } from '@devtrail/config';
-import { createHttpApp } from '@devtrail/http';
-import { embeddedAdapters } from '../../../test/support/embedded-adapters.ts';
-import { registerControlPlane, registerDashboardUi } from '../src/index.ts';
+import type { FastifyInstance } from 'fastify';
+import { authApp, Browser, OPERATOR, type AuthApp } from './support/inject-browser.ts';
 
-// Users and sessions through the app's front door (inject): owner setup, cookies, CSRF,
-// the login limit, membership, and the operator token beside sessions.
+// Users and sessions through the app's front door (inject): owner setup with the setup code,
+// cookies, CSRF, sessions on the APIs, membership, the operator token beside sessions.
+// Login defences: login-defences.test.ts; accounts and roles: accounts.test.ts.
 
-const OPERATOR = 'dto_operator_token_for_tests_0123456789';
-
-class Browser {
-  cookies = new Map<string, string>();
-  csrf = '';
-  constructor(
-    private app: FastifyInstance,
-    private ip = '10.1.1.1',
-  ) {}
-  async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
-    const res = await this.app.inject({
-      method,
-      url,
-      remoteAddress: this.ip,
-      headers: {
-        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        ...(method === 'GET' ? {} : { 'x-csrf-token': this.csrf }),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      payload: body === undefined ? undefined : JSON.stringify(body),
-    });
-    for (const c of res.cookies as Array<{ name: string; value: string; maxAge?: number }>) {
-      if (c.maxAge === 0 || c.value === '') this.cookies.delete(c.name);
-      else this.cookies.set(c.name, c.value);
-    }
-    return res;
-  }
-  async me() {
-    const r = await this.call('GET', '/auth/me');
-    this.csrf = r.json().csrf_token;
-    return r.json();
-  }
-  async login(username: string, password: string) {
-    await this.me();
-    const r = await this.call('POST', '/auth/login', { username, password });
-    if (r.statusCode === 200) await this.me();
-    return r;
-  }
-}
+const SESSION = '__Host-dt_session';
 
 describe('dashboard sessions and authorisation (inject)', () => {
-  let adapters: Awaited<ReturnType<typeof embeddedAdapters>>;
+  let t: AuthApp;
   let app: FastifyInstance;
 
   beforeAll(async () => {
-    adapters = await embeddedAdapters();
-    const logger = createLogger('silent', 'test');
-    app = await createHttpApp(logger, 1024 * 1024);
-    const ui = await registerDashboardUi(app, adapters, logger, { operatorToken: OPERATOR, defaultRetentionDays: 30 });
-    await registerControlPlane(app, adapters, logger, {
-      operatorToken: OPERATOR,
-      defaultRateLimitPerMinute: 100,
-      defaultRetentionDays: 30,
-      deletionGraceMs: 1000,
-      authenticators: [ui.authenticator],
-    });
-    await app.ready();
+    t = await authApp();
+    app = t.app;
   });
-  afterAll(async () => {
-    await app?.close();
-    await adapters?.close();
-  });
+  afterAll(async () => t?.close());
 
-  it('creates the owner once, only with the pre-session CSRF token, and sets a safe session cookie', async () => {
+  it('creates the owner once, only with the pre-session CSRF token and the setup code, and sets a safe session cookie', async () => {
     const b = new Browser(app);
     const me = await b.me();
     expect(me).toMatchObject({ user: null, setup_needed: true });
-    expect(b.cookies.get('dt_presession')).toBe(me.csrf_token);
-    const noToken = await b.call('POST', '/auth/setup', { username: 'Owner', password: 'owner-password' }, { 'x-csrf-token': '' });
+    expect(b.cookies.get('__Host-dt_presession')).toBe(me.csrf_token);
+    const code = t.ui.setupCode!.code;
+    expect(readFileSync(join(t.dataDir, 'setup-code'), 'utf8').trim()).toBe(code);
+    const noToken = await b.call('POST', '/auth/setup', { username: 'Owner', password: 'owner-password', setup_code: code }, { 'x-csrf-token': '' });
     expect(noToken.statusCode).toBe(403);
     expect(noToken.json()).toEqual({ error: 'Missing or invalid CSRF token' });
-    const weak = await b.call('POST', '/auth/setup', { username: 'owner', password: 'short' });
+    const weak = await b.call('POST', '/auth/setup', { username: 'owner', password: 'short', setup_code: code });
     expect(weak.statusCode).toBe(400);
-    const ok = await b.call('POST', '/auth/setup', { username: 'Owner', password: 'owner-password' });
+    // Case, spaces and dashes of the typed code do not matter.
+    const ok = await b.call('POST', '/auth/setup', { username: 'Owner', password: 'owner-password', setup_code: ` ${code.toLowerCase().replaceAll('-', '')} ` });
     expect(ok.statusCode).toBe(201);
-    expect(ok.json().user).toMatchObject({ username: 'owner', is_owner: true });
+    expect(ok.json().user).toMatchObject({ username: 'owner', is_owner: true, role: 'owner', disabled: false });
     const setCookie = String(ok.headers['set-cookie']);
-    expect(setCookie).toMatch(/dt_session=[A-Za-z0-9_-]{43}; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax/);
-    expect(setCookie).not.toContain('Secure');
+    expect(setCookie).toMatch(/__Host-dt_session=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; Secure; SameSite=Lax/);
     expect((await b.me()).user.username).toBe('owner');
+    // The code is gone: from the store and from the data directory.
+    expect(existsSync(join(t.dataDir, 'setup-code'))).toBe(false);
 
     const late = new Browser(app);
     await late.me();
-    expect((await late.call('POST', '/auth/setup', { username: 'second', password: 'second-password' })).statusCode).toBe(409);
+    expect((await late.call('POST', '/auth/setup', { username: 'second', password: 'second-password', setup_code: code })).statusCode).toBe(409);
+    expect((await late.call('POST', '/auth/setup', { username: 'second', password: 'second-password', setup_code: OPERATOR })).statusCode).toBe(409);
   });
 
-  it('marks cookies Secure when the request came over https through the proxy', async () => {
+  it('makes cookies Secure and __Host- by the setting alone, never by X-Forwarded-Proto', async () => {
     const b = new Browser(app);
-    await b.me();
-    const r = await b.call('POST', '/auth/login', { username: 'owner', password: 'owner-password' }, { 'x-forwarded-proto': 'https' });
+    const r = await b.login('owner', 'owner-password');
     expect(r.statusCode).toBe(200);
-    expect(String(r.headers['set-cookie'])).toMatch(/dt_session=[^;]+;.*HttpOnly; Secure; SameSite=Lax/);
-  });
+    expect(String(r.headers['set-cookie'])).toMatch(/__Host-dt_session=[^;]+;.*HttpOnly; Secure; SameSite=Lax/);
+    // A cookie without the prefix (set by a sibling host, say) is not a session.
+    expect((await app.inject({ method: 'GET', url: '/api/admin/projects', headers: { cookie: `dt_session=${b.cookies.get(SESSION)}` } })).statusCode).toBe(401);
 
-  it('limits failed logins per username and address (5 per 15 minutes)', async () => {
-    const attacker = new Browser(app, '10.9.9.9');
-    for (let i = 0; i < 5; i++) expect((await attacker.login('owner', `guess-${i}`)).statusCode).toBe(401);
-    const blocked = await attacker.login('owner', 'owner-password');
-    expect(blocked.statusCode).toBe(429);
-    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(800);
-    expect(blocked.json()).toEqual({ error: 'Too many failed logins; try again later' });
-    // The owner, from their own address, is not locked out.
-    expect((await new Browser(app, '10.1.1.2').login('owner', 'owner-password')).statusCode).toBe(200);
-    // Unknown users get the same answer as a wrong password.
-    expect((await new Browser(app, '10.1.1.3').login('nobody', 'whatever-pass')).json()).toEqual({ error: 'Invalid username or password' });
+    const plain = await authApp({ DASHBOARD_SECURE_COOKIES: 'false' }, t);
+    try {
+      const p = new Browser(plain.app);
+      const setup = await p.setup('owner', 'owner-password', plain.ui.setupCode!.code);
+      expect(setup.statusCode).toBe(201);
+      const viaProxy = await new Browser(plain.app).login('owner', 'owner-password', { 'x-forwarded-proto': 'https' });
+      expect(viaProxy.statusCode).toBe(200);
+      expect(String(viaProxy.headers['set-cookie'])).toMatch(/(^|,)dt_session=[^;]+; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax/);
+      expect(String(viaProxy.headers['set-cookie'])).not.toContain('Secure');
+    } finally {
+      await plain.close();
+    }
   });
 
   it('lets sessions use the APIs, with CSRF on every mutating request', async () => {
@@ -130,7 +84,7 @@ describe('dashboard sessions and authorisation (inject)', () => {
     // The operator token needs no CSRF token; no credentials at all is a 401.
     expect((await app.inject({ method: 'GET', url: '/api/admin/projects', headers: { authorization: `Bearer ${OPERATOR}` } })).statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/api/admin/projects' })).statusCode).toBe(401);
-    expect((await app.inject({ method: 'GET', url: '/api/admin/projects', headers: { cookie: 'dt_session=forged' } })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url: '/api/admin/projects', headers: { cookie: `${SESSION}=forged` } })).statusCode).toBe(401);
   });
 
   it('shows users only the projects they are members of; the owner grants membership', async () => {
@@ -163,10 +117,10 @@ describe('dashboard sessions and authorisation (inject)', () => {
   it('ends the session on logout', async () => {
     const b = new Browser(app);
     await b.login('owner', 'owner-password');
-    const token = b.cookies.get('dt_session')!;
+    const token = b.cookies.get(SESSION)!;
     expect((await b.call('POST', '/auth/logout')).statusCode).toBe(200);
-    expect(b.cookies.has('dt_session')).toBe(false);
-    const replay = await app.inject({ method: 'GET', url: '/api/admin/projects', headers: { cookie: `dt_session=${token}` } });
+    expect(b.cookies.has(SESSION)).toBe(false);
+    const replay = await app.inject({ method: 'GET', url: '/api/admin/projects', headers: { cookie: `${SESSION}=${token}` } });
     expect(replay.statusCode).toBe(401);
   });
 

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { Config, Logger } from '@devtrail/config';
+import { ensurePrivateDir, makeTreePrivate, type Config, type Logger } from '@devtrail/config';
 import { createHttpApp } from '@devtrail/http';
 import { deliveryOptionsOf } from '@devtrail/alerting';
 import { openAdapters, type Adapters } from '@devtrail/runtime';
 import { createReceiver } from '@devtrail/receiver';
 import { alertsFromConfig, createSinks, consumerMetrics, sinkOptions, SINK_NAMES, watchDeletedProjects } from '@devtrail/consumers';
 import type { AlertsService } from '@devtrail/alerts';
-import { registerControlPlane, registerDashboardUi } from '@devtrail/dashboard';
+import { registerControlPlane, registerDashboardUi, type IssuedSetupCode } from '@devtrail/dashboard';
 import { projectsRepo } from '@devtrail/relational-store';
 import type { TopicConsumer } from '@devtrail/consumer-kit';
 import { createMetrics } from '@devtrail/metrics';
@@ -24,15 +24,21 @@ export interface Embedded {
   alerts: AlertsService;
   url: string;
   operatorToken: string;
+  /** While no owner exists: the setup code made at this start (and its file), shown on a terminal only. */
+  setupCode: IssuedSetupCode | null;
   /** Set on the very first start only: the default project and its key (shown once). */
   firstProject: { id: string; name: string; apiKey: string } | null;
   stop(): Promise<void>;
 }
 
 export async function startEmbedded(config: Config, logger: Logger): Promise<Embedded> {
+  // Readable by this user only: PGlite's files hold password hashes and drain secrets, chdb's
+  // the telemetry (services/embedded/src/main.ts also sets the umask for files made later).
+  ensurePrivateDir(config.dataDir);
   // One registry for every stage of the process: its /metrics has the receiver's and the consumers' series.
   const metrics = createMetrics();
   const adapters = await openAdapters({ ...config, mode: 'embedded' }, logger, { migrate: true, metrics });
+  makeTreePrivate(config.dataDir);
   const operatorToken = operatorTokenFor(config.dataDir, config.operatorToken);
   const receiver = await createReceiver(adapters, logger, config.ingest, metrics);
   const deleted = await watchDeletedProjects(adapters.relational, logger);
@@ -42,9 +48,15 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
   await alerts.start();
   const consumers = [...sinks, ...alerts.consumers];
 
-  const app = await createHttpApp(logger, config.ingest.bodyLimitBytes, metrics);
+  const app = await createHttpApp(logger, config.ingest.bodyLimitBytes, { trustProxy: config.trustProxy, metrics });
   await receiver.register(app, async () => ({ consumers: await consumerMetrics(consumers, metrics) }), publishedOpenApi);
-  const ui = await registerDashboardUi(app, adapters, logger, { operatorToken, llmPrices: config.llmPrices, defaultRetentionDays: config.ingest.defaultRetentionDays });
+  const ui = await registerDashboardUi(app, adapters, logger, {
+    operatorToken,
+    security: config.dashboard,
+    dataDir: config.dataDir,
+    llmPrices: config.llmPrices,
+    defaultRetentionDays: config.ingest.defaultRetentionDays,
+  });
   await registerControlPlane(app, adapters, logger, {
     operatorToken,
     defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
@@ -75,6 +87,7 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
     alerts,
     url: address,
     operatorToken,
+    setupCode: ui.setupCode,
     firstProject,
     async stop() {
       if (stopped) return;

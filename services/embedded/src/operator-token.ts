@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writePrivateFile } from '@devtrail/config';
 
-/** The configured token, else the one kept in the data directory, else a new one saved there (mode 600). */
+export const OPERATOR_TOKEN_FILE = 'operator-token';
+
+/** The configured token, else the one kept in the data directory, else a new one saved there (0600). */
 export function operatorTokenFor(dataDir: string, configured: string | undefined): string {
   if (configured) return configured;
-  const file = join(dataDir, 'operator-token');
+  const file = join(dataDir, OPERATOR_TOKEN_FILE);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const token = `dto_${randomBytes(24).toString('hex')}`;
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  writePrivateFile(file, `${token}\n`);
   return token;
 }

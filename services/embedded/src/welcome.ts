@@ -1,13 +1,19 @@
+import { join } from 'node:path';
 import type { Logger } from '@devtrail/config';
+import { SETUP_CODE_FILE } from '@devtrail/dashboard';
 import type { Embedded } from './embedded.ts';
+import { OPERATOR_TOKEN_FILE } from './operator-token.ts';
 
 /**
- * What `npm start` tells its user once it runs: where, the operator token, and on the first
- * start the default project's API key (shown once). On a terminal, a banner to read; anywhere
- * else (a log collector, a test harness) one JSON line, like every other line the process
- * writes. Either way it is written whatever LOG_LEVEL says: the key is not shown again.
+ * What `npm start` tells its user once it runs. Secrets (the operator token, the setup code
+ * that claims the dashboard, the first API key) are shown on a terminal only, as a banner to
+ * read: never in a log line, which log collectors keep and ship. Anywhere else (a service
+ * manager, a container, a test harness) it is one JSON line, like every other line the
+ * process writes, saying where things are: the token and the code are in private files of
+ * the data directory, and a key comes from `devtrail key revoke` or the dashboard. The line
+ * is written whatever LOG_LEVEL says.
  */
-export function welcome(dt: Pick<Embedded, 'url' | 'operatorToken' | 'firstProject'>, dataDir: string, logger: Logger, terminal: boolean): void {
+export function welcome(dt: Pick<Embedded, 'url' | 'operatorToken' | 'firstProject' | 'setupCode'>, dataDir: string, logger: Logger, terminal: boolean): void {
   const base = dt.url.replace('0.0.0.0', '127.0.0.1');
   if (!terminal) {
     const first = dt.firstProject;
@@ -15,8 +21,10 @@ export function welcome(dt: Pick<Embedded, 'url' | 'operatorToken' | 'firstProje
       {
         url: base,
         data_dir: dataDir,
-        operator_token: dt.operatorToken,
-        ...(first ? { project: { id: first.id, name: first.name }, api_key: first.apiKey } : {}),
+        operator_token_file: join(dataDir, OPERATOR_TOKEN_FILE),
+        ...(dt.setupCode ? { setup_code_file: dt.setupCode.file ?? join(dataDir, SETUP_CODE_FILE) } : {}),
+        ...(first ? { project: { id: first.id, name: first.name } } : {}),
+        secrets: 'shown on a terminal only; the operator token and setup code are in the files named here; an API key: npm run devtrail -- key revoke <project id>',
       },
       `devtrail is running (embedded mode) at ${base}`,
     );
@@ -25,10 +33,11 @@ export function welcome(dt: Pick<Embedded, 'url' | 'operatorToken' | 'firstProje
   const lines = [
     '',
     `devtrail is running (embedded mode) at ${base}`,
-    `  dashboard:       ${base}/   (the first visit creates the owner account)`,
-    `  data directory:  ${dataDir}`,
+    `  dashboard:       ${base}/`,
+    `  data directory:  ${dataDir}   (readable by you only)`,
     `  operator token:  ${dt.operatorToken}   (admin and read APIs, CLI: DEVTRAIL_OPERATOR_TOKEN)`,
   ];
+  if (dt.setupCode) lines.push(`  setup code:      ${dt.setupCode.code}   (claims the owner account at ${base}/setup; valid 24 h)`);
   if (dt.firstProject) {
     lines.push(
       `  project "${dt.firstProject.name}" (${dt.firstProject.id})`,

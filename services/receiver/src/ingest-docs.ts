@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { badRequestBody, ERRORS, RETRY_AFTER_SECONDS, tooLarge, UNAVAILABLE } from '@devtrail/http';
+import { badRequestBody, ERRORS, JSON_TOO_COMPLEX, RETRY_AFTER_SECONDS, tooLarge, UNAVAILABLE } from '@devtrail/http';
 import { json, type ApiDocs, type ResponseConfig } from '@devtrail/http/api-docs';
 import { COLUMN } from '@devtrail/column-store/store-domain';
 import {
@@ -39,8 +39,8 @@ function ingestErrors(docs: ApiDocs, example400: unknown, drain = false): Record
       { origin: ERRORS.originNotAllowed, ...(drain ? { signature: ERRORS.badSignature } : {}) },
     ),
     413: errorResponse(
-      'Body larger than 5 MB (counted after decompression), or larger than a Kafka message once normalised.',
-      tooLarge(5 * 1024 * 1024).message,
+      'Body larger than 5 MB (counted after decompression; the decoder stops there), past the JSON structure limits (250,000 objects and arrays, 1,000,000 values, 10,000 keys in one object; checked before parsing), or larger than a Kafka message once normalised.',
+      { size: tooLarge(5 * 1024 * 1024).message, structure: JSON_TOO_COMPLEX.containers },
       rateHeaders,
     ),
     415: errorResponse(

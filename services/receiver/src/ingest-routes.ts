@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { EVENT_KINDS, kindOf } from '@devtrail/kinds';
 import { authenticate, checkOrigin, rateLimit } from './auth/authenticate.ts';
 import { acceptCompressedBodies, parseJsonBodies } from './body.ts';
+import { boundedSafeParse } from './bounded-parse.ts';
 import { produce, received, type IngestDeps } from './accept.ts';
 import { registerDrainRoute } from './drain-route.ts';
 import { registerOtlpRoutes } from './otlp-routes.ts';
@@ -45,7 +46,7 @@ export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Pr
         // 6: the zod-free fast path where there is one, the kind's schema otherwise (the source of every message)
         let events = k.fastEvents?.(request.body, at.defaultsTime);
         if (!events) {
-          const parsed = k.request.safeParse(request.body);
+          const parsed = boundedSafeParse(k.request, request.body);
           if (!parsed.success) throw parsed.error;
           events = k.toEvents(parsed.data, at.defaultsTime);
         }

@@ -9,7 +9,7 @@ const { config, logger } = startService('receiver', process.env);
 const metrics = createMetrics();
 const adapters = await openAdapters(config, logger, { migrate: true, metrics });
 const receiver = await createReceiver(adapters, logger, config.ingest, metrics);
-const app = await createHttpApp(logger, config.ingest.bodyLimitBytes, metrics);
+const app = await createHttpApp(logger, config.ingest.bodyLimitBytes, { trustProxy: config.trustProxy, metrics });
 await receiver.register(app);
 await app.listen({ host: config.host, port: config.port });
 

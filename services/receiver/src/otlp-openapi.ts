@@ -57,7 +57,11 @@ export function documentOtlp(docs: ApiDocs) {
     ),
     401: fail('API key missing, malformed, unknown or revoked.', ERRORS.unauthorized, 16),
     403: fail("Browser request from an origin not in the project's allowed list.", ERRORS.originNotAllowed, 7),
-    413: fail('Body larger than 5 MB (counted after gzip decompression), or more than 10,000 log records or spans in one request.', tooLarge(5 * 1024 * 1024).message, 8),
+    413: fail(
+      'Body larger than 5 MB (counted after gzip decompression), or past a request limit counted before decoding: more than 10,000 log records or spans, 20,000 resource and scope groups, or 500,000 messages (docs/otlp.md#limits).',
+      tooLarge(5 * 1024 * 1024).message,
+      8,
+    ),
     415: fail('A Content-Type other than application/x-protobuf or application/json, or a Content-Encoding other than gzip or deflate.', ERRORS.unsupportedType, 3),
     429: fail('Rate limit exceeded (shared with /ingest/*).', ERRORS.rateLimited, 8, { 'Retry-After': headers.retryAfter }),
     503: fail(

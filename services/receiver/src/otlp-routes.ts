@@ -2,13 +2,12 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { badRequest, httpError, toHttpAnswer, type HttpError } from '@devtrail/http';
 import { bodyDigest, IDEMPOTENCY_HEADER } from './idempotency.ts';
 import {
+  checkOtlpBudget,
   decodeLogsRequest,
   decodeTraceRequest,
   exportResponse,
-  logRecordCount,
-  MAX_OTLP_RECORDS,
   OtlpDecodeError,
-  spanCount,
+  OtlpTooLargeError,
   statusResponse,
   OTLP_CONTENT_TYPES,
   type OtlpAnswer,
@@ -56,30 +55,26 @@ function messageOf(h: HttpError): string {
   return `HTTP ${h.status}`;
 }
 
-/** Decodes, turning "not an OTLP message" into the shared 400. */
-function decoded<T>(decode: () => T): T {
+/**
+ * Counts, then decodes: a body past the request limits (libs/otlp budget.ts) is 413 before
+ * any of it is decoded; "not an OTLP message" is the shared 400.
+ */
+function decoded<T>(signal: OtlpSignal, body: unknown, encoding: OtlpEncoding, decode: (body: unknown, encoding: OtlpEncoding) => T): T {
   try {
-    return decode();
+    checkOtlpBudget(signal, body, encoding);
+    return decode(body, encoding);
   } catch (err) {
+    // 413 is not retried by exporters: they must send smaller batches.
+    if (err instanceof OtlpTooLargeError) throw httpError(413, err.message);
     if (err instanceof OtlpDecodeError) throw badRequest(err.message, 'an OTLP protobuf or OTLP/JSON message', 'undecodable body');
     throw err;
   }
 }
 
-/** More records than one request may carry (record-count.ts): 413, which exporters do not retry. */
-function checkCount(n: number, what: string): void {
-  if (n > MAX_OTLP_RECORDS) {
-    throw httpError(
-      413,
-      `${n} ${what} in one request; at most ${MAX_OTLP_RECORDS}: lower the exporter's batch size (OTEL_BSP_/OTEL_BLRP_MAX_EXPORT_BATCH_SIZE, the Collector's send_batch_max_size)`,
-    );
-  }
-}
-
-/** Each signal's decoder and record count; the kinds that take its records are in libs/kinds. */
-const SIGNALS: Record<OtlpSignal, { path: string; decode: (body: unknown, encoding: OtlpEncoding) => unknown; count: (request: never) => number; records: string }> = {
-  logs: { path: OTLP_PATHS.logs, decode: decodeLogsRequest, count: logRecordCount, records: 'log records' },
-  traces: { path: OTLP_PATHS.traces, decode: decodeTraceRequest, count: spanCount, records: 'spans' },
+/** Each signal's decoder; the kinds that take its records are in libs/kinds. */
+const SIGNALS: Record<OtlpSignal, { path: string; decode: (body: unknown, encoding: OtlpEncoding) => unknown }> = {
+  logs: { path: OTLP_PATHS.logs, decode: decodeLogsRequest },
+  traces: { path: OTLP_PATHS.traces, decode: decodeTraceRequest },
 };
 
 export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps): void {
@@ -106,8 +101,7 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps): void
       scope.post(sig.path, async (request, reply) => {
         const encoding = encodingOf(request);
         const at = await received(deps, request, reply);
-        const otlp = decoded(() => sig.decode(bodyOf(request, encoding), encoding));
-        checkCount(sig.count(otlp as never), sig.records);
+        const otlp = decoded(signal, bodyOf(request, encoding), encoding, sig.decode);
         const accepted = acceptOtlp(signal, otlp, at.defaultsTime);
         await produceAll(deps, request, at, accepted.events); // one 200 covers every kind the request carried
         if (accepted.primary) deps.counters.onRejected(accepted.primary, accepted.rejected);

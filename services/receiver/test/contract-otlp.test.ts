@@ -134,7 +134,7 @@ describe('POST /v1/logs', () => {
     const over = await post('/v1/logs', logsProtobuf(logsRequest(records(MAX_OTLP_RECORDS + 1))), PB);
     expect(over.statusCode).toBe(413);
     expect(status(over.rawPayload).message).toBe(
-      `${MAX_OTLP_RECORDS + 1} log records in one request; at most ${MAX_OTLP_RECORDS}: lower the exporter's batch size (OTEL_BSP_/OTEL_BLRP_MAX_EXPORT_BATCH_SIZE, the Collector's send_batch_max_size)`,
+      `more than ${MAX_OTLP_RECORDS} log records in one request: lower the exporter's batch size (OTEL_BSP_/OTEL_BLRP_MAX_EXPORT_BATCH_SIZE, the Collector's send_batch_max_size)`,
     );
     const tooManySpans = await postJson('/v1/traces', traceRequest(Array.from({ length: MAX_OTLP_RECORDS + 1 }, () => span())));
     expect(tooManySpans.statusCode).toBe(413);

@@ -7,6 +7,9 @@ import { errorTypeOf, fingerprint } from './fingerprint.ts';
 // POST /ingest/errors: one error report (docs/api.md). The receiver fingerprints it
 // (fingerprint.ts) and stamps the receive time.
 
+/** Breadcrumbs of one report: SDKs keep the last 100 by default; more is refused (400) before any is checked. */
+export const MAX_BREADCRUMBS = 1000;
+
 export const breadcrumbSchema = z.object({
   type: z.string(),
   message: z.string(),
@@ -21,7 +24,7 @@ export const errorReportSchema = z.object({
   context: jsonObject.optional(),
   trace_id: id.optional(),
   user_id: z.string().optional(),
-  breadcrumbs: z.array(breadcrumbSchema).optional(),
+  breadcrumbs: z.array(breadcrumbSchema).max(MAX_BREADCRUMBS).optional(),
 });
 
 export type ErrorReport = z.infer<typeof errorReportSchema>;

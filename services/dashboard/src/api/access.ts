@@ -14,6 +14,8 @@ export interface Principal {
   /** Projects this principal may read and administer; 'all' for the operator. */
   canAccess(projectId: string): Promise<boolean>;
   canCreateProjects: boolean;
+  /** A viewer: every write (any method but GET, HEAD and OPTIONS) is refused with 403. */
+  readOnly?: boolean;
   /** Runs after this principal created a project (a dashboard user becomes its member). */
   onProjectCreated?(projectId: string): Promise<void>;
 }
@@ -36,12 +38,15 @@ declare module 'fastify' {
   }
 }
 
-/** onRequest: the first authenticator that recognises the caller wins; otherwise 401. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** onRequest: the first authenticator that recognises the caller wins (a read-only one only for reads: 403); otherwise 401. */
 export function requirePrincipal(authenticators: Authenticator[]) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     for (const auth of authenticators) {
       const p = await auth(request);
       if (p) {
+        if (p.readOnly && !SAFE_METHODS.has(request.method)) return reply.code(403).send({ error: ERRORS.readOnly });
         request.principal = p;
         return;
       }

@@ -29,6 +29,8 @@ export function documentAdminApi(docs: ApiDocs) {
   const projectWithKey = r.register('ProjectWithKey', z.object({ project, api_key: apiKey }));
   const projectOnly = z.object({ project });
 
+  // Every write: a dashboard viewer's session is refused (access.ts).
+  const readOnly = docs.errorResponse('A read-only dashboard session (viewer).', ERRORS.readOnly);
   const admin = (
     method: 'get' | 'post' | 'put',
     path: string,
@@ -42,14 +44,24 @@ export function documentAdminApi(docs: ApiDocs) {
       summary,
       security: [{ operatorToken: [] }],
       request: { ...(opts.params ? { params: idParam } : {}), ...(opts.body ? { body: { required: true, ...json(opts.body) } } : {}) },
-      responses: { [opts.status ?? 200]: { description: 'OK', ...json(opts.ok) }, ...errors(opts.params ? projectNotFound : null), ...opts.extra },
+      responses: {
+        [opts.status ?? 200]: { description: 'OK', ...json(opts.ok) },
+        ...errors(opts.params ? projectNotFound : null),
+        ...(method === 'get' ? {} : { 403: readOnly }),
+        ...opts.extra,
+      },
     });
 
   admin('post', ADMIN_PATHS.projects, 'Create a project and its first API key', {
     body: describeFields(createProjectBody, { rate_limit_per_minute: 'Requests per minute per key; default RATE_LIMIT_PER_MINUTE (5000).' }),
     ok: projectWithKey,
     status: 201,
-    extra: { 403: docs.errorResponse('The caller may not create projects (non-operator sessions).', ERRORS.cannotCreateProjects) },
+    extra: {
+      403: docs.errorResponse('The caller may not create projects, or is a read-only dashboard session (viewer).', {
+        cannotCreate: ERRORS.cannotCreateProjects,
+        readOnly: ERRORS.readOnly,
+      }),
+    },
   });
   admin('get', ADMIN_PATHS.projects, 'List projects', { ok: z.object({ projects: z.array(project) }) });
   admin('get', ADMIN_PATHS.project, 'Show a project', { params: true, ok: projectOnly });

@@ -1,35 +1,60 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { hashingSlot } from './hashing-gate.ts';
 
 // Password hashes: scrypt with a random 16-byte salt, stored as
-// "scrypt$N$r$p$<salt b64>$<hash b64>" so the cost can rise later without a migration.
+// "scrypt$N$r$p$<salt b64>$<hash b64>", so the cost can rise without a migration: a hash made
+// with other parameters still verifies, and is replaced at the next successful login
+// (needsRehash). The cost is OWASP's (Password Storage Cheat Sheet): N=2^17, r=8, p=1, which
+// takes 128 MiB and a few hundred milliseconds per hash; hashing-gate.ts bounds how many run.
 
-const COST = { N: 16384, r: 8, p: 1 };
+export const PASSWORD_COST = { N: 2 ** 17, r: 8, p: 1 } as const;
 const KEY_LENGTH = 64;
+// What a stored hash may ask for: beyond it the hash is refused rather than computed.
+const MAX_N = 2 ** 20;
+const MAX_R = 16;
+const MAX_P = 16;
 
-function derive(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...opts, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+function derive(password: string, salt: Buffer, opts: ScryptOptions & { N: number; r: number; p: number }): Promise<Buffer> {
+  const maxmem = 128 * opts.N * opts.r * opts.p + 32 * 1024 * 1024;
+  return hashingSlot(
+    () => new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...opts, maxmem }, (err, key) => (err ? reject(err) : resolve(key)))),
   );
 }
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, COST);
-  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await derive(password, salt, PASSWORD_COST);
+  return ['scrypt', PASSWORD_COST.N, PASSWORD_COST.r, PASSWORD_COST.p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+function parse(stored: string): { N: number; r: number; p: number; salt: Buffer; expected: Buffer } | null {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return null;
+  const [N, r, p] = parts.slice(1, 4).map(Number);
+  if (![N, r, p].every((n) => Number.isInteger(n) && n > 0) || N > MAX_N || r > MAX_R || p > MAX_P) return null;
+  const expected = Buffer.from(parts[5], 'base64');
+  if (expected.length !== KEY_LENGTH) return null;
+  return { N, r, p, salt: Buffer.from(parts[4], 'base64'), expected };
 }
 
 /** Constant-time check; false for any malformed stored hash. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const parts = stored.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
-  const [N, r, p] = parts.slice(1, 4).map(Number);
-  if (![N, r, p].every((n) => Number.isInteger(n) && n > 0) || N > 1 << 20) return false;
-  const expected = Buffer.from(parts[5], 'base64');
-  if (expected.length !== KEY_LENGTH) return false;
-  const key = await derive(password, Buffer.from(parts[4], 'base64'), { N, r, p });
-  return timingSafeEqual(key, expected);
+  const h = parse(stored);
+  if (!h) return false;
+  const key = await derive(password, h.salt, { N: h.N, r: h.r, p: h.p });
+  return timingSafeEqual(key, h.expected);
+}
+
+/** True when a stored hash was made with other parameters than today's. */
+export function needsRehash(stored: string): boolean {
+  const h = parse(stored);
+  return !h || h.N !== PASSWORD_COST.N || h.r !== PASSWORD_COST.r || h.p !== PASSWORD_COST.p;
 }
 
 let dummy: Promise<string> | undefined;
 /** A valid hash of an unguessable password: checking an unknown user costs what a real check costs. */
-export const dummyPasswordHash = () => (dummy ??= hashPassword(randomBytes(16).toString('hex')));
+export const dummyPasswordHash = () =>
+  (dummy ??= hashPassword(randomBytes(16).toString('hex')).catch((err) => {
+    dummy = undefined; // refused (the gate was full): made at the next call
+    throw err;
+  }));

@@ -1,38 +1,45 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseCookie, stringifySetCookie } from 'cookie';
 
-// The dashboard's cookies: the session token, and before login a random value for the
-// double-submit CSRF check of the login and setup forms. HttpOnly, SameSite=Lax, and
-// Secure whenever the request came over https (directly or through a trusted proxy).
+// The dashboard's cookies: the session token; before login, a random value for the
+// double-submit CSRF check of the login and setup forms; and the trusted-device token that
+// lets a browser which logged in before skip the username's shared login throttle. All
+// HttpOnly, SameSite=Lax, Path=/. With DASHBOARD_SECURE_COOKIES (the default) they are also
+// Secure and named with the `__Host-` prefix, which browsers accept only from a secure
+// origin, without Domain, for Path=/: no other host (a sibling subdomain) can set or shadow
+// them. The setting, never a request header, decides (docs/security.md).
 
-export const SESSION_COOKIE = 'dt_session';
-export const PRE_SESSION_COOKIE = 'dt_presession';
-export const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
+export type CookieKind = 'session' | 'preSession' | 'device';
 
-export function readCookie(request: FastifyRequest, name: string): string | undefined {
-  const header = request.headers.cookie;
-  if (!header) return undefined;
-  const value = parseCookie(header)[name];
-  return value && value.length <= 200 ? value : undefined;
+const BASE_NAMES: Record<CookieKind, string> = { session: 'dt_session', preSession: 'dt_presession', device: 'dt_device' };
+const MAX_VALUE_LENGTH = 200;
+
+export interface DashboardCookies {
+  readonly secure: boolean;
+  name(kind: CookieKind): string;
+  read(request: FastifyRequest, kind: CookieKind): string | undefined;
+  set(reply: FastifyReply, kind: CookieKind, value: string, maxAgeMs: number): void;
+  clear(reply: FastifyReply, kind: CookieKind): void;
 }
 
-function setCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string, maxAgeSeconds: number): void {
-  const cookie = stringifySetCookie({
+export function dashboardCookies(secure: boolean): DashboardCookies {
+  const name = (kind: CookieKind) => (secure ? `__Host-${BASE_NAMES[kind]}` : BASE_NAMES[kind]);
+  const set = (reply: FastifyReply, kind: CookieKind, value: string, maxAgeMs: number) => {
+    const cookie = stringifySetCookie({ name: name(kind), value, httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: Math.floor(maxAgeMs / 1000) });
+    const prev = reply.getHeader('set-cookie');
+    const list = prev === undefined ? [] : Array.isArray(prev) ? prev.map(String) : [String(prev)];
+    reply.header('set-cookie', [...list, cookie]);
+  };
+  return {
+    secure,
     name,
-    value,
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.protocol === 'https',
-    path: '/',
-    maxAge: maxAgeSeconds,
-  });
-  const prev = reply.getHeader('set-cookie');
-  const list = prev === undefined ? [] : Array.isArray(prev) ? prev.map(String) : [String(prev)];
-  reply.header('set-cookie', [...list, cookie]);
+    read(request, kind) {
+      const header = request.headers.cookie;
+      if (!header) return undefined;
+      const value = parseCookie(header)[name(kind)];
+      return value && value.length <= MAX_VALUE_LENGTH ? value : undefined;
+    },
+    set,
+    clear: (reply, kind) => set(reply, kind, '', 0),
+  };
 }
-
-export const setSessionCookie = (request: FastifyRequest, reply: FastifyReply, token: string) =>
-  setCookie(request, reply, SESSION_COOKIE, token, Math.floor(SESSION_TTL_MS / 1000));
-export const clearSessionCookie = (request: FastifyRequest, reply: FastifyReply) => setCookie(request, reply, SESSION_COOKIE, '', 0);
-export const setPreSessionCookie = (request: FastifyRequest, reply: FastifyReply, value: string) => setCookie(request, reply, PRE_SESSION_COOKIE, value, 3600);
-export const clearPreSessionCookie = (request: FastifyRequest, reply: FastifyReply) => setCookie(request, reply, PRE_SESSION_COOKIE, '', 0);

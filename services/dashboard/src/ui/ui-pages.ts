@@ -7,7 +7,7 @@ import { loadVendorFiles } from './vendor-files.ts';
 // The UI's files: the HTML document for every client-side route, the app's own modules
 // and styles (services/dashboard/public) and the vendored browser libraries.
 
-export const UI_ROUTES = ['/', '/login', '/setup', '/projects', '/projects/*', '/users'];
+export const UI_ROUTES = ['/', '/login', '/setup', '/projects', '/projects/*', '/users', '/account'];
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
 
 export async function registerUiPages(app: FastifyInstance): Promise<void> {

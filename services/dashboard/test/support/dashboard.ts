@@ -32,6 +32,12 @@ export async function ingest(base: string, key: string, kind: 'logs' | 'errors' 
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+/** The setup page's form: the setup code the process made at its start, then the owner's credentials. */
+export async function fillSetupForm(page: Page, setupCode: string, username: string, password: string): Promise<void> {
+  await page.getByLabel('Setup code').fill(setupCode);
+  await fillAuthForm(page, username, password, 'Create account');
+}
+
 export async function fillAuthForm(page: Page, username: string, password: string, submit: string): Promise<void> {
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);

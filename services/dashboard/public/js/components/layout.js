@@ -30,7 +30,7 @@ function TopBar() {
       <div class="spacer"></div>
       ${
         user &&
-        html`<span class="whoami" data-testid="whoami">${user.username}${user.is_owner ? ' (owner)' : ''}</span>
+        html`<${Link} href="/account" class="whoami" data-testid="whoami">${user.username}${user.role === 'member' ? '' : ` (${user.role})`}</${Link}>
         <button type="button" class="btn btn-small btn-ghost" onClick=${logout}>Log out</button>`
       }
     </header>

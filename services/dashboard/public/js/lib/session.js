@@ -6,6 +6,8 @@ import { useContext } from 'preact/hooks';
  * @property {string} id
  * @property {string} username
  * @property {boolean} is_owner
+ * @property {'owner' | 'member' | 'viewer'} role
+ * @property {boolean} disabled
  */
 /**
  * @typedef {object} Session

@@ -1,8 +1,9 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 
-/** The username + password form of the setup and login pages. */
-export function AuthForm({ title, intro, submitLabel, passwordHint, autocomplete, onSubmit }) {
+/** The username + password form of the setup and login pages; setup also asks for the setup code. */
+export function AuthForm({ title, intro, submitLabel, passwordHint, autocomplete, onSubmit, codeLabel = '', codeHint = '' }) {
+  const [code, setCode] = useState('');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState(/** @type {string | null} */ (null));
@@ -12,7 +13,7 @@ export function AuthForm({ title, intro, submitLabel, passwordHint, autocomplete
     setBusy(true);
     setError(null);
     try {
-      await onSubmit(username, password);
+      await onSubmit(username, password, code);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     } finally {
@@ -25,6 +26,13 @@ export function AuthForm({ title, intro, submitLabel, passwordHint, autocomplete
         <div class="brand brand-large">devtrail</div>
         <h1>${title}</h1>
         ${intro && html`<p class="muted">${intro}</p>`}
+        ${
+          codeLabel &&
+          html`<label>${codeLabel}
+          <input name="setup-code" autocomplete="off" spellcheck="false" required value=${code} onInput=${(e) => setCode(e.currentTarget.value)} />
+        </label>
+        <p class="hint">${codeHint}</p>`
+        }
         <label>Username
           <input name="username" autocomplete="username" required value=${username} onInput=${(e) => setUsername(e.currentTarget.value)} />
         </label>

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { Link } from '../lib/router.js';
 import { useData } from '../lib/use-data.js';
+import { useSession } from '../lib/session.js';
 import { formatTime } from '../lib/format.js';
 import { Layout } from '../components/layout.js';
 import { KeyReveal } from '../components/key-reveal.js';
@@ -39,6 +40,7 @@ function CreateProject({ onCreated }) {
 }
 
 export function ProjectsPage() {
+  const { user } = useSession();
   const { data, error, loading, reload } = useData(() => api('/api/admin/projects'), 'projects');
   const [created, setCreated] = useState(/** @type {{ project: { id: string, name: string }, api_key: string } | null} */ (null));
   const onCreated = (r) => {
@@ -50,7 +52,7 @@ export function ProjectsPage() {
       <h1>Projects</h1>
     </div>
     <section class="card">
-      <${CreateProject} onCreated=${onCreated} />
+      ${user?.role === 'viewer' ? html`<p class="muted">Your account can read these projects; it cannot change them.</p>` : html`<${CreateProject} onCreated=${onCreated} />`}
       ${
         created &&
         html`<div class="created" data-testid="created-project">
