@@ -7,9 +7,7 @@ import { EVENT_KINDS, kindOf, type EventKind } from '@devtrail/kinds';
 // (undefined). It decodes every event the consumers read, so a difference would store what
 // the schema refuses or drop what it accepts.
 
-const iso = fc
-  .date({ min: new Date(Date.UTC(1901, 0, 1)), max: new Date(Date.UTC(2298, 0, 1)), noInvalidDate: true })
-  .map((d) => d.toISOString());
+const iso = fc.date({ min: new Date(Date.UTC(1901, 0, 1)), max: new Date(Date.UTC(2298, 0, 1)), noInvalidDate: true }).map((d) => d.toISOString());
 const json = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 });
 
 /** A value of the field's type, valid for its event schema. */
