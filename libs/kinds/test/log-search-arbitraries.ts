@@ -46,7 +46,7 @@ export function searchTreeOf(v: Vocabulary): fc.Arbitrary<SearchNode> {
       .filter(bareText)
       .map((value) => ({ type: 'text' as const, value, wildcard: true })),
   );
-  const valueOf = (text: fc.Arbitrary<string>) =>
+  const fieldValue = (text: fc.Arbitrary<string>) =>
     fc.oneof(
       { weight: 3, arbitrary: text.map((value) => ({ op: '=' as const, value, wildcard: false })) },
       wildFrom(text)
@@ -62,11 +62,11 @@ export function searchTreeOf(v: Vocabulary): fc.Arbitrary<SearchNode> {
       value: level,
       wildcard: false,
     })),
-    fc.record({ field: fc.constantFrom(...exactFields), v: valueOf(v.exact) }).map(({ field, v: value }) => ({ type: 'field' as const, field, ...value })),
+    fc.record({ field: fc.constantFrom(...exactFields), v: fieldValue(v.exact) }).map(({ field, v: value }) => ({ type: 'field' as const, field, ...value })),
     fc
       .record({
         key: v.key,
-        v: fc.oneof(valueOf(fc.oneof(v.text, v.number)), fc.record({ op: fc.constantFrom('>', '>=', '<', '<='), value: v.number, wildcard: fc.constant(false) })),
+        v: fc.oneof(fieldValue(fc.oneof(v.text, v.number)), fc.record({ op: fc.constantFrom('>', '>=', '<', '<='), value: v.number, wildcard: fc.constant(false) })),
       })
       .map(({ key, v: value }) => ({ type: 'field' as const, field: 'metadata' as const, key, ...(value as { op: '='; value: string; wildcard: boolean }) })),
   );
