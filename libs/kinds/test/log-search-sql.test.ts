@@ -60,7 +60,9 @@ describe('search SQL over chdb', () => {
     const now = new Date().toISOString();
     await store.insert(
       KINDS.log.name,
-      logs.map(({ event_id, ...data }) => KINDS.log.toRow({ project_id: project, event_id, received_at: now, data: { ...data, timestamp: now } })),
+      logs.map(({ event_id, ...data }) =>
+        KINDS.log.toRow({ project_id: project, event_id, received_at: now, data: { ...data, level: data.level as (typeof logLevels)[number], timestamp: now } }),
+      ),
     );
   });
   afterAll(async () => {

@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { LlmPriceTable, Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
-import { projectsRepo } from '@devtrail/relational-store';
+import { projectsRepo, savedQueriesRepo } from '@devtrail/relational-store';
 import { operatorAuthenticator, requirePrincipal, type Authenticator } from './api/access.ts';
 import { registerAdminRoutes } from './api/admin-routes.ts';
 import { registerReadRoutes } from './api/read-routes.ts';
+import { registerExploreRoutes } from './api/explore-routes.ts';
+import { registerSavedQueryRoutes } from './api/saved-query-routes.ts';
+import { defaultPrices } from './api/llm-estimates.ts';
 
 export interface ControlPlaneOptions {
   operatorToken: string | undefined;
@@ -25,5 +28,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     api.addHook('onRequest', requirePrincipal([operatorAuthenticator(opts.operatorToken, async (id) => (await repo.get(id)) !== null), ...(opts.authenticators ?? [])]));
     registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);
     registerReadRoutes(api, adapters.columnStore, opts.lagOf, opts.llmPrices);
+    registerExploreRoutes(api, adapters.columnStore, opts.llmPrices ?? defaultPrices());
+    registerSavedQueryRoutes(api, savedQueriesRepo(adapters.relational));
   });
 }

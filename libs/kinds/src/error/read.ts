@@ -69,10 +69,10 @@ export async function readErrorGroups(
 
 export type ErrorRecord = RecordOf<ErrorEvent>;
 
-/** Occurrences, newest first, optionally of one group. */
+/** Occurrences, newest first, optionally of one group or one trace. */
 export async function readErrors(
   store: ColumnStore,
-  f: { projectId: string; fingerprint?: string; range?: Partial<TimeRange>; cursor?: string; limit?: number },
+  f: { projectId: string; fingerprint?: string; traceId?: string; range?: Partial<TimeRange>; cursor?: string; limit?: number },
 ): Promise<{ errors: ErrorRecord[]; nextCursor: string | null }> {
   const range = rangeOrDefault(f.range);
   const limit = clampLimit(f.limit);
@@ -83,10 +83,20 @@ export async function readErrors(
       WHERE project_id = {project:String}
         AND timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp <= fromUnixTimestamp64Milli({to:Int64})
         ${f.fingerprint ? 'AND fingerprint = {fp:String}' : ''}
+        ${f.traceId ? 'AND trace_id = {trace:String}' : ''}
         ${cursor ? "AND (timestamp, event_id) < (toDateTime64({ctime:String}, 3, 'UTC'), toUUID({cid:String}))" : ''}
       ORDER BY timestamp DESC, event_id DESC
       LIMIT {limit:UInt32}`,
-    { project: f.projectId, from: range.fromMs, to: range.toMs, fp: f.fingerprint ?? '', ctime: cursor?.time ?? '', cid: cursor?.id ?? '', limit: limit + 1 },
+    {
+      project: f.projectId,
+      from: range.fromMs,
+      to: range.toMs,
+      fp: f.fingerprint ?? '',
+      trace: f.traceId ?? '',
+      ctime: cursor?.time ?? '',
+      cid: cursor?.id ?? '',
+      limit: limit + 1,
+    },
   );
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];

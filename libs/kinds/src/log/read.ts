@@ -1,39 +1,18 @@
-import { clampLimit, decodeCursor, encodeCursor, rangeOrDefault, type ColumnStore, type TimeRange } from '@devtrail/column-store';
+import { clampLimit, decodeCursor, encodeCursor, type ColumnStore } from '@devtrail/column-store';
+import { logWhere, type LogFilter } from './filter.ts';
 import type { RecordOf } from '../kind.ts';
 import type { LogEvent } from './event.ts';
 import { log } from './index.ts';
 
-export interface LogFilter {
-  projectId: string;
-  range?: Partial<TimeRange>;
-  levels?: string[];
-  service?: string;
-  environment?: string;
-  release?: string;
-  traceId?: string;
-  text?: string;
-  cursor?: string;
-  limit?: number;
-}
+export type { LogFilter };
 
 export type LogRecord = RecordOf<LogEvent> & { received_at: string };
 
-/** Newest first, cursor-paginated. Each optional filter adds a fixed clause; values are parameters. */
-export async function readLogs(store: ColumnStore, f: LogFilter): Promise<{ logs: LogRecord[]; nextCursor: string | null }> {
-  const range = rangeOrDefault(f.range);
+/** Newest first, cursor-paginated (the filters: filter.ts). */
+export async function readLogs(store: ColumnStore, f: LogFilter & { cursor?: string; limit?: number }): Promise<{ logs: LogRecord[]; nextCursor: string | null }> {
   const limit = clampLimit(f.limit);
-  const params: Record<string, unknown> = { project: f.projectId, from: range.fromMs, to: range.toMs, limit: limit + 1 };
-  const where = ['project_id = {project:String}', 'timestamp >= fromUnixTimestamp64Milli({from:Int64})', 'timestamp <= fromUnixTimestamp64Milli({to:Int64})'];
-  const add = (clause: string, name: string, value: unknown) => {
-    where.push(clause);
-    params[name] = value;
-  };
-  if (f.levels?.length) add('level IN {levels:Array(String)}', 'levels', f.levels);
-  if (f.service) add('service = {service:String}', 'service', f.service);
-  if (f.environment) add('environment = {environment:String}', 'environment', f.environment);
-  if (f.release) add('release = {release:String}', 'release', f.release);
-  if (f.traceId) add('trace_id = {trace:String}', 'trace', f.traceId);
-  if (f.text) add('positionCaseInsensitiveUTF8(message, {text:String}) > 0', 'text', f.text);
+  const { where, params } = logWhere(f);
+  params.limit = limit + 1;
   const cursor = decodeCursor(f.cursor);
   if (cursor) {
     where.push("(timestamp, event_id) < (toDateTime64({ctime:String}, 3, 'UTC'), toUUID({cid:String}))");

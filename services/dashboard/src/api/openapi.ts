@@ -2,9 +2,10 @@ import { devtrailOpenApi, type DocumentRoutes } from '@devtrail/http/api-docs';
 import { documentHealth } from '@devtrail/runtime';
 import { documentAdminApi } from './admin-docs.ts';
 import { documentReadApi } from './read-docs.ts';
+import { documentExploreApi } from './explore-docs.ts';
 
 // The dashboard's route groups, documented beside their handlers, in the document's order.
-export const DASHBOARD_API_DOCS: DocumentRoutes[] = [documentAdminApi, documentReadApi];
+export const DASHBOARD_API_DOCS: DocumentRoutes[] = [documentAdminApi, documentReadApi, documentExploreApi];
 
 let cached: Record<string, unknown> | undefined;
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates } from '@devtrail/kinds';
+import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates, searchTerms, searchTraces } from '@devtrail/kinds';
+import { traceSearchQuery } from './explore-schemas.ts';
 import type { ColumnStore } from '@devtrail/column-store';
 import { traceIdParam, errorsQuery, fingerprintParam, ingestionQuery, logsQuery, apiTimeRange, rangeQuery, tracesQuery } from './api-schemas.ts';
 import { notFound } from '@devtrail/http';
@@ -8,7 +9,7 @@ import type { LlmPriceTable } from '@devtrail/config';
 import { defaultPrices, withEstimates } from './llm-estimates.ts';
 
 // /api/projects/:id/...: what the dashboard reads. Every query is bounded by project and
-// time range and runs with ClickHouse query parameters (column-store/src/reads).
+// time range and runs with ClickHouse query parameters (each kind's read.ts in libs/kinds).
 // read-docs.ts documents each path.
 
 export const READ_PATHS = {
@@ -35,17 +36,17 @@ export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lag
       environment: q.environment,
       release: q.release,
       traceId: q.trace_id,
-      text: q.q,
+      search: q.q,
       cursor: q.cursor,
       limit: q.limit,
     });
-    return { logs: r.logs, next_cursor: r.nextCursor };
+    return { logs: r.logs, next_cursor: r.nextCursor, terms: searchTerms(q.q ?? null) };
   });
 
   app.get(READ_PATHS.errors, async (request) => {
     const projectId = await projectOf(request);
     const q = errorsQuery.parse(request.query);
-    const r = await readErrors(store, { projectId, fingerprint: q.fingerprint, range: apiTimeRange(q), cursor: q.cursor, limit: q.limit });
+    const r = await readErrors(store, { projectId, fingerprint: q.fingerprint, traceId: q.trace_id, range: apiTimeRange(q), cursor: q.cursor, limit: q.limit });
     return { errors: r.errors, next_cursor: r.nextCursor };
   });
 
@@ -66,8 +67,18 @@ export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lag
 
   app.get(READ_PATHS.traces, async (request) => {
     const projectId = await projectOf(request);
-    const q = tracesQuery.parse(request.query);
-    return { traces: await readSpans(store, { projectId, range: apiTimeRange(q), operation: q.operation, rootsOnly: true, limit: q.limit }) };
+    const q = traceSearchQuery.parse(request.query);
+    const traces = await searchTraces(store, {
+      projectId,
+      range: apiTimeRange(q),
+      operation: q.operation,
+      service: q.service,
+      minDurationMs: q.min_duration_ms,
+      maxDurationMs: q.max_duration_ms,
+      status: q.status,
+      limit: q.limit,
+    });
+    return { traces };
   });
 
   app.get(READ_PATHS.trace, async (request) => {
