@@ -47,7 +47,7 @@ beforeAll(async () => {
   };
   project = (await call('POST', '/api/admin/projects', { name: 'explore' })).json().project.id;
   const store = adapters.columnStore;
-  const stored = <D>(data: D) => ({ project_id: project, event_id: randomUUID(), received_at: at(0), data });
+  const stored = (data: object) => ({ project_id: project, event_id: randomUUID(), received_at: at(0), data: data as never });
   const common = { environment: 'production', release: 'v2' };
   const logs = [
     { service: 'checkout', level: 'info', message: 'order placed', metadata: { user_id: 'u_1042', cart: 3 } },

@@ -24,12 +24,18 @@ export interface ErrorGroup {
   };
 }
 
-/** Groups seen in the range, most recently seen first. Counts are distinct event ids. */
+/** Groups seen in the range, most recently seen first, optionally of a service or environment. Counts are distinct event ids. */
 export async function readErrorGroups(
   store: ColumnStore,
-  f: { projectId: string; range?: Partial<TimeRange>; fingerprint?: string; limit?: number },
+  f: { projectId: string; range?: Partial<TimeRange>; fingerprint?: string; service?: string; environment?: string; limit?: number },
 ): Promise<ErrorGroup[]> {
   const range = rangeOrDefault(f.range);
+  // Groups with an occurrence of this service or environment in the range.
+  const of = [f.service && 'service = {service:String}', f.environment && 'environment = {environment:String}'].filter(Boolean);
+  const occurred = of.length
+    ? `AND fingerprint IN (SELECT fingerprint FROM ${error.name} WHERE project_id = {project:String}
+         AND timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp <= fromUnixTimestamp64Milli({to:Int64}) AND ${of.join(' AND ')})`
+    : '';
   const rows = await store.query<{
     fingerprint: string;
     count: string;
@@ -41,12 +47,12 @@ export async function readErrorGroups(
     `SELECT fingerprint, min(first_seen) AS fs, max(last_seen) AS ls,
             uniqExactMerge(events) AS count, argMaxMerge(latest) AS latest, max(max_severity) AS sev
        FROM ${GROUPS_TABLE}
-      WHERE project_id = {project:String} ${f.fingerprint ? 'AND fingerprint = {fp:String}' : ''}
+      WHERE project_id = {project:String} ${f.fingerprint ? 'AND fingerprint = {fp:String}' : ''} ${occurred}
       GROUP BY fingerprint
      HAVING ls >= fromUnixTimestamp64Milli({from:Int64}) AND fs <= fromUnixTimestamp64Milli({to:Int64})
       ORDER BY ls DESC
       LIMIT {limit:UInt32}`,
-    { project: f.projectId, fp: f.fingerprint ?? '', from: range.fromMs, to: range.toMs, limit: clampLimit(f.limit) },
+    { project: f.projectId, fp: f.fingerprint ?? '', service: f.service ?? '', environment: f.environment ?? '', from: range.fromMs, to: range.toMs, limit: clampLimit(f.limit) },
   );
   return rows.map((r) => ({
     fingerprint: r.fingerprint,

@@ -20,6 +20,9 @@ export const surroundingQuery = z.object({
   service: z.string().max(500).optional(),
 });
 
+/** Error groups with an occurrence of this service or environment. */
+export const errorGroupsQuery = rangeQuery.extend({ service: z.string().max(500).optional(), environment: z.string().max(500).optional() });
+
 export const traceSearchQuery = rangeQuery.extend({
   operation: z.string().max(500).optional(),
   service: z.string().max(500).optional(),

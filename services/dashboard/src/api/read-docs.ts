@@ -1,6 +1,6 @@
 import { z, type AnyZodObject } from 'zod';
 import type { ErrorGroup, IngestionRate, LlmUsageSummary, SpanRecord as SpanRecordType, TraceSummary } from '@devtrail/kinds';
-import { traceSearchQuery } from './explore-schemas.ts';
+import { errorGroupsQuery, traceSearchQuery } from './explore-schemas.ts';
 import { SEARCH_NOTE } from './explore-docs.ts';
 import { errorsQuery, fingerprintParam, ingestionQuery, logsQuery, rangeQuery } from './api-schemas.ts';
 import { EVENT_KINDS, severities } from '@devtrail/kinds';
@@ -105,7 +105,12 @@ export function documentReadApi(docs: ApiDocs) {
     describeFields(errorsQuery, { trace_id: 'Only occurrences reported with this trace id.' }),
     z.object({ errors: z.array(errorRecord), next_cursor: nextCursor }),
   );
-  read(READ_PATHS.errorGroups, 'Error groups seen in the range, most recently seen first', rangeQuery, z.object({ groups: z.array(errorGroup) }));
+  read(
+    READ_PATHS.errorGroups,
+    'Error groups seen in the range, most recently seen first',
+    describeFields(errorGroupsQuery, { service: 'Groups with an occurrence of this service in the range.', environment: 'Groups with an occurrence in this environment.' }),
+    z.object({ groups: z.array(errorGroup) }),
+  );
   read(
     READ_PATHS.errorGroup,
     'One error group and its 20 most recent occurrences',

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates, searchTerms, searchTraces } from '@devtrail/kinds';
-import { traceSearchQuery } from './explore-schemas.ts';
+import { errorGroupsQuery, traceSearchQuery } from './explore-schemas.ts';
 import type { ColumnStore } from '@devtrail/column-store';
 import { traceIdParam, errorsQuery, fingerprintParam, ingestionQuery, logsQuery, apiTimeRange, rangeQuery, tracesQuery } from './api-schemas.ts';
 import { notFound } from '@devtrail/http';
@@ -52,8 +52,8 @@ export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lag
 
   app.get(READ_PATHS.errorGroups, async (request) => {
     const projectId = await projectOf(request);
-    const q = rangeQuery.parse(request.query);
-    return { groups: await readErrorGroups(store, { projectId, range: apiTimeRange(q), limit: q.limit }) };
+    const q = errorGroupsQuery.parse(request.query);
+    return { groups: await readErrorGroups(store, { projectId, range: apiTimeRange(q), service: q.service, environment: q.environment, limit: q.limit }) };
   });
 
   app.get(READ_PATHS.errorGroup, async (request) => {

@@ -1,19 +1,28 @@
 import { html } from 'htm/preact';
 import { api, projectApi } from '../lib/api.js';
 import { Link, useLocation } from '../lib/router.js';
-import { boundsOf } from '../lib/time-range.js';
+import { boundsOf, rangeOf } from '../lib/time-range.js';
 import { useData } from '../lib/use-data.js';
-import { formatNumber, timeAgo, formatTime } from '../lib/format.js';
+import { errorTitle, formatNumber, timeAgo, formatTime } from '../lib/format.js';
+import { projectHref } from '../lib/view-state.js';
 import { Badge } from '../components/badges.js';
 import { Sparkline } from '../components/sparkline.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
 
-// Error groups seen in the range, most recently seen first, each with its activity.
+// Error groups seen in the range (of the service and environment chosen), most recently
+// seen first, each with its activity.
 
-async function loadGroups(projectId, range) {
-  const bounds = boundsOf(range);
-  const { groups } = await api(projectApi(projectId, '/error-groups'), { query: { ...bounds, limit: 200 } });
+/** The type in bold, then the message, without the type twice when the message starts with it. */
+export function ErrorTitle({ type, message }) {
+  const t = errorTitle(type, message);
+  return html`<strong>${t.type}</strong>${t.message ? `: ${t.message}` : ''}`;
+}
+
+async function loadGroups(projectId, query) {
+  const bounds = boundsOf(rangeOf(query));
+  const filters = { service: query.get('service') || undefined, environment: query.get('environment') || undefined };
+  const { groups } = await api(projectApi(projectId, '/error-groups'), { query: { ...bounds, ...filters, limit: 200 } });
   let activity = {};
   if (groups.length > 0) {
     const r = await api(projectApi(projectId, '/error-activity'), {
@@ -26,12 +35,12 @@ async function loadGroups(projectId, range) {
 
 export function ErrorsPage({ project }) {
   const { query } = useLocation();
-  const range = query.get('range') || '';
-  const { data, error, loading } = useData(() => loadGroups(project.id, range), `${project.id}|${range}`);
+  const key = ['range', 'from', 'to', 'service', 'environment'].map((k) => query.get(k)).join('|');
+  const { data, error, loading } = useData(() => loadGroups(project.id, query), `${project.id}|${key}`);
   return html`
     <div class="page-head">
       <h1>Errors</h1>
-      <div class="head-actions"><${TimeRangePicker} value=${range} /></div>
+      <div class="head-actions"><${TimeRangePicker} /></div>
     </div>
     ${error && html`<${ErrorBox} error=${error} />`}
     ${loading && !data && html`<${Loading} />`}
@@ -39,7 +48,7 @@ export function ErrorsPage({ project }) {
       data &&
       (data.groups.length === 0
         ? html`<${Empty}>No errors in this time range.</${Empty}>`
-        : html`<table class="table" data-testid="error-groups">
+        : html`<div class="table-wrap"><table class="table" data-testid="error-groups">
           <thead>
             <tr><th>Error</th><th>Activity</th><th class="num">Events</th><th>First seen</th><th>Last seen</th><th>Severity</th><th>Service</th><th>Release</th></tr>
           </thead>
@@ -47,21 +56,21 @@ export function ErrorsPage({ project }) {
             ${data.groups.map(
               (g) => html`<tr key=${g.fingerprint} data-testid="error-group-row">
                 <td class="message">
-                  <${Link} href=${`/projects/${encodeURIComponent(project.id)}/errors/${g.fingerprint}`} class="error-title">
-                    <strong>${g.latest.error_type || 'Error'}</strong>: ${g.latest.error_message}
+                  <${Link} href=${projectHref(project.id, `errors/${g.fingerprint}`)} class="error-title">
+                    <${ErrorTitle} type=${g.latest.error_type} message=${g.latest.error_message} />
                   </${Link}>
                 </td>
                 <td><${Sparkline} values=${data.activity[g.fingerprint]} /></td>
                 <td class="num">${formatNumber(g.count)}</td>
-                <td class="nowrap" title=${formatTime(g.first_seen)}>${timeAgo(g.first_seen)}</td>
-                <td class="nowrap" title=${formatTime(g.last_seen)}>${timeAgo(g.last_seen)}</td>
+                <td class="nowrap" title=${formatTime(g.first_seen, { zone: true })}>${timeAgo(g.first_seen)}</td>
+                <td class="nowrap" title=${formatTime(g.last_seen, { zone: true })}>${timeAgo(g.last_seen)}</td>
                 <td><${Badge} value=${g.max_severity} /></td>
                 <td>${g.latest.service}</td>
                 <td>${g.latest.release || '—'}</td>
               </tr>`,
             )}
           </tbody>
-        </table>`)
+        </table></div>`)
     }
   `;
 }
