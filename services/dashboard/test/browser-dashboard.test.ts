@@ -86,13 +86,12 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     // Newest first.
     const messages = await page.locator('[data-testid=log-row] .message').allTextContents();
     expect(messages.indexOf('inventory service unreachable')).toBeLessThan(messages.indexOf('checkout started'));
-    // Level filter.
-    await page.getByLabel('warn').check();
+    // Level, then text (the explorer's own suites: browser-explorer.test.ts).
+    await page.getByTestId('log-search').fill('level:warn');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => page.locator('[data-testid=log-row]').count()).toBe(1);
-    await page.getByLabel('warn').uncheck();
-    // Text filter.
-    await page.getByLabel('Message contains').fill('checkout');
-    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByTestId('log-search').fill('checkout');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => page.locator('[data-testid=log-row]').count()).toBe(1);
     await page.getByText('checkout started').click();
     await page.getByText('"cart_id": "c-42"').waitFor();

@@ -40,6 +40,8 @@ function options(uPlot, { data, series, height, yLabel, stacked, width, onZoom, 
   const step = data[0].length > 1 ? (data[0][1] - data[0][0]) * 1000 : 60_000;
   const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
   const fmt = valueFormat || axisNumber;
+  // A drag ends with a click on the same spot: that click is the drag's, not a bucket's.
+  let dragged = false;
   return {
     width,
     height,
@@ -81,6 +83,7 @@ function options(uPlot, { data, series, height, yLabel, stacked, width, onZoom, 
           setSelect: [
             (/** @type {any} */ u) => {
               if (u.select.width < 4) return;
+              dragged = true;
               const from = u.posToVal(u.select.left, 'x') * 1000;
               const to = u.posToVal(u.select.left + u.select.width, 'x') * 1000;
               u.setSelect({ left: 0, width: 0, top: 0, height: 0 }, false);
@@ -92,7 +95,10 @@ function options(uPlot, { data, series, height, yLabel, stacked, width, onZoom, 
               // A click (no drag) on a bucket zooms to that bucket.
               u.over.addEventListener('click', () => {
                 const i = u.cursor.idx;
-                if (i == null || u.select.width >= 4) return;
+                if (dragged || i == null) {
+                  dragged = false;
+                  return;
+                }
                 const from = data[0][i] * 1000;
                 onZoom(from, from + step);
               });

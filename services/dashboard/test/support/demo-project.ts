@@ -1,0 +1,29 @@
+import type { Page } from 'playwright-core';
+import { createProjectInUi, fillAuthForm } from './dashboard.ts';
+import { sendDemoData } from './demo-data.ts';
+import { reloadUntilVisible } from './browser.ts';
+
+export const OWNER = { username: 'owner', password: 'correct horse battery' };
+
+/** Creates the owner and a project through the UI, sends the demo data and waits until the logs show it. */
+export async function demoProject(page: Page, base: string, opts: { beforeSetup?: () => Promise<void> } = {}) {
+  await page.goto('/');
+  await page.waitForURL('**/setup');
+  await opts.beforeSetup?.();
+  await fillAuthForm(page, OWNER.username, OWNER.password, 'Create account');
+  await page.waitForURL('**/projects');
+  const project = await createProjectInUi(page, 'shop');
+  const sentAt = Date.now();
+  await sendDemoData(base, project.key, sentAt);
+  await page.goto(`/projects/${project.id}/logs`);
+  await reloadUntilVisible(page, /180 matching logs/, 10_000);
+  return { ...project, sentAt };
+}
+
+/** Logs in through the form (a new browser profile has no session). */
+export async function logIn(page: Page, next = '/projects'): Promise<void> {
+  await page.goto(next);
+  await page.waitForURL('**/login**');
+  await fillAuthForm(page, OWNER.username, OWNER.password, 'Log in');
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
