@@ -8,7 +8,7 @@ import { Routes } from './routes.js';
 import { Loading, ErrorBox } from './components/status.js';
 import { onZoneChange } from './lib/format.js';
 import { installShortcuts } from './lib/shortcuts.js';
-import { loginHref } from './lib/next-page.js';
+import { loginHref, safeNext } from './lib/next-page.js';
 
 function App() {
   const [session, setSession] = useState(/** @type {Omit<import('./lib/session.js').Session, 'refresh'> | null} */ (null));
@@ -41,7 +41,7 @@ function App() {
     const open = path === '/login' || path === '/setup';
     if (session.setupNeeded && path !== '/setup') navigate('/setup', { replace: true });
     else if (!session.setupNeeded && !session.user && path !== '/login') navigate(loginHref(), { replace: true });
-    else if (session.user && (open || path === '/')) navigate('/projects', { replace: true });
+    else if (session.user && (open || path === '/')) navigate(safeNext(new URLSearchParams(location.search).get('next')) ?? '/projects', { replace: true });
   }, [session, path]);
 
   if (failure) return html`<div class="centered"><${ErrorBox} error=${failure} /></div>`;

@@ -92,9 +92,9 @@ export function SearchBar({ projectId, value, onSearch, range }) {
       }
       <details class="syntax-help">
         <summary class="small">Search syntax</summary>
-        <table class="table compact small">
+        <div class="table-wrap"><table class="table compact small">
           <tbody>${EXAMPLES.map(([q, what]) => html`<tr><td><code>${q}</code></td><td>${what}</td></tr>`)}</tbody>
-        </table>
+        </table></div>
       </details>
     </div>
   `;

@@ -41,10 +41,10 @@ export function UsersPage() {
     ${!data && !error && html`<${Loading} />`}
     ${
       data &&
-      html`<table class="table" data-testid="users-table">
+      html`<div class="table-wrap"><table class="table" data-testid="users-table">
       <thead><tr><th>Username</th><th>Role</th><th>Created</th></tr></thead>
-      <tbody>${data.users.map((u) => html`<tr key=${u.id}><td>${u.username}</td><td>${u.is_owner ? 'owner' : 'member'}</td><td>${formatTime(u.created_at, { seconds: false })}</td></tr>`)}</tbody>
-    </table>`
+      <tbody>${data.users.map((u) => html`<tr key=${u.id}><td>${u.username}</td><td>${u.is_owner ? 'owner' : 'member'}</td><td>${formatTime(u.created_at, { seconds: false, zone: true })}</td></tr>`)}</tbody>
+    </table></div>`
     }
   </${Layout}>`;
 }
