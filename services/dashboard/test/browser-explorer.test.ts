@@ -9,7 +9,9 @@ import { demoProject } from './support/demo-project.ts';
 // syntax over message and metadata, filtering from facets, saved searches, zooming and
 // absolute ranges, surrounding lines, the live tail, and "/" to search.
 
-const ALL = demoLogs(0).flatMap(({ service, logs }) => logs.map((l) => ({ ...l, service }) as { service: string; level: string; message: string; metadata: Record<string, unknown>; request_id: string }));
+const ALL = demoLogs(0).flatMap(({ service, logs }) =>
+  logs.map((l) => ({ ...l, service }) as { service: string; level: string; message: string; metadata: Record<string, unknown>; request_id: string }),
+);
 const count = (f: (l: (typeof ALL)[number]) => boolean) => ALL.filter(f).length;
 
 describe.skipIf(!browserAvailable())(`logs explorer in Chromium${browserAvailable() ? '' : ` (skipped: ${NO_BROWSER_REASON})`}`, () => {
@@ -40,7 +42,10 @@ describe.skipIf(!browserAvailable())(`logs explorer in Chromium${browserAvailabl
     await expect.poll(() => heading().textContent()).toBe(`${ALL.length} matching logs`);
     await page.getByTestId('log-volume-chart').locator('canvas').first().waitFor();
     for (const level of ['debug', 'info', 'warn', 'error']) {
-      const row = page.getByTestId('facet-level').locator('li').filter({ has: page.locator('.facet-label', { hasText: new RegExp(`^${level}$`) }) });
+      const row = page
+        .getByTestId('facet-level')
+        .locator('li')
+        .filter({ has: page.locator('.facet-label', { hasText: new RegExp(`^${level}$`) }) });
       expect(await row.locator('.facet-count').textContent()).toBe(String(count((l) => l.level === level)));
     }
     expect(await page.getByTestId('facet-service').locator('.facet-label').allTextContents()).toHaveLength(DEMO.services.length);
@@ -143,7 +148,10 @@ describe.skipIf(!browserAvailable())(`logs explorer in Chromium${browserAvailabl
     const iso = (ms: number) => new Date(ms).toISOString().slice(0, 16);
     const start = Math.floor(project.sentAt / 60_000) * 60_000 - 10 * 60_000;
     await page.getByTestId('custom-range').getByLabel('From').fill(iso(start));
-    await page.getByTestId('custom-range').getByLabel('To').fill(iso(start + 11 * 60_000));
+    await page
+      .getByTestId('custom-range')
+      .getByLabel('To')
+      .fill(iso(start + 11 * 60_000));
     await page.getByTestId('custom-range').getByRole('button', { name: 'Apply' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('from')).toBe(String(start));
     expect(await page.getByTestId('range-label').textContent()).toContain('UTC');

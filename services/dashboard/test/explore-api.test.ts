@@ -56,14 +56,20 @@ beforeAll(async () => {
     { service: 'cart', level: 'debug', message: 'cache miss', metadata: { key: 'p:1' } },
     { service: 'cart', level: 'info', message: 'cart saved', metadata: {} },
   ].map((l, i) => ({ ...common, span_id: '', request_id: '', context: '', trace_id: '', ...l, timestamp: at(i * 60_000) }));
-  await store.insert(KINDS.log.name, logs.map((l) => KINDS.log.toRow(stored(l))));
+  await store.insert(
+    KINDS.log.name,
+    logs.map((l) => KINDS.log.toRow(stored(l))),
+  );
   const span = (s: Record<string, unknown>) => ({ ...common, service: 'checkout', parent_span_id: '', status: 'ok', metadata: {}, start_time: at(0), ...s });
   const spans = [
     span({ trace_id: 'trace-1', span_id: 'a', operation: 'POST /api/checkout', duration_ms: 420 }),
     span({ trace_id: 'trace-1', span_id: 'b', parent_span_id: 'a', operation: 'charge', duration_ms: 300, status: 'error', service: 'payments' }),
     span({ trace_id: 'trace-2', span_id: 'c', operation: 'GET /api/cart', duration_ms: 12, service: 'cart', start_time: at(60_000) }),
   ];
-  await store.insert(KINDS.span.name, spans.map((s) => KINDS.span.toRow(stored(s))));
+  await store.insert(
+    KINDS.span.name,
+    spans.map((s) => KINDS.span.toRow(stored(s))),
+  );
   const call1 = { ...common, service: 'assistant', model: 'gpt-4o', provider: 'openai', operation: 'chat', input_tokens: 100, output_tokens: 50, cost_usd: 0.01 };
   const calls = [
     { ...call1, latency_ms: 900, metadata: { feature: 'search', trace_id: 'trace-1' }, timestamp: at(0) },
@@ -71,7 +77,10 @@ beforeAll(async () => {
     { ...call1, latency_ms: 300, metadata: { feature: 'summary' }, timestamp: at(120_000) },
     { ...call1, latency_ms: 100, metadata: {}, timestamp: at(180_000) },
   ];
-  await store.insert(KINDS.llm.name, calls.map((c) => KINDS.llm.toRow(stored(c))));
+  await store.insert(
+    KINDS.llm.name,
+    calls.map((c) => KINDS.llm.toRow(stored(c))),
+  );
   const error = (e: Record<string, unknown>) => ({
     ...common,
     service: 'payments',
@@ -86,7 +95,10 @@ beforeAll(async () => {
     breadcrumbs: [],
     ...e,
   });
-  await store.insert(KINDS.error.name, [error({ trace_id: 'trace-1' }), error({ trace_id: 'trace-9' })].map((e) => KINDS.error.toRow(stored(e))));
+  await store.insert(
+    KINDS.error.name,
+    [error({ trace_id: 'trace-1' }), error({ trace_id: 'trace-9' })].map((e) => KINDS.error.toRow(stored(e))),
+  );
 });
 afterAll(async () => close());
 

@@ -52,7 +52,15 @@ export async function readErrorGroups(
      HAVING ls >= fromUnixTimestamp64Milli({from:Int64}) AND fs <= fromUnixTimestamp64Milli({to:Int64})
       ORDER BY ls DESC
       LIMIT {limit:UInt32}`,
-    { project: f.projectId, fp: f.fingerprint ?? '', service: f.service ?? '', environment: f.environment ?? '', from: range.fromMs, to: range.toMs, limit: clampLimit(f.limit) },
+    {
+      project: f.projectId,
+      fp: f.fingerprint ?? '',
+      service: f.service ?? '',
+      environment: f.environment ?? '',
+      from: range.fromMs,
+      to: range.toMs,
+      limit: clampLimit(f.limit),
+    },
   );
   return rows.map((r) => ({
     fingerprint: r.fingerprint,

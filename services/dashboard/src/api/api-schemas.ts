@@ -54,7 +54,14 @@ export const createProjectBody = z.object({
   rate_limit_per_minute: z.number().int().min(1).max(10_000_000).optional(),
 });
 export const originsBody = z.object({
-  origins: z.array(z.string().max(MAX_ORIGIN_ENTRY_LENGTH, `must be at most ${MAX_ORIGIN_ENTRY_LENGTH} characters`).regex(ORIGIN_ENTRY, 'must be a domain (example.com), a wildcard (*.example.com) or an http(s) origin (https://app.example.com)')).max(100),
+  origins: z
+    .array(
+      z
+        .string()
+        .max(MAX_ORIGIN_ENTRY_LENGTH, `must be at most ${MAX_ORIGIN_ENTRY_LENGTH} characters`)
+        .regex(ORIGIN_ENTRY, 'must be a domain (example.com), a wildcard (*.example.com) or an http(s) origin (https://app.example.com)'),
+    )
+    .max(100),
 });
 export const rateLimitBody = z.object({ rate_limit_per_minute: z.number().int().min(1).max(10_000_000) });
 export const drainSecretBody = z.object({ secret: pgText().min(8).max(200).nullable() });

@@ -41,11 +41,9 @@ export function documentExploreApi(docs: ApiDocs) {
         .openapi({
           description: 'Exact counts over every matching log, most common first (at most 10 each).',
         }),
-      metadata: z
-        .array(z.object({ key: z.string(), count: z.number().int(), values: z.array(facetValue) }))
-        .openapi({
-          description: `The most common top-level metadata keys of the newest ${METADATA_SAMPLE.toLocaleString('en')} matching logs, each with its most common values (strings, integers, booleans).`,
-        }),
+      metadata: z.array(z.object({ key: z.string(), count: z.number().int(), values: z.array(facetValue) })).openapi({
+        description: `The most common top-level metadata keys of the newest ${METADATA_SAMPLE.toLocaleString('en')} matching logs, each with its most common values (strings, integers, booleans).`,
+      }),
       sampled: z.number().int().openapi({ description: 'How many logs the metadata facets were read from.' }),
     }),
   );

@@ -108,7 +108,10 @@ export function documentReadApi(docs: ApiDocs) {
   read(
     READ_PATHS.errorGroups,
     'Error groups seen in the range, most recently seen first',
-    describeFields(errorGroupsQuery, { service: 'Groups with an occurrence of this service in the range.', environment: 'Groups with an occurrence in this environment.' }),
+    describeFields(errorGroupsQuery, {
+      service: 'Groups with an occurrence of this service in the range.',
+      environment: 'Groups with an occurrence in this environment.',
+    }),
     z.object({ groups: z.array(errorGroup) }),
   );
   read(

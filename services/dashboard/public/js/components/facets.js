@@ -4,17 +4,20 @@ import { formatNumber } from '../lib/format.js';
 // The logs explorer's facets: each value with its count, to filter in (+) or out (−).
 // Column facets count every matching log; metadata facets the newest ones (the API's sample).
 
+/** Whether a metadata key's most common value is on more than one log. @param {{ values: Array<{ count: number }> }} m */
+const repeats = (m) => (m.values[0]?.count ?? 0) > 1;
+
 const COLUMN_TITLES = { level: 'Level', service: 'Service', environment: 'Environment', release: 'Release' };
 
 /**
  * @param {{ name: string, title: string, values: Array<{ value: string, count: number }>, total?: number,
- *   onFilter: (name: string, value: string, exclude: boolean) => void }} props
+ *   onFilter: (name: string, value: string, exclude: boolean) => void, open?: boolean }} props
  */
-function Facet({ name, title, values, total, onFilter }) {
+function Facet({ name, title, values, total, onFilter, open = true }) {
   if (values.length === 0) return null;
   const max = Math.max(1, ...values.map((v) => v.count));
   return html`
-    <details class="facet" open data-testid=${`facet-${name}`}>
+    <details class="facet" open=${open} data-testid=${`facet-${name}`}>
       <summary><span class="facet-title">${title}</span>${total !== undefined && html`<span class="muted small">${formatNumber(total)}</span>`}</summary>
       <ul>
         ${values.map(
@@ -38,17 +41,25 @@ function Facet({ name, title, values, total, onFilter }) {
  *   onFilter: (name: string, value: string, exclude: boolean) => void }} props
  */
 export function Facets({ facets, onFilter }) {
+  // On a narrow screen the facets sit above the list, folded until asked for.
+  const wide = window.matchMedia('(min-width: 901px)').matches;
+  // Metadata keys whose values repeat first: a key with a different value on every log
+  // (a request id) is listed folded.
+  const metadata = [...facets.metadata].sort((a, b) => Number(repeats(b)) - Number(repeats(a)));
   return html`
     <aside class="facets" aria-label="Facets" data-testid="facets">
+     <details class="facets-box" open=${wide}>
+      <summary class="facets-toggle">Filters</summary>
       ${Object.entries(COLUMN_TITLES).map(([name, title]) => html`<${Facet} key=${name} name=${name} title=${title} values=${facets.columns[name] || []} onFilter=${onFilter} />`)}
       ${
         facets.metadata.length > 0 &&
         html`<div class="facet-group-title muted small" title=${`From the newest ${formatNumber(facets.sampled)} matching logs`}>Metadata (newest ${formatNumber(facets.sampled)})</div>`
       }
-      ${facets.metadata.map(
+      ${metadata.map(
         (m) =>
-          html`<${Facet} key=${`m.${m.key}`} name=${`metadata.${m.key}`} title=${m.key} total=${m.count} values=${m.values} onFilter=${onFilter} />`,
+          html`<${Facet} key=${`m.${m.key}`} name=${`metadata.${m.key}`} title=${m.key} total=${m.count} values=${m.values} onFilter=${onFilter} open=${repeats(m)} />`,
       )}
+     </details>
     </aside>
   `;
 }

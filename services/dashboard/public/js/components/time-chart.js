@@ -62,7 +62,10 @@ function options(uPlot, { data, series, height, yLabel, stacked, width, onZoom, 
       { ...axis, label: yLabel, size: 60, values: (/** @type {unknown} */ _u, /** @type {number[]} */ splits) => splits.map(fmt) },
     ],
     series: [
-      { label: `Time (${zoneLabel()})`, value: (/** @type {unknown} */ _u, /** @type {number | null} */ v) => (v == null ? '--' : formatTime(v * 1000, { seconds: false })) },
+      {
+        label: `Time (${zoneLabel()})`,
+        value: (/** @type {unknown} */ _u, /** @type {number | null} */ v) => (v == null ? '--' : formatTime(v * 1000, { seconds: false })),
+      },
       ...ordered.map((s) => {
         const color = s.color || PALETTE[s.index % PALETTE.length];
         return {
@@ -129,7 +132,16 @@ export function TimeChart({ data, series, height = 220, yLabel, stacked = false,
     const widthOf = (/** @type {HTMLElement} */ el) => Math.max(200, el.clientWidth);
     loadUPlot().then((uPlot) => {
       if (!alive || !box.current) return;
-      const opts = options(uPlot, { data, series, height, yLabel, stacked, width: widthOf(box.current), onZoom: onZoom && ((a, b) => zoom.current?.(a, b)), valueFormat });
+      const opts = options(uPlot, {
+        data,
+        series,
+        height,
+        yLabel,
+        stacked,
+        width: widthOf(box.current),
+        onZoom: onZoom && ((a, b) => zoom.current?.(a, b)),
+        valueFormat,
+      });
       plot = new uPlot(opts, stacked ? stack(data) : data, box.current);
       observer = new ResizeObserver(() => box.current && plot.setSize({ width: widthOf(box.current), height }));
       observer.observe(box.current);

@@ -21,7 +21,9 @@ import { recall, remember } from './page-cache.js';
 export function useData(load, key) {
   const cacheKey = `${location.pathname}${location.search}|${String(key)}`;
   const cached = useRef(/** @type {T | undefined} */ (recall(cacheKey)));
-  const [state, setState] = useState(/** @type {DataState<T>} */ (cached.current === undefined ? { data: undefined, error: null, loading: true } : { data: cached.current, error: null, loading: false }));
+  const [state, setState] = useState(
+    /** @type {DataState<T>} */ (cached.current === undefined ? { data: undefined, error: null, loading: true } : { data: cached.current, error: null, loading: false }),
+  );
   const seq = useRef(0);
   const run = useCallback(() => {
     const mine = ++seq.current;

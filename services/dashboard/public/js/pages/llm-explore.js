@@ -83,7 +83,9 @@ export function MetadataBreakdown({ projectId, bounds, filters, boundsKey, by })
 
 /** @param {{ projectId: string, bounds: Bounds, filters: CallFilters, boundsKey: string }} props */
 export function CallList({ projectId, bounds, filters, boundsKey }) {
-  const [pages, setPages] = useState(/** @type {{ calls: any[], cursor: string | null, error: unknown, busy: boolean }} */ ({ calls: [], cursor: null, error: null, busy: true }));
+  const [pages, setPages] = useState(
+    /** @type {{ calls: any[], cursor: string | null, error: unknown, busy: boolean }} */ ({ calls: [], cursor: null, error: null, busy: true }),
+  );
   const [open, setOpen] = useState(/** @type {string | null} */ (null));
   const gen = useRef(0);
   const load = async (/** @type {string | undefined} */ cursor) => {
@@ -106,15 +108,17 @@ export function CallList({ projectId, bounds, filters, boundsKey }) {
       <h2>Calls</h2>
       ${
         (filters.model || filters.metadata) &&
-        html`<span class="chips">${/** @type {Array<[string, string | undefined]>} */ ([
-          ['model', filters.model],
-          ['metadata', filters.metadata],
-        ])
-          .filter(([, v]) => v)
-          .map(
-            ([k, v]) =>
-              html`<span class="chip">${k === 'metadata' ? v : `model: ${v}`}<button type="button" aria-label=${`Remove filter ${k}`} onClick=${() => setQuery({ [k]: null }, { replace: false })}>×</button></span>`,
-          )}</span>`
+        html`<span class="chips">${
+          /** @type {Array<[string, string | undefined]>} */ ([
+            ['model', filters.model],
+            ['metadata', filters.metadata],
+          ])
+            .filter(([, v]) => v)
+            .map(
+              ([k, v]) =>
+                html`<span class="chip">${k === 'metadata' ? v : `model: ${v}`}<button type="button" aria-label=${`Remove filter ${k}`} onClick=${() => setQuery({ [k]: null }, { replace: false })}>×</button></span>`,
+            )
+        }</span>`
       }
     </div>
     ${pages.error && html`<${ErrorBox} error=${pages.error} />`}

@@ -27,7 +27,10 @@ export function LlmPage({ project }) {
   const service = query.get('service') || undefined;
   const filters = { service, model: query.get('model') || undefined, metadata: query.get('metadata') || undefined };
   const boundsKey = `${project.id}|${rangeKey}|${filters.model}|${filters.metadata}`;
-  const { data, error, loading } = useData(() => api(projectApi(project.id, '/llm-breakdown'), { query: { ...bounds, service, buckets: 48 } }), `${project.id}|${rangeKey}`);
+  const { data, error, loading } = useData(
+    () => api(projectApi(project.id, '/llm-breakdown'), { query: { ...bounds, service, buckets: 48 } }),
+    `${project.id}|${rangeKey}`,
+  );
   // The cost chart shows cost as sent; when nothing in the range was sent with a cost (OTLP
   // never is), it shows the estimate instead, and its title says so.
   const sentCost = Boolean(data?.series.some((p) => p.cost_usd !== 0));

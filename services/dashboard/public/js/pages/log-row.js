@@ -47,7 +47,9 @@ function Surrounding({ projectId, log }) {
         html`<div class="table-wrap"><table class="table compact">
           <tbody>
             ${state.logs.map(
-              (l) => html`<tr key=${l.event_id} class=${l.event_id === log.event_id ? 'anchor' : ''} data-testid=${l.event_id === log.event_id ? 'surrounding-anchor' : 'surrounding-row'}>
+              (
+                l,
+              ) => html`<tr key=${l.event_id} class=${l.event_id === log.event_id ? 'anchor' : ''} data-testid=${l.event_id === log.event_id ? 'surrounding-anchor' : 'surrounding-row'}>
                 <td class="nowrap mono small">${formatTime(l.timestamp)}</td>
                 <td><${Badge} value=${l.level} /></td>
                 <td class="nowrap small">${l.service}</td>

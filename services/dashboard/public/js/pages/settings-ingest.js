@@ -57,8 +57,7 @@ export function OriginsTab({ project, reloadProject }) {
     <h2>Allowed origins</h2>
     <p class="muted">
       Browser requests (those with an Origin header) are accepted only from these domains. Leave the list empty to accept every origin.
-      Server-to-server requests (no Origin header) are always accepted. One domain or origin per line, for example
-      <code>example.com</code> or <code>https://app.example.com</code>.
+      Server-to-server requests (no Origin header) are always accepted. One domain or origin per line, for example <code>example.com</code> or <code>https://app.example.com</code>.
     </p>
     <form onSubmit=${submit} class="stack-form">
       <textarea name="origins" rows="6" data-testid="origins-input" value=${text} onInput=${(e) => setText(e.currentTarget.value)}></textarea>
