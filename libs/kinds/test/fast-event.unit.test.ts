@@ -14,7 +14,7 @@ const json = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth:
 function validValue(kind: EventKind, name: string): fc.Arbitrary<unknown> {
   const shape = kindOf(kind).event.shape[name];
   const sample = (arb: fc.Arbitrary<unknown>) => arb.filter((v) => shape.safeParse(v).success);
-  const def = (shape as { _def: { typeName: string; values?: string[] } })._def;
+  const def = (shape as unknown as { _def: { typeName: string; values?: string[] } })._def;
   switch (def.typeName) {
     case 'ZodEnum':
       return fc.constantFrom(...def.values!);

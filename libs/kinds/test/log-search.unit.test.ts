@@ -62,6 +62,7 @@ describe('search syntax', () => {
     expect(error('level:loud')).toBe('level is one of debug, info, warn, error, not "loud" (at character 1)');
     expect(error('service:>a')).toBe('service cannot be compared with >: only level and metadata numbers can (at character 1)');
     expect(error('metadata.ms:>fast')).toBe('metadata.ms> needs a number, not "fast" (at character 1)');
+    expect(error('metadata.ms:>1e999')).toBe('metadata.ms> needs a number, not "1e999" (at character 1)');
     expect(error('a OR')).toBe('"OR" has no term after it (at character 5)');
     expect(error('service: x')).toBe('a value is missing after "service:" (at character 1)');
     expect(error('x'.repeat(SEARCH_LIMITS.length + 1))).toContain('longer than');

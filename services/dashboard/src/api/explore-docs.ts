@@ -15,7 +15,7 @@ import {
   savedQueryParam,
   surroundingQuery,
 } from './explore-schemas.ts';
-import { SAVED_QUERY_PATHS, savedQueryJson, TOO_MANY_SAVED } from './saved-query-routes.ts';
+import { SAVED_QUERY_PATHS, type savedQueryJson, TOO_MANY_SAVED } from './saved-query-routes.ts';
 
 // The OpenAPI documentation of explore-routes.ts and saved-query-routes.ts.
 

@@ -26,8 +26,8 @@ export const errorGroupsQuery = rangeQuery.extend({ service: z.string().max(500)
 export const traceSearchQuery = rangeQuery.extend({
   operation: z.string().max(500).optional(),
   service: z.string().max(500).optional(),
-  min_duration_ms: z.coerce.number().int().min(0).optional(),
-  max_duration_ms: z.coerce.number().int().min(0).optional(),
+  min_duration_ms: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  max_duration_ms: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   status: z.enum(spanStatuses).optional(),
 });
 

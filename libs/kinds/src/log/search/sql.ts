@@ -60,7 +60,8 @@ export function searchSql(node: SearchNode, prefix = 'sq'): SearchSql {
       const branches = [
         `(${type} = 'String' AND ${text('metadata', `%${likePattern(asciiLower(JSON.stringify(value)), false)}%`)} AND JSONExtractString(metadata, ${at}) = ${param(value, 'String')})`,
       ];
-      if (NUMBER.test(value)) branches.push(`(${type} IN ${NUMERIC_TYPES} AND JSONExtractFloat(metadata, ${at}) = ${param(Number(value), 'Float64')})`);
+      if (NUMBER.test(value) && Number.isFinite(Number(value)))
+        branches.push(`(${type} IN ${NUMERIC_TYPES} AND JSONExtractFloat(metadata, ${at}) = ${param(Number(value), 'Float64')})`);
       if (value === 'true' || value === 'false') branches.push(`(${type} = 'Bool' AND JSONExtractBool(metadata, ${at}) = ${param(value === 'true' ? 1 : 0, 'UInt8')})`);
       if (value === 'null') branches.push(`${type} = 'Null'`);
       return branches.length === 1 ? branches[0] : `(${branches.join(' OR ')})`;

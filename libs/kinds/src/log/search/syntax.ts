@@ -227,7 +227,8 @@ function checkField(node: Extract<SearchNode, { type: 'field' }>, at: number, fa
   }
   const comparison = node.op !== '=' && node.op !== 'exists';
   if (comparison && node.field !== 'metadata') return fail(`${name} cannot be compared with ${node.op}: only level and metadata numbers can`, at);
-  if (comparison && (node.wildcard || !NUMBER.test(node.value))) return fail(`${name}${node.op} needs a number, not "${node.value}"`, at);
+  if (comparison && (node.wildcard || !NUMBER.test(node.value) || !Number.isFinite(Number(node.value))))
+    return fail(`${name}${node.op} needs a number, not "${node.value}"`, at);
   return node;
 }
 

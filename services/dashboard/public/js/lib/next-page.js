@@ -3,7 +3,7 @@
 
 /** @param {string | null} next */
 export function safeNext(next) {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
+  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
   if (/^\/(login|setup)(\?|$)/.test(next)) return null;
   return next;
 }
