@@ -4,14 +4,17 @@ import { join } from 'node:path';
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { createChdbStore } from '@devtrail/column-store/chdb';
 import { bucketsOf, migrateColumnStore, type ColumnStore, type TableDef } from '@devtrail/column-store';
-import { KINDS, logWhere, parseSearch, readLogFacets, readLogs, readLogVolume } from '@devtrail/kinds';
+import { clampLimit } from '@devtrail/column-store';
+import { KINDS, logWhere, parseSearch, readLogFacets, readLogs, readLogVolume, type LogFilter } from '@devtrail/kinds';
 import { percentile } from './stats.ts';
 
-// `npx tsx bench/log-search.ts [--rows 10000000] [--runs 20] [--data dir] [--reuse]`
+// `npm run bench:search -- [--rows 10000000] [--runs 20] [--data dir] [--reuse] [--only before|after]`
 // The logs explorer's reads over generated logs in the column store (chdb, the ClickHouse
-// engine in-process): search, volume histogram and facets, p50/p95 over --runs runs each,
-// on the logs table as it was before the search indexes ("before": the table's first
-// indexes only) and as log/index.ts declares it now ("after"), the same rows in both.
+// engine in-process): search, volume histogram and facets, p50/p95 over --runs runs each.
+// Three ways, the same rows: "before", the logs table's first indexes and the list read as
+// one query over the range (as readLogs did before the explorer); "indexes", the table as
+// log/index.ts declares it (the search indexes), the list still one query; "after", the
+// search indexes and the list read newest slice first (readLogs now).
 // A script, not a test: docs/benchmarks.md records its figures.
 
 const { values: flags } = parseNodeArgs({
@@ -36,6 +39,8 @@ const FIRST_INDEXES = [
   'idx_request request_id TYPE bloom_filter(0.01) GRANULARITY 4',
   'idx_message lower(message) TYPE ngrambf_v1(3, 65536, 2, 0) GRANULARITY 4',
 ];
+/** Which ways read each table. */
+const WAYS_OF: Record<string, string[]> = { before: ['before'], after: ['indexes', 'after'] };
 const TABLES: Record<string, TableDef> = {
   before: { ...KINDS.log.tableDef, indexes: FIRST_INDEXES },
   after: KINDS.log.tableDef,
@@ -81,11 +86,29 @@ interface Case {
   name: string;
   run(store: ColumnStore): Promise<unknown>;
   search?: string;
+  /** A read of the list (whose way of reading differs between "indexes" and "after"). */
+  list?: boolean;
 }
 
-function cases(needle: { req: string }): Case[] {
+/** The list as readLogs read it before the explorer: one query over the whole range. */
+async function readLogsOneQuery(store: ColumnStore, f: LogFilter & { limit?: number }) {
+  const { where, params } = logWhere(f);
+  const rows = await store.query(
+    `SELECT ${KINDS.log.recordColumns.join(', ')} FROM logs FINAL WHERE ${where.join(' AND ')} ORDER BY timestamp DESC, event_id DESC LIMIT {limit:UInt32}`,
+    { ...params, limit: clampLimit(f.limit) + 1 },
+  );
+  return { logs: rows.slice(0, clampLimit(f.limit)) };
+}
+
+function cases(needle: { req: string }, sliced: boolean): Case[] {
   const range = { fromMs: Date.now() - 25 * 3600_000, toMs: Date.now() + 60_000 };
-  const list = (q: string): Case => ({ name: `search ${q}`, search: q, run: (s) => readLogs(s, { projectId: PROJECT, range, search: parseSearch(q), limit: 100 }) });
+  const read = sliced ? readLogs : readLogsOneQuery;
+  const list = (q: string): Case => ({
+    name: `search ${q}`,
+    search: q,
+    list: true,
+    run: (s) => read(s, { projectId: PROJECT, range, search: parseSearch(q), limit: 100 }),
+  });
   return [
     list('deadlock'),
     list('metadata.user_id:u_1042'),
@@ -94,7 +117,7 @@ function cases(needle: { req: string }): Case[] {
     list('"payment declined"'),
     list('level:>=warn service:payments -"card expired"'),
     list('timeout'),
-    { name: 'list, no search (newest 100)', run: (s) => readLogs(s, { projectId: PROJECT, range, limit: 100 }) },
+    { name: 'list, no search (newest 100)', list: true, run: (s) => read(s, { projectId: PROJECT, range, limit: 100 }) },
     { name: 'histogram, 60 buckets', run: (s) => readLogVolume(s, { projectId: PROJECT }, bucketsOf(range, 60)) },
     { name: 'histogram of user_id:u_1042', run: (s) => readLogVolume(s, { projectId: PROJECT, search: parseSearch('user_id:u_1042') }, bucketsOf(range, 60)) },
     { name: 'facets, no search', run: (s) => readLogFacets(s, { projectId: PROJECT, range }) },
@@ -119,7 +142,7 @@ async function main() {
   const store = createChdbStore(flags.data, 'default');
   const endMs = Date.now();
   for (const [db, table] of Object.entries(TABLES)) {
-    if (flags.only && flags.only !== db) continue;
+    if (flags.only && !WAYS_OF[db].includes(flags.only)) continue;
     await store.command(`CREATE DATABASE IF NOT EXISTS bench_${db}`);
     await store.command(`USE bench_${db}`);
     const [{ n }] = await store.query<{ n: string }>("SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = 'logs'");
@@ -143,14 +166,21 @@ async function main() {
   }
   const results: Array<Record<string, unknown>> = [];
   const needleReq = (await store.query<{ req: string }>(`SELECT lower(hex(sipHash64(toUInt64(${NEEDLE_ROW}), 2))) AS req`))[0].req;
-  for (const [db] of Object.entries(TABLES)) {
-    if (flags.only && flags.only !== db) continue;
+  const WAYS = [
+    { name: 'before', db: 'before', sliced: false, listsOnly: false },
+    { name: 'indexes', db: 'after', sliced: false, listsOnly: false },
+    { name: 'after', db: 'after', sliced: true, listsOnly: true },
+  ];
+  for (const way of WAYS) {
+    const db = way.db;
+    if (flags.only && flags.only !== way.name) continue;
     await store.command(`USE bench_${db}`);
     const [parts] = await store.query<{ parts: string; bytes: string; idx: string }>(
       "SELECT count() AS parts, sum(data_compressed_bytes) AS bytes, sum(secondary_indices_compressed_bytes) AS idx FROM system.parts WHERE database = currentDatabase() AND table = 'logs' AND active",
     );
     log(`${db}: ${parts.parts} parts, data ${Math.round(Number(parts.bytes) / 2 ** 20)} MiB, skip indexes ${Math.round(Number(parts.idx) / 2 ** 20)} MiB`);
-    for (const c of cases({ req: needleReq })) {
+    for (const c of cases({ req: needleReq }, way.sliced)) {
+      if (way.listsOnly && !c.list) continue;
       await c.run(store); // warm-up
       const ms: number[] = [];
       let rows = 0;
@@ -162,7 +192,7 @@ async function main() {
       }
       ms.sort((a, b) => a - b);
       const row = {
-        table: db,
+        way: way.name,
         case: c.name,
         p50_ms: Math.round(percentile(ms, 50)!),
         p95_ms: Math.round(percentile(ms, 95)!),
@@ -172,7 +202,7 @@ async function main() {
         index_mib: Math.round(Number(parts.idx) / 2 ** 20),
       };
       results.push(row);
-      log(`${db} ${c.name}: p50 ${row.p50_ms} ms, p95 ${row.p95_ms} ms, ${row.rows} rows, granules ${row.granules}`);
+      log(`${way.name} ${c.name}: p50 ${row.p50_ms} ms, p95 ${row.p95_ms} ms, ${row.rows} rows, granules ${row.granules}`);
     }
   }
   console.log(`\nlogs explorer reads over ${ROWS.toLocaleString('en')} logs in chdb, ${RUNS} runs each (${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(2)})\n`);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, NO_BROWSER_REASON, openBrowser, type BrowserSession } from './support/browser.ts';
-import { ingest, startDashboard } from './support/dashboard.ts';
+import { browserAvailable, NO_BROWSER_REASON, type BrowserSession } from './support/browser.ts';
+import { ingest } from './support/dashboard.ts';
 import { DEMO, demoLogs } from './support/demo-data.ts';
-import { demoProject } from './support/demo-project.ts';
+import { openDemo } from './support/demo-project.ts';
 
 // The logs explorer as a person uses it, in headless Chromium against the embedded process,
 // over the demo project (support/demo-data.ts): the volume histogram and facets, the search
@@ -15,9 +15,10 @@ const ALL = demoLogs(0).flatMap(({ service, logs }) =>
 const count = (f: (l: (typeof ALL)[number]) => boolean) => ALL.filter(f).length;
 
 describe.skipIf(!browserAvailable())(`logs explorer in Chromium${browserAvailable() ? '' : ` (skipped: ${NO_BROWSER_REASON})`}`, () => {
-  let dt: Awaited<ReturnType<typeof startDashboard>>;
+  let demo: Awaited<ReturnType<typeof openDemo>>;
+  let dt: Awaited<ReturnType<typeof openDemo>>['dt'];
   let b: BrowserSession;
-  let project: Awaited<ReturnType<typeof demoProject>>;
+  let project: Awaited<ReturnType<typeof openDemo>>['project'];
   const logsUrl = (query = '') => `/projects/${project.id}/logs${query}`;
   const rows = () => b.page.locator('[data-testid=log-row]');
   const heading = () => b.page.getByTestId('log-volume').locator('h2');
@@ -27,14 +28,10 @@ describe.skipIf(!browserAvailable())(`logs explorer in Chromium${browserAvailabl
   };
 
   beforeAll(async () => {
-    dt = await startDashboard();
-    b = await openBrowser(dt.url);
-    project = await demoProject(b.page, dt.url);
+    demo = await openDemo();
+    ({ dt, b, project } = demo);
   }, 120_000);
-  afterAll(async () => {
-    await b?.close();
-    await dt?.close();
-  });
+  afterAll(async () => demo?.close());
 
   it('shows the volume of matching logs by level and facets with exact counts', async () => {
     const { page } = b;

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, horizontalOverflow, NO_BROWSER_REASON, openBrowser, type BrowserSession } from './support/browser.ts';
-import { startDashboard } from './support/dashboard.ts';
 import { DEMO } from './support/demo-data.ts';
-import { demoProject, logIn } from './support/demo-project.ts';
+import { logIn, openDemo } from './support/demo-project.ts';
 
 // Moving around the dashboard, in headless Chromium over the demo project: the time range
 // and filters follow from tab to tab in the URL; a trace links to its errors and logs, an
@@ -12,23 +11,20 @@ import { demoProject, logIn } from './support/demo-project.ts';
 // UTC or the local zone; numbers in the browser's language; and a phone's width.
 
 describe.skipIf(!browserAvailable())(`dashboard navigation in Chromium${browserAvailable() ? '' : ` (skipped: ${NO_BROWSER_REASON})`}`, () => {
-  let dt: Awaited<ReturnType<typeof startDashboard>>;
+  let demo: Awaited<ReturnType<typeof openDemo>>;
+  let dt: Awaited<ReturnType<typeof openDemo>>['dt'];
   let b: BrowserSession;
-  let project: Awaited<ReturnType<typeof demoProject>>;
+  let project: Awaited<ReturnType<typeof openDemo>>['project'];
   const at = (path: string) => `/projects/${project.id}${path}`;
   const param = (name: string) => new URL(b.page.url()).searchParams.get(name);
   // The UI answers in well under a second; a loaded machine may take longer.
   const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
 
   beforeAll(async () => {
-    dt = await startDashboard();
-    b = await openBrowser(dt.url);
-    project = await demoProject(b.page, dt.url);
+    demo = await openDemo();
+    ({ dt, b, project } = demo);
   }, 120_000);
-  afterAll(async () => {
-    await b?.close();
-    await dt?.close();
-  });
+  afterAll(async () => demo?.close());
 
   it('carries the time range and the service filter from tab to tab, in the URL', async () => {
     const { page } = b;

@@ -1,7 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ColumnStore } from '@devtrail/column-store';
 import { bucketsOf } from '@devtrail/column-store';
-import { readLlmByMetadata, readLlmCalls, readLlmLatency, readLlmMetadataKeys, readLogFacets, readLogVolume, readSurroundingLogs, type LogFilter } from '@devtrail/kinds';
+import {
+  readLlmByMetadata,
+  readLlmCalls,
+  readLlmLatency,
+  readLlmMetadataKeys,
+  readLogFacets,
+  readLogVolume,
+  readSurroundingLogs,
+  type LlmCallFilter,
+  type LogFilter,
+} from '@devtrail/kinds';
 import type { LlmPriceTable } from '@devtrail/config';
 import { apiTimeRange } from './api-schemas.ts';
 import { projectOf } from './access.ts';
@@ -24,7 +34,8 @@ export const EXPLORE_PATHS = {
 };
 
 type LogFiltersQuery = ReturnType<typeof logFiltersQuery.parse>;
-const logFilter = (projectId: string, q: LogFiltersQuery): LogFilter => ({
+/** The logs reads' filters from their query parameters (GET /logs takes the same). */
+export const logFilter = (projectId: string, q: LogFiltersQuery): LogFilter => ({
   projectId,
   range: apiTimeRange(q),
   levels: q.level,
@@ -33,6 +44,14 @@ const logFilter = (projectId: string, q: LogFiltersQuery): LogFilter => ({
   release: q.release,
   traceId: q.trace_id,
   search: q.q,
+});
+type LlmFiltersQuery = { from?: number; to?: number; model?: string; service?: string; metadata?: { key: string; value: string } };
+const llmFilter = (projectId: string, q: LlmFiltersQuery): LlmCallFilter => ({
+  projectId,
+  range: apiTimeRange(q),
+  model: q.model,
+  service: q.service,
+  metadata: q.metadata,
 });
 const axisOf = (b: { fromMs: number; stepMs: number; count: number }) => ({ from: b.fromMs, step_ms: b.stepMs, buckets: b.count });
 
@@ -60,43 +79,27 @@ export function registerExploreRoutes(app: FastifyInstance, store: ColumnStore, 
   app.get(EXPLORE_PATHS.llmCalls, async (request) => {
     const projectId = await projectOf(request);
     const q = llmCallsQuery.parse(request.query);
-    const r = await readLlmCalls(store, {
-      projectId,
-      range: apiTimeRange(q),
-      model: q.model,
-      service: q.service,
-      metadata: q.metadata,
-      cursor: q.cursor,
-      limit: q.limit,
-    });
+    const r = await readLlmCalls(store, { ...llmFilter(projectId, q), cursor: q.cursor, limit: q.limit });
     return { calls: withEstimates(r.calls, prices), next_cursor: r.nextCursor };
   });
 
   app.get(EXPLORE_PATHS.llmMetadata, async (request) => {
     const projectId = await projectOf(request);
     const q = llmMetadataQuery.parse(request.query);
-    const rows = await readLlmByMetadata(store, {
-      projectId,
-      range: apiTimeRange(q),
-      model: q.model,
-      service: q.service,
-      metadata: q.metadata,
-      key: q.key,
-      limit: q.limit,
-    });
+    const rows = await readLlmByMetadata(store, { ...llmFilter(projectId, q), key: q.key, limit: q.limit });
     return { key: q.key, values: rows };
   });
 
   app.get(EXPLORE_PATHS.llmMetadataKeys, async (request) => {
     const projectId = await projectOf(request);
     const q = llmCallsQuery.omit({ cursor: true, limit: true }).parse(request.query);
-    return { keys: await readLlmMetadataKeys(store, { projectId, range: apiTimeRange(q), model: q.model, service: q.service, metadata: q.metadata }) };
+    return { keys: await readLlmMetadataKeys(store, llmFilter(projectId, q)) };
   });
 
   app.get(EXPLORE_PATHS.llmLatency, async (request) => {
     const projectId = await projectOf(request);
     const q = llmLatencyQuery.parse(request.query);
     const buckets = bucketsOf(apiTimeRange(q), q.buckets);
-    return { ...axisOf(buckets), ...(await readLlmLatency(store, { projectId, model: q.model, service: q.service, metadata: q.metadata }, buckets)) };
+    return { ...axisOf(buckets), ...(await readLlmLatency(store, llmFilter(projectId, q), buckets)) };
   });
 }

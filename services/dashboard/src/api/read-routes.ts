@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates, searchTerms, searchTraces } from '@devtrail/kinds';
 import { errorGroupsQuery, traceSearchQuery } from './explore-schemas.ts';
+import { logFilter } from './explore-routes.ts';
 import type { ColumnStore } from '@devtrail/column-store';
 import { traceIdParam, errorsQuery, fingerprintParam, ingestionQuery, logsQuery, apiTimeRange, rangeQuery, tracesQuery } from './api-schemas.ts';
 import { notFound } from '@devtrail/http';
@@ -28,18 +29,7 @@ export function registerReadRoutes(app: FastifyInstance, store: ColumnStore, lag
   app.get(READ_PATHS.logs, async (request) => {
     const projectId = await projectOf(request);
     const q = logsQuery.parse(request.query);
-    const r = await readLogs(store, {
-      projectId,
-      range: apiTimeRange(q),
-      levels: q.level,
-      service: q.service,
-      environment: q.environment,
-      release: q.release,
-      traceId: q.trace_id,
-      search: q.q,
-      cursor: q.cursor,
-      limit: q.limit,
-    });
+    const r = await readLogs(store, { ...logFilter(projectId, q), cursor: q.cursor, limit: q.limit });
     return { logs: r.logs, next_cursor: r.nextCursor, terms: searchTerms(q.q ?? null) };
   });
 

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import { createProjectInUi, fillAuthForm } from './dashboard.ts';
+import { createProjectInUi, fillAuthForm, startDashboard } from './dashboard.ts';
 import { sendDemoData } from './demo-data.ts';
-import { reloadUntilVisible } from './browser.ts';
+import { openBrowser, reloadUntilVisible } from './browser.ts';
 
 export const OWNER = { username: 'owner', password: 'correct horse battery' };
 
@@ -26,4 +26,20 @@ export async function logIn(page: Page, next = '/projects'): Promise<void> {
   await page.waitForURL('**/login**');
   await fillAuthForm(page, OWNER.username, OWNER.password, 'Log in');
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
+/** The embedded process, a browser logged in as the owner, and the demo project in it. */
+export async function openDemo() {
+  const dt = await startDashboard();
+  const b = await openBrowser(dt.url);
+  const project = await demoProject(b.page, dt.url);
+  return {
+    dt,
+    b,
+    project,
+    async close() {
+      await b.close();
+      await dt.close();
+    },
+  };
 }
