@@ -13,7 +13,10 @@ describe('log list slices', () => {
         expect(slices[0].toMs).toBe(from + length);
         expect(slices[slices.length - 1].fromMs).toBe(from);
         for (let i = 1; i < slices.length; i++) expect(slices[i].toMs).toBe(slices[i - 1].fromMs);
-        for (const s of slices) expect(s.toMs).toBeGreaterThan(s.fromMs);
+        for (const s of slices) {
+          expect(s.toMs).toBeGreaterThan(s.fromMs);
+          expect(Number.isInteger(s.fromMs) && Number.isInteger(s.toMs)).toBe(true);
+        }
         expect(slices.length).toBeLessThanOrEqual(5);
       }),
     );

@@ -13,10 +13,10 @@ export const FIRST_SLICE = 1 / 256;
 const SLICE_GROWTH = 4;
 const MIN_SLICE_MS = 60_000;
 
-/** The range cut into slices, newest first, each [from, to) but the first, which ends at the range's end. */
+/** The range cut into slices, newest first, each [from, to) but the first, which ends at the range's end; whole milliseconds (query parameters are Int64). */
 export function slicesOf(fromMs: number, toMs: number): Array<{ fromMs: number; toMs: number }> {
   const out = [];
-  let width = Math.max(MIN_SLICE_MS, (toMs - fromMs) * FIRST_SLICE);
+  let width = Math.max(MIN_SLICE_MS, Math.ceil((toMs - fromMs) * FIRST_SLICE));
   for (let end = toMs; end > fromMs; width *= SLICE_GROWTH) {
     const start = Math.max(fromMs, end - width);
     out.push({ fromMs: start, toMs: end });
