@@ -8,28 +8,45 @@ export type { LogFilter };
 
 export type LogRecord = RecordOf<LogEvent> & { received_at: string };
 
-/** The first slice read is this part of the range (at least a minute); each next one is SLICE_GROWTH times longer. */
+/** The first slice read is this part of the range (at least a minute). */
 export const FIRST_SLICE = 1 / 256;
-const SLICE_GROWTH = 4;
 const MIN_SLICE_MS = 60_000;
+/** Each next slice is at least this many times longer than the last; EMPTY_GROWTH after finding nothing yet. */
+const MIN_GROWTH = 4;
+const EMPTY_GROWTH = 8;
 
-/** The range cut into slices, newest first, each [from, to) but the first, which ends at the range's end; whole milliseconds (query parameters are Int64). */
-export function slicesOf(fromMs: number, toMs: number): Array<{ fromMs: number; toMs: number }> {
-  const out = [];
+export interface Slice {
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * The range in slices, newest first, contiguous, in whole milliseconds (query parameters are
+ * Int64): the caller reads each and passes back how many rows it found (`next(found)`), until
+ * `want` rows are found or the range is read. The next slice is sized from what was found so
+ * far: twice what the rate seen so far needs, at least four times the last; eight times the
+ * last while nothing was found (the newest minutes of a range are often empty), so a rare
+ * match reads a day in four queries.
+ */
+export function* slicesOf(fromMs: number, toMs: number, want: number): Generator<Slice, void, number> {
   let width = Math.max(MIN_SLICE_MS, Math.ceil((toMs - fromMs) * FIRST_SLICE));
-  for (let end = toMs; end > fromMs; width *= SLICE_GROWTH) {
+  let found = 0;
+  let scanned = 0;
+  for (let end = toMs; end > fromMs; ) {
     const start = Math.max(fromMs, end - width);
-    out.push({ fromMs: start, toMs: end });
+    found += yield { fromMs: start, toMs: end };
+    scanned += end - start;
     end = start;
+    if (found >= want) return;
+    width = found === 0 ? width * EMPTY_GROWTH : Math.max(width * MIN_GROWTH, Math.ceil((2 * (want - found) * scanned) / found));
   }
-  return out;
 }
 
 /**
  * Newest first, cursor-paginated (the filters: filter.ts). The range is read newest slice
- * first, each slice longer than the last, until the page is full: a list or a search that
- * matches often is answered from the newest minutes instead of from the whole range, and one
- * that matches rarely reads the range once, in a handful of queries.
+ * first (slicesOf) until the page is full: a list or a search that matches often is answered
+ * from the newest minutes instead of from the whole range, one that matches rarely reads the
+ * range once, in a few queries.
  */
 export async function readLogs(store: ColumnStore, f: LogFilter & { cursor?: string; limit?: number }): Promise<{ logs: LogRecord[]; nextCursor: string | null }> {
   const limit = clampLimit(f.limit);
@@ -43,19 +60,19 @@ export async function readLogs(store: ColumnStore, f: LogFilter & { cursor?: str
     toMs = Math.min(toMs, Date.parse(`${cursor.time.replace(' ', 'T')}Z`));
   }
   const rows: Array<Record<string, unknown>> = [];
-  for (const [i, slice] of slicesOf(range.fromMs, toMs).entries()) {
-    const upper = i === 0 ? 'timestamp <= fromUnixTimestamp64Milli({sliceTo:Int64})' : 'timestamp < fromUnixTimestamp64Milli({sliceTo:Int64})';
-    rows.push(
-      ...(await store.query<Record<string, unknown>>(
-        `SELECT ${log.recordColumns.join(', ')}
-           FROM ${log.name} FINAL
-          WHERE ${[...where, 'timestamp >= fromUnixTimestamp64Milli({sliceFrom:Int64})', upper].join(' AND ')}
-          ORDER BY timestamp DESC, event_id DESC
-          LIMIT {limit:UInt32}`,
-        { ...params, sliceFrom: slice.fromMs, sliceTo: slice.toMs, limit: limit + 1 - rows.length },
-      )),
+  const slices = slicesOf(range.fromMs, toMs, limit + 1);
+  for (let s = slices.next(), first = true; !s.done; first = false) {
+    const upper = first ? 'timestamp <= fromUnixTimestamp64Milli({sliceTo:Int64})' : 'timestamp < fromUnixTimestamp64Milli({sliceTo:Int64})';
+    const found = await store.query<Record<string, unknown>>(
+      `SELECT ${log.recordColumns.join(', ')}
+         FROM ${log.name} FINAL
+        WHERE ${[...where, 'timestamp >= fromUnixTimestamp64Milli({sliceFrom:Int64})', upper].join(' AND ')}
+        ORDER BY timestamp DESC, event_id DESC
+        LIMIT {limit:UInt32}`,
+      { ...params, sliceFrom: s.value.fromMs, sliceTo: s.value.toMs, limit: limit + 1 - rows.length },
     );
-    if (rows.length > limit) break;
+    rows.push(...found);
+    s = slices.next(found.length);
   }
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
