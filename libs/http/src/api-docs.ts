@@ -78,7 +78,8 @@ export function devtrailOpenApi(groups: DocumentRoutes[]) {
         version: VERSION,
         description:
           'Telemetry ingestion (logs, errors, trace spans, LLM usage, Vercel log drains) and the admin and read APIs. ' +
-          'Every answer is JSON; an unknown path or method answers 404 `{"error":"Not found: <METHOD> <path>"}`. ' +
+          'Every answer is JSON; an unknown path or method answers 404 `{"error":"Not found: <METHOD> <path>"}` ' +
+          '(a browser asking for a page outside the APIs gets the web UI, which says the page is not found). ' +
           'Reference: docs/api.md.',
       },
       servers: [

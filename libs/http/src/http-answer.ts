@@ -70,6 +70,8 @@ export const unauthorized = () => httpError(401, ERRORS.unauthorized);
 export const originNotAllowed = () => httpError(403, ERRORS.originNotAllowed);
 export const badSignature = () => httpError(403, ERRORS.badSignature);
 export const notFound = (what: string) => httpError(404, `${what} not found`);
+/** The body of a 404 for a path no route serves. */
+export const routeNotFoundBody = (method: string, url: string) => ({ error: `Not found: ${method} ${url.split('?')[0].slice(0, 200)}` });
 export const rateLimited = (retryAfter: number) => httpError(429, ERRORS.rateLimited, { 'retry-after': String(retryAfter) });
 export const unsupportedEncoding = () => httpError(415, ERRORS.unsupportedEncoding);
 export const unavailable = (backend: Backend = 'message-log') => httpError(503, UNAVAILABLE[backend], { 'retry-after': String(RETRY_AFTER_SECONDS) });

@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import cors from '@fastify/cors';
 import type { Logger } from 'pino';
-import { toHttpAnswer } from './http-answer.ts';
+import { routeNotFoundBody, toHttpAnswer } from './http-answer.ts';
 import { observeHttp, type Metrics } from '@devtrail/metrics';
 
 // The one Fastify setup every service listens with (receiver, dashboard, embedded):
@@ -58,6 +58,6 @@ export async function createHttpApp(logger: Logger, bodyLimitBytes: number, opts
     else if (h.status === 503) request.log.debug({ err: (err as Error).message }, 'answering 503');
     return reply.code(h.status).headers(h.headers).send(h.body);
   });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `Not found: ${request.method} ${request.url.split('?')[0].slice(0, 200)}` }));
+  app.setNotFoundHandler((request, reply) => reply.code(404).send(routeNotFoundBody(request.method, request.url)));
   return app;
 }

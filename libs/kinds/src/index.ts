@@ -25,6 +25,12 @@ export {
 } from './log/drain.ts';
 export { logLevel, levelOfNumber, levelOfText } from './log/otlp.ts';
 export { readLogs, type LogFilter, type LogRecord } from './log/read.ts';
+export { logWhere } from './log/filter.ts';
+export { readLogVolume, type LogVolume } from './log/volume.ts';
+export { readLogFacets, FACET_COLUMNS, METADATA_SAMPLE, type LogFacets, type FacetValue } from './log/facets.ts';
+export { readSurroundingLogs, type LogAnchor } from './log/surrounding.ts';
+export { parseSearch, printSearch, SearchSyntaxError, SEARCH_FIELDS, SEARCH_LIMITS, type SearchNode } from './log/search/syntax.ts';
+export { searchTerms } from './log/search/terms.ts';
 
 export { fingerprintHex, severities, type ErrorEvent } from './error/event.ts';
 export { breadcrumbSchema, errorReportSchema, MAX_BREADCRUMBS, errorToEvent, type ErrorReport } from './error/request.ts';
@@ -37,8 +43,10 @@ export { spanStatuses, type SpanEvent } from './span/event.ts';
 export { spanSchema, spanToEvent, type SpanInput } from './span/request.ts';
 export { SPAN_KINDS } from './span/otlp.ts';
 export { readSpans, readTrace, type SpanRecord } from './span/read.ts';
+export { searchTraces, type TraceSearch, type TraceSummary } from './span/search.ts';
 
 export type { LlmEvent } from './llm/event.ts';
 export { llmToEvent, llmUsageSchema, type LlmUsageInput } from './llm/request.ts';
 export { GEN_AI, genAiUsage } from './llm/otlp.ts';
 export { readLlmUsage, type LlmDimension, type LlmMeasure, type LlmUsageRow, type LlmUsageSummary } from './llm/read.ts';
+export { readLlmByMetadata, readLlmCalls, readLlmLatency, readLlmMetadataKeys, type LlmCallFilter, type LlmCallRecord, type LlmMetadataRow } from './llm/calls.ts';

@@ -172,6 +172,22 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       DROP TABLE login_attempts;
     `,
   },
+  {
+    version: 10,
+    name: 'saved log searches',
+    sql: `
+      CREATE TABLE saved_queries (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        project_id uuid NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        name text NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+        query text NOT NULL CHECK (length(query) <= 1000),
+        range text CHECK (range IS NULL OR length(range) <= 20),
+        created_by uuid REFERENCES users(id) ON DELETE SET NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        UNIQUE (project_id, name)
+      );
+    `,
+  },
 ];
 
 // Every step, the bookkeeping table's creation included, runs under this transaction-scoped

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN, hashApiKey } from '@devtrail/access';
 import {
+  MAX_SAVED_QUERIES,
   MIGRATIONS,
   idempotencyRepo,
   loginThrottleRepo,
   migrateRelational,
   projectsRepo,
   rateLimitRepo,
+  savedQueriesRepo,
   throttleDelayMs,
   usersRepo,
   PROJECT_CHANGED_CHANNEL,
@@ -178,6 +180,31 @@ export function relationalStoreContract(name: string, open: () => Promise<{ stor
       expect(await users.addMember('00000000-0000-4000-8000-000000000000', u.id)).toBe(false);
       await users.removeMember(project.id, u.id);
       expect(await users.projectIdsOf(u.id)).toEqual([]);
+    });
+
+    it('saves log searches per project: replaces by name, bounded, gone with the project', async () => {
+      const saved = savedQueriesRepo(store);
+      const { project } = await projectsRepo(store).create('saved', 10);
+      const { project: other } = await projectsRepo(store).create('other', 10);
+      const first = await saved.save(project.id, { name: 'slow checkout', query: 'service:checkout metadata.ms:>500', range: '1h', userId: null });
+      expect(first).toMatchObject({ name: 'slow checkout', query: 'service:checkout metadata.ms:>500', range: '1h' });
+      const again = await saved.save(project.id, { name: 'slow checkout', query: 'service:checkout metadata.ms:>800', range: null, userId: null });
+      expect(again!.id).toBe(first!.id);
+      await saved.save(project.id, { name: 'a first', query: 'level:error', range: null, userId: null });
+      expect((await saved.list(project.id)).map((q) => [q.name, q.query, q.range])).toEqual([
+        ['a first', 'level:error', null],
+        ['slow checkout', 'service:checkout metadata.ms:>800', null],
+      ]);
+      expect(await saved.list(other.id)).toEqual([]);
+      expect(await saved.remove(other.id, first!.id)).toBe(false);
+      expect(await saved.remove(project.id, first!.id)).toBe(true);
+      expect(await saved.remove(project.id, first!.id)).toBe(false);
+      for (let i = (await saved.list(project.id)).length; i < MAX_SAVED_QUERIES; i++)
+        await saved.save(project.id, { name: `q${i}`, query: 'x', range: null, userId: null });
+      expect(await saved.save(project.id, { name: 'one too many', query: 'x', range: null, userId: null })).toBeNull();
+      expect(await saved.save(project.id, { name: 'a first', query: 'y', range: null, userId: null })).not.toBeNull();
+      await store.query('DELETE FROM projects WHERE id = $1', [project.id]);
+      expect(await saved.list(project.id)).toEqual([]);
     });
 
     it('counts login attempts before they are evaluated, atomically, with growing waits', async () => {

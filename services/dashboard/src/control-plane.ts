@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { LlmPriceTable, Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
-import { deletionsRepo, projectsRepo } from '@devtrail/relational-store';
+import { deletionsRepo, projectsRepo, savedQueriesRepo } from '@devtrail/relational-store';
 import { operatorAuthenticator, requirePrincipal, type Authenticator } from './api/access.ts';
 import { registerAdminRoutes } from './api/admin-routes.ts';
 import { registerReadRoutes } from './api/read-routes.ts';
+import { registerExploreRoutes } from './api/explore-routes.ts';
+import { registerSavedQueryRoutes } from './api/saved-query-routes.ts';
+import { defaultPrices } from './api/llm-estimates.ts';
 import { registerDataRoutes } from './data/data-routes.ts';
 import { retentionLookup } from './data/project-retention.ts';
 import { startDeletionWorker } from './data/deletion-worker.ts';
@@ -54,6 +57,8 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     registerDataRoutes(api, adapters.relational, opts.defaultRetentionDays);
     const retention = retentionLookup(adapters.relational, opts.defaultRetentionDays);
     registerReadRoutes(api, adapters.columnStore, retention, opts.lagOf, opts.llmPrices);
+    registerExploreRoutes(api, adapters.columnStore, retention, opts.llmPrices ?? defaultPrices());
+    registerSavedQueryRoutes(api, savedQueriesRepo(adapters.relational));
     registerTriageRoutes(api, adapters.columnStore, adapters.relational, retention);
     registerAlertRoutes(api, adapters.relational, { delivery: opts.delivery ?? DEFAULT_DELIVERY, publicUrl: opts.publicUrl });
     registerSymbolication(api, adapters.columnStore, adapters.relational, retention);

@@ -54,7 +54,16 @@ describe('admin API inputs', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({
       success: false,
-      error: { name: 'ZodError', issues: [{ code: 'invalid_string', path: ['origins', 1], message: 'a host, *.host or an http(s) origin' }] },
+      error: {
+        name: 'ZodError',
+        issues: [
+          {
+            code: 'invalid_string',
+            path: ['origins', 1],
+            message: 'must be a domain (example.com), a wildcard (*.example.com) or an http(s) origin (https://app.example.com)',
+          },
+        ],
+      },
     });
   });
 });

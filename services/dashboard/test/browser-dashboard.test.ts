@@ -4,7 +4,8 @@ import { createProjectInUi, fillAuthForm, fillSetupForm, ingest, startDashboard 
 
 // The dashboard as a person uses it, in real headless Chromium against the embedded
 // process: owner setup, login, a project and its key, every kind of telemetry on its
-// page, key revocation through the confirmation dialog, and allowed origins.
+// page, key revocation through the confirmation dialog, and allowed origins. The pages'
+// screenshots are browser-screenshots.test.ts's; this suite saves the revocation's two.
 
 const OWNER = { username: 'owner', password: 'correct horse battery' };
 const TRACE_ID = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
@@ -53,7 +54,6 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     expect(await page.getByTestId('snippet').textContent()).toContain('@devtrail/sdk');
     await page.getByRole('button', { name: 'curl' }).click();
     expect(await page.getByTestId('snippet').textContent()).toContain(`Authorization: Bearer ${project.key}`);
-    await screenshot(page, 'projects');
     // The key is not shown again: a reload lists the project with its prefix only.
     await page.reload();
     await page.getByTestId('projects-table').waitFor();
@@ -87,17 +87,15 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     // Newest first.
     const messages = await page.locator('[data-testid=log-row] .message').allTextContents();
     expect(messages.indexOf('inventory service unreachable')).toBeLessThan(messages.indexOf('checkout started'));
-    // Level filter.
-    await page.getByLabel('warn').check();
+    // Level, then text (the explorer's own suites: browser-explorer.test.ts).
+    await page.getByTestId('log-search').fill('level:warn');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => page.locator('[data-testid=log-row]').count()).toBe(1);
-    await page.getByLabel('warn').uncheck();
-    // Text filter.
-    await page.getByLabel('Message contains').fill('checkout');
-    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByTestId('log-search').fill('checkout');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => page.locator('[data-testid=log-row]').count()).toBe(1);
     await page.getByText('checkout started').click();
     await page.getByText('"cart_id": "c-42"').waitFor();
-    await screenshot(page, 'logs');
     expect(await page.getByTestId('log-trace-link').getAttribute('href')).toBe(at(`/traces/${TRACE_ID}`));
   }, 60_000);
 
@@ -148,7 +146,6 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     expect(await row.locator('td').nth(2).textContent()).toBe('New');
     expect(await row.locator('.spark-bar').count()).toBeGreaterThan(0);
     expect(await row.textContent()).toContain('v1.4.2');
-    await screenshot(page, 'errors');
     await row.getByRole('link').click();
     await page.waitForURL(`**/errors/${r1.body.fingerprint}`);
     await page.getByTestId('stack-trace').getByText('at computeTotal (src/cart.ts:42:17)').waitFor();
@@ -156,7 +153,6 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     await page.getByText('"coupon": "SPRING"').waitFor();
     expect(['user-1234', 'user-5678']).toContain((await page.getByTestId('error-user').textContent())?.trim());
     expect(await page.getByTestId('occurrences').locator('tbody tr').count()).toBe(2);
-    await screenshot(page, 'error-group');
   }, 60_000);
 
   it('shows traces and a trace waterfall with span metadata and the trace logs', async () => {
@@ -193,14 +189,12 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     await page.goto(at('/traces'));
     await reloadUntilVisible(page, 'POST /api/checkout');
     expect(await page.getByTestId('traces-table').textContent()).toContain('420 ms');
-    await screenshot(page, 'traces');
     await page.getByRole('link', { name: 'POST /api/checkout' }).click();
     await page.waitForURL(`**/traces/${TRACE_ID}`);
     await expect.poll(() => page.getByTestId('span-row').count(), { timeout: 5000 }).toBe(3);
     await page.getByTestId('span-row').filter({ hasText: 'payment.charge' }).click();
     await page.getByTestId('span-detail').getByText('"provider": "stripe"').waitFor();
     await page.getByTestId('trace-logs').getByText('payment slow').waitFor();
-    await screenshot(page, 'trace');
   }, 60_000);
 
   it('charts LLM cost and tokens by model and tabulates calls, tokens, cost and latency', async () => {
@@ -220,7 +214,6 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     expect(await page.getByTestId('llm-total-cost').textContent()).toBe('$0.03');
     await page.getByTestId('llm-cost-chart').locator('.u-legend').getByText('claude-3-5-sonnet').waitFor();
     await page.getByTestId('llm-tokens-chart').locator('.u-legend').getByText('text-embedding-3-small').waitFor();
-    await screenshot(page, 'llm-usage');
   }, 60_000);
 
   it('shows ingestion per minute and consumer lag', async () => {
@@ -229,7 +222,6 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     await page.getByTestId('consumers-table').getByText('logs-sink').waitFor();
     await expect.poll(() => page.getByTestId('ingested-log').textContent()).toBe('253');
     await page.getByTestId('ingestion-chart').locator('.u-legend').getByText('LLM records').waitFor();
-    await screenshot(page, 'ingestion');
   }, 60_000);
 
   it('revokes the key through the confirmation dialog: the old key gets 401, the new one 200', async () => {
@@ -267,7 +259,6 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     await page.getByTestId('save-origins').click();
     await page.getByText('Saved. Applies to new requests at once.').waitFor();
     await expect.poll(() => page.getByTestId('current-origins').textContent()).toContain('shop.example.com');
-    await screenshot(page, 'settings-origins');
     const foreign = await ingest(dt.url, project.key, 'logs', batch, { origin: 'https://evil.example.net' });
     expect(foreign).toEqual({ status: 403, body: { error: 'Origin not allowed' } });
     expect((await ingest(dt.url, project.key, 'logs', batch, { origin: 'https://shop.example.com' })).status).toBe(200);
@@ -281,7 +272,6 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     await page.getByRole('button', { name: 'Generate' }).click();
     await page.getByRole('button', { name: 'Save secret' }).click();
     await expect.poll(() => page.getByTestId('drain-secret-status').textContent()).toBe('set');
-    await screenshot(page, 'settings-drain');
     await page.goto(at('/settings?tab=rate-limit'));
     await page.getByLabel('Requests per minute').fill('1200');
     await page.getByRole('button', { name: 'Save' }).click();

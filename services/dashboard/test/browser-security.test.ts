@@ -181,7 +181,6 @@ describe.skipIf(!browserAvailable())(`dashboard security in Chromium${browserAva
       await owner.page.getByLabel('Add a user by username').fill('mallory');
       await owner.page.getByRole('button', { name: 'Add member' }).click();
       await owner.page.getByTestId('members-table').getByText('mallory').waitFor();
-      await screenshot(owner.page, 'settings-members');
       expect((await pageGet(page, `/api/projects/${project.id}/logs`)).status).toBe(200);
       await page.goto(`/projects/${project.id}/logs`);
       await page.getByTestId('project-name').getByText('secret-project').waitFor();

@@ -35,12 +35,28 @@ export interface ErrorGroup {
   };
 }
 
-/** Groups seen in the range, most recently seen first. Counts are distinct event ids. */
+/** Groups seen in the range, most recently seen first, optionally of a service or environment. Counts are distinct event ids. */
 export async function readErrorGroups(
   store: ColumnStore,
-  f: { projectId: string; retentionDays: number; range?: Partial<TimeRange>; fingerprint?: string; fingerprints?: string[]; excluded?: string[]; limit?: number },
+  f: {
+    projectId: string;
+    retentionDays: number;
+    range?: Partial<TimeRange>;
+    fingerprint?: string;
+    fingerprints?: string[];
+    excluded?: string[];
+    service?: string;
+    environment?: string;
+    limit?: number;
+  },
 ): Promise<ErrorGroup[]> {
   const range = rangeOrDefault(f.range);
+  // Groups with an occurrence of this service or environment in the range.
+  const of = [f.service && 'service = {service:String}', f.environment && 'environment = {environment:String}'].filter(Boolean);
+  const occurred = of.length
+    ? `AND fingerprint IN (SELECT fingerprint FROM ${error.name} WHERE project_id = {project:String}
+         AND timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp <= fromUnixTimestamp64Milli({to:Int64}) AND ${of.join(' AND ')})`
+    : '';
   const rows = await store.query<{
     fingerprint: string;
     count: string;
@@ -52,7 +68,7 @@ export async function readErrorGroups(
     `SELECT fingerprint, min(first_seen) AS fs, max(last_seen) AS ls,
             uniqExactMerge(events) AS count, argMaxMerge(latest) AS latest, max(max_severity) AS sev
        FROM ${GROUPS_TABLE}
-      WHERE project_id = {project:String} ${f.fingerprint ? 'AND fingerprint = {fp:String}' : ''}
+      WHERE project_id = {project:String} ${f.fingerprint ? 'AND fingerprint = {fp:String}' : ''} ${occurred}
         ${f.fingerprints ? 'AND fingerprint IN {fps:Array(FixedString(64))}' : ''} ${f.excluded?.length ? 'AND fingerprint NOT IN {ex:Array(FixedString(64))}' : ''}
       GROUP BY fingerprint
      HAVING ls >= fromUnixTimestamp64Milli({from:Int64}) AND fs <= fromUnixTimestamp64Milli({to:Int64})
@@ -64,6 +80,8 @@ export async function readErrorGroups(
       fp: f.fingerprint ?? '',
       fps: f.fingerprints ?? [],
       ex: f.excluded ?? [],
+      service: f.service ?? '',
+      environment: f.environment ?? '',
       from: range.fromMs,
       to: range.toMs,
       limit: clampLimit(f.limit),
@@ -91,10 +109,10 @@ export async function readErrorGroups(
 
 export type ErrorRecord = RecordOf<ErrorEvent>;
 
-/** Occurrences, newest first, optionally of one group. */
+/** Occurrences, newest first, optionally of one group or one trace. */
 export async function readErrors(
   store: ColumnStore,
-  f: { projectId: string; retentionDays: number; fingerprint?: string; range?: Partial<TimeRange>; cursor?: string; limit?: number },
+  f: { projectId: string; retentionDays: number; fingerprint?: string; traceId?: string; range?: Partial<TimeRange>; cursor?: string; limit?: number },
 ): Promise<{ errors: ErrorRecord[]; nextCursor: string | null }> {
   const range = rangeOrDefault(f.range);
   const limit = clampLimit(f.limit);
@@ -106,6 +124,7 @@ export async function readErrors(
         AND timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp <= fromUnixTimestamp64Milli({to:Int64})
         AND ${withinRetention(error.tableDef.ttlColumn)}
         ${f.fingerprint ? 'AND fingerprint = {fp:String}' : ''}
+        ${f.traceId ? 'AND trace_id = {trace:String}' : ''}
         ${cursor ? "AND (timestamp, event_id) < (toDateTime64({ctime:String}, 3, 'UTC'), toUUID({cid:String}))" : ''}
       ORDER BY timestamp DESC, event_id DESC
       LIMIT {limit:UInt32}`,
@@ -114,6 +133,7 @@ export async function readErrors(
       from: range.fromMs,
       to: range.toMs,
       fp: f.fingerprint ?? '',
+      trace: f.traceId ?? '',
       ctime: cursor?.time ?? '',
       cid: cursor?.id ?? '',
       limit: limit + 1,

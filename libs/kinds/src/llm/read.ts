@@ -47,6 +47,8 @@ export interface LlmUsageQuery<D extends LlmDimension, M extends LlmMeasure> {
   measures?: readonly M[];
   /** Costliest, then most called, first; else sorted by the groupings. */
   costliestFirst?: boolean;
+  /** Only calls of this service. */
+  service?: string;
   limit?: number;
 }
 
@@ -64,10 +66,19 @@ export async function readLlmUsage<D extends LlmDimension = (typeof SUMMARY_BY)[
       WHERE project_id = {project:String}
         AND timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp <= fromUnixTimestamp64Milli({to:Int64})
         AND ${withinRetention(llm.tableDef.ttlColumn)}
+        ${q.service ? 'AND service = {service:String}' : ''}
       GROUP BY ${by.join(', ')}
       ORDER BY ${q.costliestFirst ? `${MEASURES.cost_usd} DESC, ${MEASURES.calls} DESC` : by.join(', ')}
       LIMIT {limit:UInt32}`,
-    { project: q.projectId, from: range.fromMs, to: range.toMs, ...(q.buckets && { step: q.buckets.stepMs }), limit: q.limit ?? 10_000, retention: q.retentionDays },
+    {
+      project: q.projectId,
+      from: range.fromMs,
+      to: range.toMs,
+      service: q.service ?? '',
+      ...(q.buckets && { step: q.buckets.stepMs }),
+      limit: q.limit ?? 10_000,
+      retention: q.retentionDays,
+    },
   );
   return rows.map((r) => Object.fromEntries([...by.map((d) => [d, DIMENSIONS[d].read(r[d])]), ...measures.map((m) => [m, Number(r[`m_${m}`])])]) as LlmUsageRow<D, M>);
 }

@@ -28,6 +28,10 @@ export const log = defineKind({
       'idx_trace trace_id TYPE bloom_filter(0.01) GRANULARITY 4',
       'idx_request request_id TYPE bloom_filter(0.01) GRANULARITY 4',
       'idx_message lower(message) TYPE ngrambf_v1(3, 65536, 2, 0) GRANULARITY 4',
+      // The explorer's search (search/sql.ts): substrings of the message or the metadata's
+      // JSON text by 4-grams, whole words (a metadata value with its quotes) by tokens.
+      'idx_text_ngram (lower(message), lower(metadata)) TYPE ngrambf_v1(4, 32768, 3, 0) GRANULARITY 1',
+      'idx_text_token (lower(message), lower(metadata)) TYPE tokenbf_v1(32768, 3, 0) GRANULARITY 1',
     ],
     engine: 'ReplacingMergeTree',
     // By receive day, so a batch with wild client timestamps never touches more than two partitions.

@@ -6,11 +6,17 @@ import { SessionContext } from './lib/session.js';
 import { navigate, useLocation } from './lib/router.js';
 import { Routes } from './routes.js';
 import { Loading, ErrorBox } from './components/status.js';
+import { onZoneChange } from './lib/format.js';
+import { installShortcuts } from './lib/shortcuts.js';
+import { loginHref, safeNext } from './lib/next-page.js';
 
 function App() {
   const [session, setSession] = useState(/** @type {Omit<import('./lib/session.js').Session, 'refresh'> | null} */ (null));
   const [failure, setFailure] = useState(/** @type {unknown} */ (null));
   const { path } = useLocation();
+  // Times are drawn in the chosen zone: a change redraws everything.
+  const [zone, setZoneTick] = useState(0);
+  useEffect(() => onZoneChange(() => setZoneTick((n) => n + 1)), []);
 
   const refresh = useCallback(async () => {
     try {
@@ -28,18 +34,20 @@ function App() {
     setUnauthorizedHandler(() => refresh());
   }, [refresh]);
 
-  // Anonymous visitors go to setup (no account yet) or login; signed-in users leave them.
+  // Anonymous visitors go to setup (no account yet) or login, which comes back to the page
+  // they asked for (next-page.js); signed-in users leave them.
   useEffect(() => {
     if (!session) return;
     const open = path === '/login' || path === '/setup';
     if (session.setupNeeded && path !== '/setup') navigate('/setup', { replace: true });
-    else if (!session.setupNeeded && !session.user && path !== '/login') navigate(`/login`, { replace: true });
-    else if (session.user && (open || path === '/')) navigate('/projects', { replace: true });
+    else if (!session.setupNeeded && !session.user && path !== '/login') navigate(loginHref(), { replace: true });
+    else if (session.user && (open || path === '/')) navigate(safeNext(new URLSearchParams(location.search).get('next')) ?? '/projects', { replace: true });
   }, [session, path]);
 
   if (failure) return html`<div class="centered"><${ErrorBox} error=${failure} /></div>`;
   if (!session) return html`<${Loading} />`;
-  return html`<${SessionContext.Provider} value=${{ ...session, refresh }}><${Routes} path=${path} /></${SessionContext.Provider}>`;
+  return html`<${SessionContext.Provider} value=${{ ...session, refresh }}><${Routes} path=${path} zone=${zone} /></${SessionContext.Provider}>`;
 }
 
+installShortcuts();
 render(html`<${App} />`, /** @type {HTMLElement} */ (document.getElementById('app')));

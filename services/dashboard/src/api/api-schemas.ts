@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isUuid } from '@devtrail/relational-store';
 import { fingerprintHex, logLevels, MAX_ID_LENGTH } from '@devtrail/kinds';
 import { MAX_ORIGIN_ENTRY_LENGTH, ORIGIN_ENTRY } from '@devtrail/access';
+import { searchParam } from './search-param.ts';
 
 // Request schemas of the admin and read APIs (/api/...), beside the ingest schemas:
 // the dashboard's routes parse with them and the OpenAPI document is generated from
@@ -10,7 +11,7 @@ import { MAX_ORIGIN_ENTRY_LENGTH, ORIGIN_ENTRY } from '@devtrail/access';
 /** Comma-separated levels (empty items ignored), nothing else. */
 const LEVEL_LIST = new RegExp(`^,*((${logLevels.join('|')})(,+|$))*$`);
 
-const time = z
+export const time = z
   .union([
     z
       .string()
@@ -40,10 +41,10 @@ export const logsQuery = rangeQuery.extend({
   environment: z.string().max(500).optional(),
   release: z.string().max(128).optional(),
   trace_id: z.string().max(MAX_ID_LENGTH).optional(),
-  q: z.string().max(500).optional(),
+  q: searchParam.optional(),
 });
 
-export const errorsQuery = rangeQuery.extend({ fingerprint: fingerprintHex.optional() });
+export const errorsQuery = rangeQuery.extend({ fingerprint: fingerprintHex.optional(), trace_id: z.string().max(MAX_ID_LENGTH).optional() });
 export const tracesQuery = rangeQuery.extend({ operation: z.string().max(500).optional() });
 
 export const projectIdParam = z.object({ id: z.string().refine(isUuid, 'must be a project id (uuid)') });
@@ -53,7 +54,14 @@ export const createProjectBody = z.object({
   rate_limit_per_minute: z.number().int().min(1).max(10_000_000).optional(),
 });
 export const originsBody = z.object({
-  origins: z.array(z.string().max(MAX_ORIGIN_ENTRY_LENGTH).regex(ORIGIN_ENTRY, 'a host, *.host or an http(s) origin')).max(100),
+  origins: z
+    .array(
+      z
+        .string()
+        .max(MAX_ORIGIN_ENTRY_LENGTH, `must be at most ${MAX_ORIGIN_ENTRY_LENGTH} characters`)
+        .regex(ORIGIN_ENTRY, 'must be a domain (example.com), a wildcard (*.example.com) or an http(s) origin (https://app.example.com)'),
+    )
+    .max(100),
 });
 export const rateLimitBody = z.object({ rate_limit_per_minute: z.number().int().min(1).max(10_000_000) });
 export const drainSecretBody = z.object({ secret: pgText().min(8).max(200).nullable() });

@@ -4,9 +4,10 @@ import { documentAdminApi } from './admin-docs.ts';
 import { documentReadApi } from './read-docs.ts';
 import { documentDataApi } from '../data/data-docs.ts';
 import { documentActOnErrors } from './act-on-errors-docs.ts';
+import { documentExploreApi } from './explore-docs.ts';
 
 // The dashboard's route groups, documented beside their handlers, in the document's order.
-export const DASHBOARD_API_DOCS: DocumentRoutes[] = [documentAdminApi, documentDataApi, documentReadApi, documentActOnErrors];
+export const DASHBOARD_API_DOCS: DocumentRoutes[] = [documentAdminApi, documentDataApi, documentReadApi, documentExploreApi, documentActOnErrors];
 
 let cached: Record<string, unknown> | undefined;
 

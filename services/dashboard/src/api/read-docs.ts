@@ -1,5 +1,7 @@
 import { z, type AnyZodObject } from 'zod';
-import type { ErrorGroup, IngestionRate, LlmUsageSummary } from '@devtrail/kinds';
+import type { ErrorGroup, IngestionRate, LlmUsageSummary, SpanRecord as SpanRecordType, TraceSummary } from '@devtrail/kinds';
+import { errorGroupsQuery, traceSearchQuery } from './explore-schemas.ts';
+import { SEARCH_NOTE } from './explore-docs.ts';
 import { errorsQuery, fingerprintParam, ingestionQuery, logsQuery, rangeQuery } from './api-schemas.ts';
 import { EVENT_KINDS, severities } from '@devtrail/kinds';
 import { notFound } from '@devtrail/http';
@@ -90,11 +92,28 @@ export function documentReadApi(docs: ApiDocs) {
   read(
     READ_PATHS.logs,
     'Logs, newest first, cursor-paginated',
-    describeFields(logsQuery, { level: 'Comma-separated levels, e.g. warn,error.', q: 'Case-insensitive substring of the message.' }),
-    z.object({ logs: z.array(logRecord), next_cursor: nextCursor }),
+    describeFields(logsQuery, { level: 'Comma-separated levels, e.g. warn,error.', q: SEARCH_NOTE }),
+    z.object({
+      logs: z.array(logRecord),
+      next_cursor: nextCursor,
+      terms: z.array(z.string()).openapi({ description: "The search's words and phrases (not negated) as the UI highlights them." }),
+    }),
   );
-  read(READ_PATHS.errors, 'Error occurrences, newest first, optionally of one group', errorsQuery, z.object({ errors: z.array(errorRecord), next_cursor: nextCursor }));
-  read(READ_PATHS.errorGroups, 'Error groups seen in the range, most recently seen first', rangeQuery, z.object({ groups: z.array(errorGroup) }));
+  read(
+    READ_PATHS.errors,
+    'Error occurrences, newest first, optionally of one group or one trace',
+    describeFields(errorsQuery, { trace_id: 'Only occurrences reported with this trace id.' }),
+    z.object({ errors: z.array(errorRecord), next_cursor: nextCursor }),
+  );
+  read(
+    READ_PATHS.errorGroups,
+    'Error groups seen in the range, most recently seen first',
+    describeFields(errorGroupsQuery, {
+      service: 'Groups with an occurrence of this service in the range.',
+      environment: 'Groups with an occurrence in this environment.',
+    }),
+    z.object({ groups: z.array(errorGroup) }),
+  );
   read(
     READ_PATHS.errorGroup,
     'One error group and its 20 most recent occurrences',
@@ -103,7 +122,28 @@ export function documentReadApi(docs: ApiDocs) {
     fingerprintParam,
     notFound('Error group').message,
   );
-  read(READ_PATHS.traces, 'Root spans (traces), newest first', tracesQuery, z.object({ traces: z.array(spanRecord) }));
+  const traceSummary = r.register(
+    'TraceSummary',
+    spanRecord.extend({
+      span_count: z.number().int().openapi({ description: "The trace's spans." }),
+      error_count: z.number().int().openapi({ description: 'Its spans with status error.' }),
+      services: z.array(z.string()).openapi({ description: 'The services its spans ran in.' }),
+    }),
+  );
+  // Its span fields derive from the kind's, as the record's do; the three it adds are checked.
+  sameKeys<Pick<z.infer<typeof traceSummary>, 'span_count' | 'error_count' | 'services'>, Omit<TraceSummary, keyof SpanRecordType>>(true);
+  read(
+    READ_PATHS.traces,
+    'Traces (their root spans) started in the range, newest first',
+    describeFields(traceSearchQuery, {
+      operation: 'Part of the root operation, any case.',
+      service: 'Traces with a span of this service.',
+      min_duration_ms: "The root span's duration at least.",
+      max_duration_ms: "The root span's duration at most.",
+      status: 'error: a span of the trace failed; ok: none did.',
+    }),
+    z.object({ traces: z.array(traceSummary) }),
+  );
   read(
     READ_PATHS.trace,
     'Every span of one trace, in start order',

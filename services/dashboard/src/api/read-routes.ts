@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates } from '@devtrail/kinds';
+import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates, searchTerms, searchTraces } from '@devtrail/kinds';
+import { errorGroupsQuery, traceSearchQuery } from './explore-schemas.ts';
+import { logFilter } from './explore-routes.ts';
 import type { ColumnStore } from '@devtrail/column-store';
 import { traceIdParam, errorsQuery, fingerprintParam, ingestionQuery, logsQuery, apiTimeRange, rangeQuery, tracesQuery } from './api-schemas.ts';
 import { notFound } from '@devtrail/http';
@@ -9,7 +11,8 @@ import { defaultPrices, withEstimates } from './llm-estimates.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
 
 // /api/projects/:id/...: what the dashboard reads. Every query is bounded by project,
-// time range and the project's retention, and runs with ClickHouse query parameters.
+// time range and the project's retention, and runs with ClickHouse query parameters (each
+// kind's read.ts in libs/kinds).
 // read-docs.ts documents each path.
 
 export const READ_PATHS = {
@@ -34,20 +37,8 @@ export function registerReadRoutes(
   app.get(READ_PATHS.logs, async (request) => {
     const projectId = await projectOf(request);
     const q = logsQuery.parse(request.query);
-    const r = await readLogs(store, {
-      projectId,
-      retentionDays: (await retentionOf(projectId)).log,
-      range: apiTimeRange(q),
-      levels: q.level,
-      service: q.service,
-      environment: q.environment,
-      release: q.release,
-      traceId: q.trace_id,
-      text: q.q,
-      cursor: q.cursor,
-      limit: q.limit,
-    });
-    return { logs: r.logs, next_cursor: r.nextCursor };
+    const r = await readLogs(store, { ...logFilter(projectId, q, (await retentionOf(projectId)).log), cursor: q.cursor, limit: q.limit });
+    return { logs: r.logs, next_cursor: r.nextCursor, terms: searchTerms(q.q ?? null) };
   });
 
   app.get(READ_PATHS.errors, async (request) => {
@@ -57,6 +48,7 @@ export function registerReadRoutes(
       projectId,
       retentionDays: (await retentionOf(projectId)).error,
       fingerprint: q.fingerprint,
+      traceId: q.trace_id,
       range: apiTimeRange(q),
       cursor: q.cursor,
       limit: q.limit,
@@ -66,8 +58,17 @@ export function registerReadRoutes(
 
   app.get(READ_PATHS.errorGroups, async (request) => {
     const projectId = await projectOf(request);
-    const q = rangeQuery.parse(request.query);
-    return { groups: await readErrorGroups(store, { projectId, retentionDays: (await retentionOf(projectId)).error, range: apiTimeRange(q), limit: q.limit }) };
+    const q = errorGroupsQuery.parse(request.query);
+    return {
+      groups: await readErrorGroups(store, {
+        projectId,
+        retentionDays: (await retentionOf(projectId)).error,
+        range: apiTimeRange(q),
+        service: q.service,
+        environment: q.environment,
+        limit: q.limit,
+      }),
+    };
   });
 
   app.get(READ_PATHS.errorGroup, async (request) => {
@@ -82,17 +83,19 @@ export function registerReadRoutes(
 
   app.get(READ_PATHS.traces, async (request) => {
     const projectId = await projectOf(request);
-    const q = tracesQuery.parse(request.query);
-    return {
-      traces: await readSpans(store, {
-        projectId,
-        retentionDays: (await retentionOf(projectId)).span,
-        range: apiTimeRange(q),
-        operation: q.operation,
-        rootsOnly: true,
-        limit: q.limit,
-      }),
-    };
+    const q = traceSearchQuery.parse(request.query);
+    const traces = await searchTraces(store, {
+      projectId,
+      retentionDays: (await retentionOf(projectId)).span,
+      range: apiTimeRange(q),
+      operation: q.operation,
+      service: q.service,
+      minDurationMs: q.min_duration_ms,
+      maxDurationMs: q.max_duration_ms,
+      status: q.status,
+      limit: q.limit,
+    });
+    return { traces };
   });
 
   app.get(READ_PATHS.trace, async (request) => {

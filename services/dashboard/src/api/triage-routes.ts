@@ -68,10 +68,27 @@ export function registerTriageRoutes(app: FastifyInstance, store: ColumnStore, r
       const fps = await repo.fingerprintsWithStatus(projectId, q.status, TRIAGE_SCAN_LIMIT);
       groups = [];
       for (let i = 0; i < fps.length; i += CH_IN_CHUNK)
-        groups.push(...(await readErrorGroups(store, { projectId, retentionDays, range, fingerprints: fps.slice(i, i + CH_IN_CHUNK), limit: CH_IN_CHUNK })));
+        groups.push(
+          ...(await readErrorGroups(store, {
+            projectId,
+            retentionDays,
+            range,
+            service: q.service,
+            environment: q.environment,
+            fingerprints: fps.slice(i, i + CH_IN_CHUNK),
+            limit: CH_IN_CHUNK,
+          })),
+        );
       groups.sort((a, b) => b.last_seen.localeCompare(a.last_seen));
     } else {
-      groups = await readErrorGroups(store, { projectId, retentionDays, range, limit: q.status === 'all' ? limit : TRIAGE_SCAN_LIMIT });
+      groups = await readErrorGroups(store, {
+        projectId,
+        retentionDays,
+        range,
+        service: q.service,
+        environment: q.environment,
+        limit: q.status === 'all' ? limit : TRIAGE_SCAN_LIMIT,
+      });
     }
     const states = await repo.states(
       projectId,

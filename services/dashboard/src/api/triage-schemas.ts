@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { fingerprintHex } from '@devtrail/kinds';
-import { rangeQuery, pgText } from './api-schemas.ts';
+import { pgText } from './api-schemas.ts';
+import { errorGroupsQuery } from './explore-schemas.ts';
 
 // Request schemas of the triage routes (triage-routes.ts); the OpenAPI document is made from them.
 
 export const TRIAGE_FILTERS = ['all', 'unresolved', 'new', 'regressed', 'resolved', 'ignored'] as const;
 export const TRIAGE_ACTIONS = ['resolve', 'resolve_in_release', 'unresolve', 'ignore'] as const;
 
-export const triageListQuery = rangeQuery.extend({ status: z.enum(TRIAGE_FILTERS).default('unresolved') });
+export const triageListQuery = errorGroupsQuery.extend({ status: z.enum(TRIAGE_FILTERS).default('unresolved') });
 
 export const triageBody = z
   .object({

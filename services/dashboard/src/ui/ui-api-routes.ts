@@ -19,7 +19,7 @@ const activityQuery = rangeQuery.extend({
     .pipe(z.array(z.string().regex(/^[0-9a-f]{64}$/)).max(100)),
   buckets: z.coerce.number().int().min(2).max(200).default(24),
 });
-const seriesQuery = rangeQuery.extend({ buckets: z.coerce.number().int().min(2).max(500).default(48) });
+const seriesQuery = rangeQuery.extend({ buckets: z.coerce.number().int().min(2).max(500).default(48), service: z.string().max(500).optional() });
 const axisOf = (b: Buckets) => ({ from: b.fromMs, step_ms: b.stepMs, buckets: b.count });
 
 export function registerUiApiRoutes(
@@ -51,11 +51,12 @@ export function registerUiApiRoutes(
           projectId: id,
           retentionDays,
           buckets,
+          service: q.service,
           by: ['bucket', 'model'],
           measures: ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd'],
           limit: 20_000,
         }),
-        readLlmUsage(store, { projectId: id, retentionDays, buckets, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
+        readLlmUsage(store, { projectId: id, retentionDays, buckets, service: q.service, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
       ]);
       return { ...axisOf(buckets), series: withEstimates(series, prices), models: withEstimates(models, prices) };
     });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
+import { routeNotFoundBody } from '@devtrail/http';
 import { indexPage } from './index-page.ts';
 import { loadVendorFiles } from './vendor-files.ts';
 
@@ -8,12 +9,22 @@ import { loadVendorFiles } from './vendor-files.ts';
 // and styles (services/dashboard/public) and the vendored browser libraries.
 
 export const UI_ROUTES = ['/', '/login', '/setup', '/projects', '/projects/*', '/users', '/account'];
+/** Paths of the APIs and files: an unknown one is a JSON 404, never the UI's page. */
+const API_PREFIXES = ['/api/', '/auth/', '/ingest/', '/v1/', '/ui/', '/health', '/metrics', '/openapi.json', '/schemas'];
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
 
 export async function registerUiPages(app: FastifyInstance): Promise<void> {
   const vendor = loadVendorFiles();
   const page = indexPage(vendor);
   for (const url of UI_ROUTES) app.get(url, async (_request, reply) => reply.headers(page.headers).send(page.html));
+  // Any other path: a browser gets the UI, which shows its own "page not found", with a 404;
+  // an API client (or a path under an API) gets the JSON 404 every service answers.
+  app.get('/*', async (request, reply) => {
+    const path = request.url.split('?')[0];
+    const browser = /\btext\/html\b/.test(String(request.headers.accept ?? ''));
+    if (!browser || API_PREFIXES.some((p) => path.startsWith(p))) return reply.code(404).send(routeNotFoundBody(request.method, request.url));
+    return reply.code(404).headers(page.headers).send(page.html);
+  });
 
   app.get('/ui/vendor/:name', async (request, reply) => {
     const f = vendor.get((request.params as { name: string }).name);

@@ -31,13 +31,24 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-export async function openBrowser(baseUrl: string): Promise<BrowserSession> {
+/** What the person's browser is like: its language (numbers), zone, light or dark, window. */
+export interface BrowserOptions {
+  locale?: string;
+  timezoneId?: string;
+  colorScheme?: 'light' | 'dark';
+  viewport?: { width: number; height: number };
+}
+
+export async function openBrowser(baseUrl: string, opts: BrowserOptions = {}): Promise<BrowserSession> {
   const profile = mkdtempSync(join(tmpdir(), 'dt-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
+    locale: opts.locale ?? 'en-US',
+    ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
+    colorScheme: opts.colorScheme ?? 'light',
     executablePath: CHROMIUM,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    viewport: { width: 1360, height: 860 },
+    viewport: opts.viewport ?? { width: 1360, height: 860 },
     baseURL: baseUrl,
   });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
@@ -58,9 +69,14 @@ export async function openBrowser(baseUrl: string): Promise<BrowserSession> {
   };
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: opts.fullPage ?? true });
+}
+
+/** How much wider than the window the page is (0: no horizontal scroll). */
+export async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
 
 /** Reloads the page until the text shows (data is stored about a second after the 200). */

@@ -2,6 +2,8 @@ import { html } from 'htm/preact';
 import { Link, navigate } from '../lib/router.js';
 import { api } from '../lib/api.js';
 import { useSession } from '../lib/session.js';
+import { projectHref } from '../lib/view-state.js';
+import { ZoneSwitch } from './zone-switch.js';
 
 const PROJECT_TABS = [
   ['logs', 'Logs'],
@@ -28,6 +30,7 @@ function TopBar() {
         ${user?.is_owner && html`<${Link} href="/users">Users</${Link}>`}
       </nav>
       <div class="spacer"></div>
+      <${ZoneSwitch} />
       ${
         user &&
         html`<${Link} href="/account" class="whoami" data-testid="whoami">${user.username}${user.role === 'member' ? '' : ` (${user.role})`}</${Link}>
@@ -37,7 +40,7 @@ function TopBar() {
   `;
 }
 
-/** The frame of every signed-in page; project pages add the project's tabs. */
+/** The frame of every signed-in page; project pages add the project's tabs, which keep the time range and filters (view-state.js). */
 export function Layout({ project, active, children }) {
   return html`
     <div class="shell">
@@ -49,7 +52,7 @@ export function Layout({ project, active, children }) {
         <nav class="tabs" aria-label="Project">
           ${PROJECT_TABS.map(
             ([id, label]) =>
-              html`<${Link} href=${`/projects/${encodeURIComponent(project.id)}/${id}`} class=${active === id ? 'tab active' : 'tab'} aria-current=${active === id ? 'page' : undefined}>${label}</${Link}>`,
+              html`<${Link} href=${projectHref(project.id, id)} class=${active === id ? 'tab active' : 'tab'} aria-current=${active === id ? 'page' : undefined}>${label}</${Link}>`,
           )}
         </nav>
       </div>`

@@ -68,20 +68,20 @@ export function TriagePanel({ projectId, fingerprint }) {
     <div class="grid-2">
       <div>
         <h3>Releases <span class="muted small">first ${data.first_release || '—'}, last ${data.last_release || '—'}</span></h3>
-        <table class="table compact"><tbody>${data.by_release.map((r) => html`<tr><td>${r.release || '(none)'}</td><td class="num">${formatNumber(r.count)}</td></tr>`)}</tbody></table>
+        <div class="table-wrap"><table class="table compact"><tbody>${data.by_release.map((r) => html`<tr><td>${r.release || '(none)'}</td><td class="num">${formatNumber(r.count)}</td></tr>`)}</tbody></table></div>
         <h3>Environments</h3>
-        <table class="table compact"><tbody>${data.by_environment.map((r) => html`<tr><td>${r.environment || '(none)'}</td><td class="num">${formatNumber(r.count)}</td></tr>`)}</tbody></table>
+        <div class="table-wrap"><table class="table compact"><tbody>${data.by_environment.map((r) => html`<tr><td>${r.environment || '(none)'}</td><td class="num">${formatNumber(r.count)}</td></tr>`)}</tbody></table></div>
       </div>
       <div>
         <h3>History</h3>
-        <table class="table compact" data-testid="triage-history">
+        <div class="table-wrap"><table class="table compact" data-testid="triage-history">
           <tbody>
             ${data.history.map(
               (h) =>
                 html`<tr><td class="nowrap mono">${formatTime(h.at)}</td><td>${h.action.replace(/_/g, ' ')}</td><td>${h.actor.name}</td><td class="muted">${h.from_status ?? ''} → ${h.to_status}</td></tr>`,
             )}
           </tbody>
-        </table>
+        </table></div>
       </div>
     </div>
   </section>`;

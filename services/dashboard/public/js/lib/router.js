@@ -7,18 +7,47 @@ import { html } from 'htm/preact';
 /** @type {Set<() => void>} */
 const listeners = new Set();
 
+/** @typedef {'load' | 'push' | 'replace' | 'pop'} NavigationKind */
+/** @type {NavigationKind} */
+let lastNavigation = 'load';
+/** How the current page was reached: Back and Forward are 'pop', and pages then restore what they showed (page-cache.js). */
+export const navigationKind = () => lastNavigation;
+
+// Scroll positions are kept in each history entry and put back after Back or Forward, once
+// the page has grown tall enough again (its data arrives after the navigation).
+history.scrollRestoration = 'manual';
+const saveScroll = () => history.replaceState({ ...(history.state || {}), scrollY: window.scrollY }, '');
+
+function restoreScroll() {
+  const y = Number(history.state?.scrollY || 0);
+  const until = Date.now() + 3000;
+  const step = () => {
+    window.scrollTo(0, y);
+    if (Math.abs(window.scrollY - y) > 2 && Date.now() < until) requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+}
+
 /**
  * @param {string} to
  * @param {{ replace?: boolean }} [options]
  */
 export function navigate(to, { replace = false } = {}) {
   if (to === location.pathname + location.search) return;
-  history[replace ? 'replaceState' : 'pushState'](null, '', to);
+  if (replace) history.replaceState(history.state, '', to);
+  else {
+    saveScroll();
+    history.pushState(null, '', to);
+  }
+  lastNavigation = replace ? 'replace' : 'push';
   for (const fn of listeners) fn();
+  if (!replace) window.scrollTo(0, 0);
 }
 
 window.addEventListener('popstate', () => {
+  lastNavigation = 'pop';
   for (const fn of listeners) fn();
+  restoreScroll();
 });
 
 /** The current path and query; re-renders the caller on every navigation. */
@@ -39,13 +68,21 @@ export function useLocation() {
  * @param {import('./api.js').Query} changes
  */
 export function setQuery(changes, opts = { replace: true }) {
+  navigate(withQuery(changes), opts);
+}
+
+/**
+ * The current path with some query parameters replaced (empty values dropped).
+ * @param {import('./api.js').Query} changes
+ */
+export function withQuery(changes, path = location.pathname) {
   const q = new URLSearchParams(location.search);
   for (const [k, v] of Object.entries(changes)) {
     if (v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0)) q.delete(k);
     else q.set(k, Array.isArray(v) ? v.join(',') : String(v));
   }
   const s = q.toString();
-  navigate(location.pathname + (s ? `?${s}` : ''), opts);
+  return path + (s ? `?${s}` : '');
 }
 
 /**

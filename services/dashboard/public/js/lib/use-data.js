@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { recall, remember } from './page-cache.js';
 
 /**
  * @template T
@@ -10,22 +11,35 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 
 /**
  * Loads data with an async function whenever `key` changes; stale answers (from an
- * older key) are dropped.
+ * older key) are dropped. After Back or Forward, the data this URL showed is shown again
+ * without loading (page-cache.js).
  * @template T
  * @param {() => T | Promise<T>} load
  * @param {unknown} key
  * @returns {DataState<T> & { reload: () => void }}
  */
 export function useData(load, key) {
-  const [state, setState] = useState(/** @type {DataState<T>} */ ({ data: undefined, error: null, loading: true }));
+  const cacheKey = `${location.pathname}${location.search}|${String(key)}`;
+  const cached = useRef(/** @type {T | undefined} */ (recall(cacheKey)));
+  const [state, setState] = useState(
+    /** @type {DataState<T>} */ (cached.current === undefined ? { data: undefined, error: null, loading: true } : { data: cached.current, error: null, loading: false }),
+  );
   const seq = useRef(0);
   const run = useCallback(() => {
     const mine = ++seq.current;
+    if (cached.current !== undefined) {
+      cached.current = undefined; // shown once, as it was; the next change of key loads
+      return;
+    }
     setState((s) => ({ ...s, loading: true }));
     Promise.resolve()
       .then(load)
       .then(
-        (data) => mine === seq.current && setState({ data, error: null, loading: false }),
+        (data) => {
+          if (mine !== seq.current) return;
+          remember(cacheKey, data);
+          setState({ data, error: null, loading: false });
+        },
         (error) => mine === seq.current && setState({ data: undefined, error, loading: false }),
       );
   }, [key]);

@@ -53,7 +53,7 @@ export function IngestionPage({ project }) {
         ${
           !Array.isArray(data.consumers)
             ? html`<p class="muted">Consumer lag is not visible from this process (distributed mode: see each consumers process's /metrics).</p>`
-            : html`<table class="table" data-testid="consumers-table">
+            : html`<div class="table-wrap"><table class="table" data-testid="consumers-table">
               <thead><tr><th>Consumer</th><th>Topic</th><th class="num">Lag</th><th class="num">Written</th><th class="num">Dead-lettered</th><th>Last write</th><th>Last error</th></tr></thead>
               <tbody>
                 ${data.consumers.map(
@@ -68,7 +68,7 @@ export function IngestionPage({ project }) {
                   </tr>`,
                 )}
               </tbody>
-            </table>`
+            </table></div>`
         }
       </section>
     `

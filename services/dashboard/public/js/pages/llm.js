@@ -1,10 +1,11 @@
 import { html } from 'htm/preact';
 import { useMemo } from 'preact/hooks';
 import { api, projectApi } from '../lib/api.js';
-import { useLocation } from '../lib/router.js';
-import { boundsOf } from '../lib/time-range.js';
+import { setQuery, useLocation } from '../lib/router.js';
+import { boundsOf, rangeOf } from '../lib/time-range.js';
 import { useData } from '../lib/use-data.js';
 import { formatCost, formatNumber } from '../lib/format.js';
+import { CallList, LatencyChart, MetadataBreakdown } from './llm-explore.js';
 import { TimeChart } from '../components/time-chart.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
@@ -20,8 +21,16 @@ function columns(r, field) {
 
 export function LlmPage({ project }) {
   const { query } = useLocation();
-  const range = query.get('range') || '';
-  const { data, error, loading } = useData(() => api(projectApi(project.id, '/llm-breakdown'), { query: { ...boundsOf(range), buckets: 48 } }), `${project.id}|${range}`);
+  const rangeKey = ['range', 'from', 'to', 'service'].map((k) => query.get(k)).join('|');
+  // Bounds fixed while the range is: every part of the page reads the same span of time.
+  const bounds = useMemo(() => boundsOf(rangeOf(query)), [rangeKey]);
+  const service = query.get('service') || undefined;
+  const filters = { service, model: query.get('model') || undefined, metadata: query.get('metadata') || undefined };
+  const boundsKey = `${project.id}|${rangeKey}|${filters.model}|${filters.metadata}`;
+  const { data, error, loading } = useData(
+    () => api(projectApi(project.id, '/llm-breakdown'), { query: { ...bounds, service, buckets: 48 } }),
+    `${project.id}|${rangeKey}`,
+  );
   // The cost chart shows cost as sent; when nothing in the range was sent with a cost (OTLP
   // never is), it shows the estimate instead, and its title says so.
   const sentCost = Boolean(data?.series.some((p) => p.cost_usd !== 0));
@@ -46,7 +55,7 @@ export function LlmPage({ project }) {
   return html`
     <div class="page-head">
       <h1>LLM usage</h1>
-      <div class="head-actions"><${TimeRangePicker} value=${range} /></div>
+      <div class="head-actions"><${TimeRangePicker} /></div>
     </div>
     ${error && html`<${ErrorBox} error=${error} />`}
     ${loading && !data && html`<${Loading} />`}
@@ -75,14 +84,14 @@ export function LlmPage({ project }) {
       </div>
       <section class="card">
         <h2>By model and provider</h2>
-        <table class="table" data-testid="llm-table">
+        <div class="table-wrap"><table class="table" data-testid="llm-table">
           <thead>
             <tr><th>Model</th><th>Provider</th><th class="num">Calls</th><th class="num">Input tokens</th><th class="num">Output tokens</th><th class="num">Cost</th><th class="num">Est. cost</th><th class="num">Latency p50</th><th class="num">Latency p95</th></tr>
           </thead>
           <tbody>
             ${data.models.map(
               (m) => html`<tr key=${`${m.model}|${m.provider}`}>
-                <td>${m.model}</td>
+                <td><button type="button" class="link-button" title="Show these calls" onClick=${() => setQuery({ model: m.model }, { replace: false })}>${m.model}</button></td>
                 <td>${m.provider}</td>
                 <td class="num">${formatNumber(m.calls)}</td>
                 <td class="num">${formatNumber(m.input_tokens)}</td>
@@ -94,8 +103,13 @@ export function LlmPage({ project }) {
               </tr>`,
             )}
           </tbody>
-        </table>
+        </table></div>
       </section>
+      <div class="grid-2">
+        <${LatencyChart} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} />
+        <${MetadataBreakdown} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} by=${query.get('by') || ''} />
+      </div>
+      <${CallList} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} />
     `
     }
   `;

@@ -1,6 +1,5 @@
 import { html } from 'htm/preact';
 import { api } from '../lib/api.js';
-import { navigate } from '../lib/router.js';
 import { useSession } from '../lib/session.js';
 import { AuthForm } from './auth-form.js';
 
@@ -8,8 +7,8 @@ export function LoginPage() {
   const { refresh } = useSession();
   const submit = async (username, password) => {
     await api('/auth/login', { method: 'POST', body: { username, password } });
+    // Signed in, the app leaves this page for ?next= or the projects (main.js).
     await refresh();
-    navigate('/projects', { replace: true });
   };
   return html`<${AuthForm} title="Log in" submitLabel="Log in" autocomplete="current-password" onSubmit=${submit} />`;
 }

@@ -1,107 +1,91 @@
 import { html } from 'htm/preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, projectApi } from '../lib/api.js';
-import { Link, setQuery, useLocation } from '../lib/router.js';
-import { boundsOf } from '../lib/time-range.js';
-import { useInterval } from '../lib/use-data.js';
-import { formatTime } from '../lib/format.js';
-import { Badge } from '../components/badges.js';
-import { JsonView } from '../components/json-view.js';
+import { setQuery, useLocation } from '../lib/router.js';
+import { boundsOf, rangeOf, rangeParams } from '../lib/time-range.js';
+import { useData, useInterval } from '../lib/use-data.js';
+import { recall, remember } from '../lib/page-cache.js';
+import { formatNumber, zoneLabel } from '../lib/format.js';
+import { addTerm, fieldTerm } from '../lib/search-text.js';
+import { Facets } from '../components/facets.js';
+import { SearchBar } from '../components/search-bar.js';
+import { TimeChart } from '../components/time-chart.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Empty } from '../components/status.js';
+import { LogRow } from './log-row.js';
 
-// Logs explorer: filters in the URL, newest first, the next page when the end of the
-// list scrolls into view (cursor pagination), and an optional live tail (polling).
+// The logs explorer. Everything it shows is in the URL: the search (q, docs/dashboard.md),
+// the service and environment filters carried from page to page, and the time range.
+// A histogram of the matching logs by level (drag or click to zoom), facets with counts
+// (click to filter in or out), the list newest first (the next page when its end scrolls
+// into view), and a live tail that marks new rows, counts them and can pause.
 
 const LEVELS = ['debug', 'info', 'warn', 'error'];
-const TEXT_FILTERS = [
-  ['service', 'Service'],
-  ['environment', 'Environment'],
-  ['release', 'Release'],
-  ['trace_id', 'Trace id'],
-  ['q', 'Message contains'],
+const LEVEL_COLORS = { debug: '#94a3b8', info: '#3b82f6', warn: '#f59e0b', error: '#ef4444' };
+/** Filters kept as their own URL parameters (the API's), shown as removable chips. */
+const PARAM_FILTERS = [
+  ['service', 'service'],
+  ['environment', 'env'],
+  ['release', 'release'],
+  ['level', 'level'],
+  ['trace_id', 'trace'],
 ];
 const PAGE_SIZE = 100;
 const MAX_ROWS = 5000;
 const TAIL_MS = 2000;
+const BUCKETS = 60;
 
 const byNewest = (a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : a.event_id < b.event_id ? 1 : -1);
 
-function Filters({ query }) {
-  const levels = (query.get('level') || '').split(',').filter(Boolean);
-  const [draft, setDraft] = useState(() => Object.fromEntries(TEXT_FILTERS.map(([k]) => [k, query.get(k) || ''])));
-  useEffect(() => setDraft(Object.fromEntries(TEXT_FILTERS.map(([k]) => [k, query.get(k) || '']))), [query.toString()]);
-  const toggleLevel = (l) => setQuery({ level: levels.includes(l) ? levels.filter((x) => x !== l) : [...levels, l] });
-  const apply = (e) => {
-    e.preventDefault();
-    setQuery(draft);
-  };
-  return html`
-    <form class="filters" onSubmit=${apply} data-testid="log-filters">
-      <fieldset class="levels">
-        <legend class="sr-only">Levels</legend>
-        ${LEVELS.map(
-          (l) =>
-            html`<label class="level-toggle"><input type="checkbox" name=${`level-${l}`} checked=${levels.includes(l)} onChange=${() => toggleLevel(l)} /> ${l}</label>`,
-        )}
-      </fieldset>
-      ${TEXT_FILTERS.map(
-        ([k, label]) => html`<label class="filter">${label}
-          <input name=${k} value=${draft[k]} onInput=${(e) => setDraft({ ...draft, [k]: e.currentTarget.value })} />
-        </label>`,
-      )}
-      <button class="btn" type="submit">Apply</button>
-    </form>
-  `;
+/** The query parameters of the logs reads, from the page's URL. @param {URLSearchParams} query */
+function filtersOf(query) {
+  const out = /** @type {Record<string, string | undefined>} */ ({ q: query.get('q') || undefined });
+  for (const [k] of PARAM_FILTERS) out[k] = query.get(k) || undefined;
+  return out;
 }
 
-function LogRow({ log, projectId, open, onToggle }) {
+function Volume({ data, onZoom }) {
+  const chart = useMemo(() => {
+    const xs = Array.from({ length: data.buckets }, (_, i) => (data.from + i * data.step_ms) / 1000);
+    return { data: [xs, ...LEVELS.map((l) => data.levels[l])], series: LEVELS.map((l) => ({ label: l, color: LEVEL_COLORS[l] })) };
+  }, [data]);
+  const total = LEVELS.reduce((s, l) => s + data.levels[l].reduce((a, b) => a + b, 0), 0);
   return html`
-    <tr class=${open ? 'log-row open' : 'log-row'} onClick=${onToggle} data-testid="log-row">
-      <td class="nowrap mono">${formatTime(log.timestamp)}</td>
-      <td><${Badge} value=${log.level} /></td>
-      <td class="nowrap">${log.service}</td>
-      <td class="message">${log.message}</td>
-    </tr>
-    ${
-      open &&
-      html`<tr class="log-detail">
-      <td colspan="4">
-        <dl class="fields">
-          <dt>Environment</dt><dd>${log.environment}</dd>
-          <dt>Release</dt><dd>${log.release || '—'}</dd>
-          <dt>Context</dt><dd>${log.context || '—'}</dd>
-          <dt>Request id</dt><dd>${log.request_id || '—'}</dd>
-          <dt>Trace</dt>
-          <dd>${log.trace_id ? html`<${Link} href=${`/projects/${encodeURIComponent(projectId)}/traces/${encodeURIComponent(log.trace_id)}`} data-testid="log-trace-link">${log.trace_id}</${Link}>` : '—'}</dd>
-          <dt>Span</dt><dd>${log.span_id || '—'}</dd>
-          <dt>Received</dt><dd>${formatTime(log.received_at)}</dd>
-        </dl>
-        <h4>Metadata</h4>
-        <${JsonView} value=${log.metadata} />
-      </td>
-    </tr>`
-    }
+    <section class="card volume" data-testid="log-volume">
+      <div class="row spread">
+        <h2>${formatNumber(total)} matching logs</h2>
+        <span class="muted small">Drag across the chart or click a bar to zoom in</span>
+      </div>
+      <${TimeChart} data=${chart.data} series=${chart.series} stacked=${true} height=${140} testId="log-volume-chart" onZoom=${onZoom} />
+    </section>
   `;
 }
 
 export function LogsPage({ project }) {
   const { query } = useLocation();
-  const range = query.get('range') || '';
+  const range = rangeOf(query);
+  const filters = filtersOf(query);
   const filterKey = `${project.id}?${query.toString()}`;
-  const filters = {
-    level: query.get('level') || undefined,
-    ...Object.fromEntries(TEXT_FILTERS.map(([k]) => [k, query.get(k) || undefined])),
-  };
-  const [rows, setRows] = useState(/** @type {any[]} */ ([]));
-  const [cursor, setCursor] = useState(/** @type {string | null} */ (null));
+  const cacheKey = `logs|${location.pathname}${location.search}`;
+  const restored = useRef(/** @type {{ rows: any[], cursor: string | null, terms: string[] } | undefined} */ (recall(cacheKey)));
+  const [rows, setRows] = useState(/** @type {any[]} */ (restored.current?.rows ?? []));
+  const [cursor, setCursor] = useState(/** @type {string | null} */ (restored.current?.cursor ?? null));
+  const [terms, setTerms] = useState(/** @type {string[]} */ (restored.current?.terms ?? []));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(/** @type {unknown} */ (null));
-  const [tail, setTail] = useState(false);
   const [openId, setOpenId] = useState(/** @type {string | null} */ (null));
+  const [tail, setTail] = useState(false);
+  const [paused, setPaused] = useState(false);
+  const [pending, setPending] = useState(/** @type {any[]} */ ([]));
+  const [fresh, setFresh] = useState(/** @type {Set<string>} */ (new Set()));
   const sentinel = useRef(/** @type {HTMLDivElement | null} */ (null));
   const gen = useRef(0);
   const bounds = useRef(boundsOf(range));
+
+  // What the list shows, kept for Back (page-cache.js).
+  useEffect(() => {
+    if (rows.length > 0) remember(cacheKey, { rows, cursor, terms });
+  }, [rows, cursor, terms]);
 
   const loadPage = async (after) => {
     const mine = gen.current;
@@ -111,6 +95,7 @@ export function LogsPage({ project }) {
       if (mine !== gen.current) return;
       setRows((prev) => (after ? [...prev, ...r.logs] : r.logs).slice(0, MAX_ROWS));
       setCursor(r.next_cursor);
+      setTerms(r.terms || []);
       setError(null);
     } catch (err) {
       if (mine === gen.current) setError(err);
@@ -119,15 +104,24 @@ export function LogsPage({ project }) {
     }
   };
 
-  // A new filter set: start over from the newest row.
+  // A new search, filter or range: start over from the newest row (unless Back brought this list).
   useEffect(() => {
     gen.current++;
     bounds.current = boundsOf(range);
+    if (restored.current) {
+      restored.current = undefined;
+      return;
+    }
     setRows([]);
     setCursor(null);
     setOpenId(null);
+    setFresh(new Set());
+    setPending([]);
     void loadPage(undefined);
   }, [filterKey]);
+
+  const volume = useData(() => api(projectApi(project.id, '/logs/volume'), { query: { ...filters, ...bounds.current, buckets: BUCKETS } }), `volume|${filterKey}`);
+  const facets = useData(() => api(projectApi(project.id, '/logs/facets'), { query: { ...filters, ...bounds.current } }), `facets|${filterKey}`);
 
   // Infinite scroll: fetch the next page when the end of the list becomes visible.
   useEffect(() => {
@@ -140,19 +134,21 @@ export function LogsPage({ project }) {
     return () => io.disconnect();
   }, [cursor, busy]);
 
-  // Live tail: poll the newest page and merge rows not seen yet.
+  // Live tail: the logs newer than the newest shown, every 2 s; marked and counted as new.
+  // Paused, they wait (counted) until Resume.
   useInterval(
     async () => {
       const mine = gen.current;
-      const now = boundsOf(range);
+      const now = boundsOf({ kind: 'relative', id: '15m', ms: 15 * 60_000 });
+      const newest = rows[0]?.timestamp ? Date.parse(rows[0].timestamp) : now.from;
       try {
-        const r = await api(projectApi(project.id, '/logs'), { query: { ...filters, from: now.from, to: now.to, limit: PAGE_SIZE } });
+        const r = await api(projectApi(project.id, '/logs'), { query: { ...filters, from: Math.max(now.from, newest), to: now.to, limit: PAGE_SIZE } });
         if (mine !== gen.current) return;
-        setRows((prev) => {
-          const seen = new Set(prev.map((l) => l.event_id));
-          const fresh = r.logs.filter((l) => !seen.has(l.event_id));
-          return fresh.length ? [...fresh, ...prev].sort(byNewest).slice(0, MAX_ROWS) : prev;
-        });
+        const seen = new Set([...rows, ...pending].map((l) => l.event_id));
+        const arrived = r.logs.filter((l) => !seen.has(l.event_id));
+        if (arrived.length === 0) return;
+        if (paused) setPending((p) => [...arrived, ...p]);
+        else showNew(arrived);
       } catch (err) {
         setError(err);
       }
@@ -160,32 +156,85 @@ export function LogsPage({ project }) {
     TAIL_MS,
     tail,
   );
+  const showNew = (/** @type {any[]} */ arrived) => {
+    setRows((prev) => [...arrived, ...prev].sort(byNewest).slice(0, MAX_ROWS));
+    setFresh((f) => new Set([...f, ...arrived.map((l) => l.event_id)]));
+  };
+  const resume = () => {
+    setPaused(false);
+    if (pending.length) showNew(pending);
+    setPending([]);
+  };
+  const toggleTail = (/** @type {boolean} */ on) => {
+    setTail(on);
+    setPaused(false);
+    setPending([]);
+    setFresh(new Set());
+  };
+
+  const search = (/** @type {string} */ q, /** @type {string | null | undefined} */ savedRange) =>
+    setQuery({ q, ...(savedRange ? rangeParams({ kind: 'relative', id: savedRange, ms: 0 }) : {}) }, { replace: false });
+  // Service and environment are filters of the whole project view (they follow to the other
+  // pages); the rest, and every "filter out", edit the search.
+  const filter = (/** @type {string} */ name, /** @type {string} */ value, /** @type {boolean} */ exclude) => {
+    if (!exclude && (name === 'service' || name === 'environment')) return setQuery({ [name]: value }, { replace: false });
+    if (name.startsWith('metadata.') && /[\s:()"]/.test(name)) return;
+    setQuery({ q: addTerm(query.get('q') || '', fieldTerm(name, value, exclude)) }, { replace: false });
+  };
+  const zoom = (/** @type {number} */ from, /** @type {number} */ to) => setQuery(rangeParams({ kind: 'absolute', from, to }), { replace: false });
+  const chips = PARAM_FILTERS.filter(([k]) => query.get(k));
 
   return html`
     <div class="page-head">
       <h1>Logs</h1>
       <div class="head-actions">
-        <label class="tail-toggle"><input type="checkbox" data-testid="live-tail" checked=${tail} onChange=${(e) => setTail(e.currentTarget.checked)} /> Live tail</label>
-        <${TimeRangePicker} value=${range} />
+        <div class="tail-controls">
+          <label class="tail-toggle"><input type="checkbox" data-testid="live-tail" checked=${tail} onChange=${(e) => toggleTail(e.currentTarget.checked)} /> Live tail</label>
+          ${tail && html`<button type="button" class="btn btn-small" data-testid="tail-pause" onClick=${() => (paused ? resume() : setPaused(true))}>${paused ? 'Resume' : 'Pause'}</button>`}
+          ${
+            tail &&
+            html`<span class="tail-status small" data-testid="tail-status" role="status">${
+              paused ? `Paused · ${formatNumber(pending.length)} new waiting` : `${formatNumber(fresh.size)} new`
+            }</span>`
+          }
+        </div>
+        <${TimeRangePicker} />
       </div>
     </div>
-    <${Filters} query=${query} />
-    ${error && html`<${ErrorBox} error=${error} />`}
+    <${SearchBar} projectId=${project.id} value=${query.get('q') || ''} onSearch=${search} range=${range.kind === 'relative' ? range.id : null} />
     ${
-      rows.length === 0 && !busy && !error
-        ? html`<${Empty}>No logs match in this time range. Data appears a few seconds after it is sent.</${Empty}>`
-        : html`<table class="table logs-table" data-testid="logs-table">
-          <thead><tr><th>Time</th><th>Level</th><th>Service</th><th>Message</th></tr></thead>
-          <tbody>
-            ${rows.map(
-              (l) =>
-                html`<${LogRow} key=${l.event_id} log=${l} projectId=${project.id} open=${openId === l.event_id} onToggle=${() => setOpenId(openId === l.event_id ? null : l.event_id)} />`,
-            )}
-          </tbody>
-        </table>`
+      chips.length > 0 &&
+      html`<div class="chips" data-testid="filter-chips">
+        ${chips.map(
+          ([k, label]) => html`<span class="chip">${label}: ${query.get(k)}
+            <button type="button" aria-label=${`Remove filter ${label}`} onClick=${() => setQuery({ [k]: null }, { replace: false })}>×</button></span>`,
+        )}
+      </div>`
     }
-    <div ref=${sentinel} class="sentinel" data-testid="logs-end">
-      ${busy ? 'Loading…' : cursor ? 'Scroll for more' : rows.length > 0 ? `${rows.length} logs, end of range` : ''}
+    ${volume.error && html`<${ErrorBox} error=${volume.error} />`}
+    ${volume.data && html`<${Volume} data=${volume.data} onZoom=${zoom} />`}
+    <div class="explorer">
+      ${facets.data ? html`<${Facets} facets=${facets.data} onFilter=${filter} />` : html`<aside class="facets muted small">${facets.error ? 'Facets unavailable' : 'Loading facets…'}</aside>`}
+      <div class="results">
+        ${error && html`<${ErrorBox} error=${error} />`}
+        ${
+          rows.length === 0 && !busy && !error
+            ? html`<${Empty}>No logs match in this time range. Data appears a few seconds after it is sent.</${Empty}>`
+            : html`<div class="table-wrap"><table class="table logs-table" data-testid="logs-table">
+              <thead><tr><th>Time <span class="muted small">(${zoneLabel()})</span></th><th>Level</th><th>Service</th><th>Message</th></tr></thead>
+              <tbody>
+                ${rows.map(
+                  (l) =>
+                    html`<${LogRow} key=${l.event_id} log=${l} projectId=${project.id} terms=${terms} fresh=${fresh.has(l.event_id)}
+                      open=${openId === l.event_id} onToggle=${() => setOpenId(openId === l.event_id ? null : l.event_id)} />`,
+                )}
+              </tbody>
+            </table></div>`
+        }
+        <div ref=${sentinel} class="sentinel" data-testid="logs-end">
+          ${busy ? 'Loading…' : cursor ? 'Scroll for more' : rows.length > 0 ? `${formatNumber(rows.length)} logs, end of range` : ''}
+        </div>
+      </div>
     </div>
   `;
 }

@@ -4,7 +4,7 @@ import { api } from '../lib/api.js';
 import { Link } from '../lib/router.js';
 import { useData } from '../lib/use-data.js';
 import { useSession } from '../lib/session.js';
-import { formatTime } from '../lib/format.js';
+import { formatNumber, formatTime } from '../lib/format.js';
 import { Layout } from '../components/layout.js';
 import { KeyReveal } from '../components/key-reveal.js';
 import { ErrorBox, Loading, Empty } from '../components/status.js';
@@ -68,7 +68,7 @@ export function ProjectsPage() {
       data &&
       (data.projects.length === 0
         ? html`<${Empty}>No projects yet. Create one to get an API key.</${Empty}>`
-        : html`<table class="table" data-testid="projects-table">
+        : html`<div class="table-wrap"><table class="table" data-testid="projects-table">
           <thead><tr><th>Name</th><th>API key</th><th>Allowed origins</th><th>Rate limit</th><th>Created</th></tr></thead>
           <tbody>
             ${data.projects.map(
@@ -76,12 +76,12 @@ export function ProjectsPage() {
                 <td><${Link} href=${`/projects/${encodeURIComponent(p.id)}/logs`}>${p.name}</${Link}></td>
                 <td><code>${p.key_prefix ? `${p.key_prefix}…` : 'none'}</code></td>
                 <td>${p.allowed_origins.length === 0 ? html`<span class="muted">all</span>` : p.allowed_origins.join(', ')}</td>
-                <td>${p.rate_limit_per_minute.toLocaleString('en-US')}/min</td>
-                <td>${formatTime(p.created_at, { seconds: false })}</td>
+                <td>${formatNumber(p.rate_limit_per_minute)}/min</td>
+                <td>${formatTime(p.created_at, { seconds: false, zone: true })}</td>
               </tr>`,
             )}
           </tbody>
-        </table>`)
+        </table></div>`)
     }
     <${RecentDeletions} />
   </${Layout}>`;

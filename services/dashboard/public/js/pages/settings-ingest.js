@@ -1,6 +1,6 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import { api, adminApi } from '../lib/api.js';
+import { ApiError, api, adminApi } from '../lib/api.js';
 import { ErrorBox } from '../components/status.js';
 
 /**
@@ -23,23 +23,41 @@ function useSave(reloadProject) {
   return [state, save];
 }
 
+/** The entries of the origins box: one per line (a comma also separates), blank lines ignored; a line with a space in it stays one entry, refused as it is. @param {string} text */
+export const originEntries = (text) =>
+  text
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/**
+ * The server's objections to the entries, one per line it refused: "Line 3 (“not a domain!!”): …".
+ * @param {unknown} error
+ * @param {string[]} entries
+ */
+function lineErrors(error, entries) {
+  const issues = error instanceof ApiError && Array.isArray(error.body?.error?.issues) ? error.body.error.issues : [];
+  return issues
+    .filter((/** @type {any} */ i) => i.path?.[0] === 'origins' && typeof i.path[1] === 'number')
+    .map((/** @type {any} */ i) => `Line ${i.path[1] + 1} (“${entries[i.path[1]]}”) ${i.message}.`);
+}
+
 export function OriginsTab({ project, reloadProject }) {
   const [text, setText] = useState(project.allowed_origins.join('\n'));
   const [state, save] = useSave(reloadProject);
+  const [sent, setSent] = useState(/** @type {string[]} */ ([]));
   const submit = (e) => {
     e.preventDefault();
-    const origins = text
-      .split(/[\s,]+/)
-      .map((s) => s.trim())
-      .filter(Boolean);
+    const origins = originEntries(text);
+    setSent(origins);
     void save(() => api(adminApi(project.id, '/allowed-origins'), { method: 'PUT', body: { origins } }));
   };
+  const perLine = state.error ? lineErrors(state.error, sent) : [];
   return html`
     <h2>Allowed origins</h2>
     <p class="muted">
       Browser requests (those with an Origin header) are accepted only from these domains. Leave the list empty to accept every origin.
-      Server-to-server requests (no Origin header) are always accepted. One domain or origin per line, for example
-      <code>example.com</code> or <code>https://app.example.com</code>.
+      Server-to-server requests (no Origin header) are always accepted. One domain or origin per line, for example <code>example.com</code> or <code>https://app.example.com</code>.
     </p>
     <form onSubmit=${submit} class="stack-form">
       <textarea name="origins" rows="6" data-testid="origins-input" value=${text} onInput=${(e) => setText(e.currentTarget.value)}></textarea>
@@ -47,7 +65,14 @@ export function OriginsTab({ project, reloadProject }) {
         <button class="btn btn-primary" type="submit" disabled=${state.busy} data-testid="save-origins">Save origins</button>
         ${state.saved && html`<span class="ok-text" role="status">Saved. Applies to new requests at once.</span>`}
       </div>
-      ${state.error && html`<${ErrorBox} error=${state.error} />`}
+      ${
+        perLine.length > 0
+          ? html`<div class="error-box" role="alert" data-testid="origin-errors">
+            <p>Nothing was saved:</p>
+            <ul>${perLine.map((m) => html`<li>${m}</li>`)}</ul>
+          </div>`
+          : state.error && html`<${ErrorBox} error=${state.error} />`
+      }
     </form>
     <p>Currently: ${project.allowed_origins.length === 0 ? html`<strong>all origins</strong>` : html`<span data-testid="current-origins">${project.allowed_origins.join(', ')}</span>`}</p>
   `;

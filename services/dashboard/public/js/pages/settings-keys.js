@@ -31,17 +31,17 @@ export function ApiKeysTab({ project, reloadProject }) {
   return html`
     <h2>API key</h2>
     <p class="muted">One key per project, used by server and browser code alike. Only its prefix is stored for display.</p>
-    <table class="table compact" data-testid="key-table">
+    <div class="table-wrap"><table class="table compact" data-testid="key-table">
       <thead><tr><th>Key</th><th>Created</th><th>Status</th><th></th></tr></thead>
       <tbody>
         <tr>
           <td><code data-testid="key-prefix">${project.key_prefix ? `${project.key_prefix}…` : 'none'}</code></td>
-          <td>${project.key_created_at ? formatTime(project.key_created_at, { seconds: false }) : '—'}</td>
+          <td>${project.key_created_at ? formatTime(project.key_created_at, { seconds: false, zone: true }) : '—'}</td>
           <td><span class="badge badge-ok">active</span></td>
           <td class="num"><button type="button" class="btn btn-danger btn-small" data-testid="revoke-key" onClick=${() => setConfirming(true)}>Revoke</button></td>
         </tr>
       </tbody>
-    </table>
+    </table></div>
     ${error && html`<${ErrorBox} error=${error} />`}
     ${newKey && html`<div class="created"><h3>New key</h3><${KeyReveal} apiKey=${newKey} onDone=${() => setNewKey(null)} /></div>`}
     <${ConfirmDialog}

@@ -28,7 +28,7 @@ export function MembersTab({ project }) {
     ${!data && !error && html`<${Loading} />`}
     ${
       data &&
-      html`<table class="table compact" data-testid="members-table">
+      html`<div class="table-wrap"><table class="table compact" data-testid="members-table">
       <thead><tr><th>User</th><th>Account created</th><th></th></tr></thead>
       <tbody>
         ${data.members.length === 0 && html`<tr><td colspan="3" class="muted">No members; only the owner sees this project.</td></tr>`}
@@ -40,7 +40,7 @@ export function MembersTab({ project }) {
           </tr>`,
         )}
       </tbody>
-    </table>`
+    </table></div>`
     }
     ${
       user?.is_owner &&

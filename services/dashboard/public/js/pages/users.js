@@ -58,7 +58,7 @@ export function UsersPage() {
     ${!data && !error && html`<${Loading} />`}
     ${
       data &&
-      html`<table class="table" data-testid="users-table">
+      html`<div class="table-wrap"><table class="table" data-testid="users-table">
       <thead><tr><th>Username</th><th>Role</th><th>Status</th><th>Created</th><th></th></tr></thead>
       <tbody>${data.users.map(
         (u) => html`<tr key=${u.id}>
@@ -71,14 +71,14 @@ export function UsersPage() {
                 </select>`
           }</td>
           <td>${u.disabled ? 'disabled' : 'active'}</td>
-          <td>${formatTime(u.created_at, { seconds: false })}</td>
+          <td>${formatTime(u.created_at, { seconds: false, zone: true })}</td>
           <td>${
             !u.is_owner &&
             html`<button type="button" class="btn btn-small" onClick=${() => change(u.id, { disabled: !u.disabled })}>${u.disabled ? `Enable ${u.username}` : `Disable ${u.username}`}</button>`
           }</td>
         </tr>`,
       )}</tbody>
-    </table>`
+    </table></div>`
     }
   </${Layout}>`;
 }

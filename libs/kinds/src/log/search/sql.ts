@@ -1,0 +1,102 @@
+import { logLevels } from '../event.ts';
+import type { Comparison, FieldOp, SearchNode } from './syntax.ts';
+
+// A parsed search (syntax.ts) as a WHERE condition over the logs table. Every value the
+// user typed becomes a query parameter ({name:Type}); the SQL text is made only of the
+// column and function names below, so no input can change what the query does.
+//
+// Text is matched as `lower(column) LIKE pattern` (ClickHouse's lower is ASCII-only, so
+// the pattern is lowered the same way): the form the logs table's n-gram and token bloom
+// filter indexes on lower(message) and lower(metadata) can answer (log/index.ts).
+// Metadata is the JSON text JSON.stringify wrote; a key is looked up by JSONType first, so
+// the answer does not depend on how a ClickHouse version extracts a value of another type.
+
+const LEVELS = logLevels as readonly string[];
+const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const NUMERIC_TYPES = "('Int64', 'UInt64', 'Double')";
+
+/** ClickHouse's lower(): ASCII letters only. */
+export const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+/** A string as it sits inside JSON.stringify's quotes. */
+export const jsonInner = (s: string) => JSON.stringify(s).slice(1, -1);
+/** A LIKE pattern matching `value` literally, or with each `*` matching anything when `wildcard`. */
+export function likePattern(value: string, wildcard: boolean): string {
+  const escaped = value.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return wildcard ? escaped.replace(/\*/g, '%') : escaped;
+}
+const contains = (value: string, wildcard: boolean) => `%${likePattern(asciiLower(value), wildcard)}%`;
+
+/** A key with dots is that key, or the nested path it spells: `a.b` is {"a.b":…} or {"a":{"b":…}}. */
+export const metadataPaths = (key: string): string[][] => (key.includes('.') ? [[key], key.split('.')] : [[key]]);
+
+export interface SearchSql {
+  /** The condition, to AND into a WHERE clause. */
+  where: string;
+  params: Record<string, unknown>;
+}
+
+/** The condition of a parsed search; parameter names start with `prefix` and a number. */
+export function searchSql(node: SearchNode, prefix = 'sq'): SearchSql {
+  const params: Record<string, unknown> = {};
+  const param = (value: unknown, type: string) => {
+    const name = `${prefix}${Object.keys(params).length}`;
+    params[name] = value;
+    return `{${name}:${type}}`;
+  };
+  const text = (column: string, pattern: string) => `lower(${column}) LIKE ${param(pattern, 'String')}`;
+
+  const metadata = (key: string, op: FieldOp, value: string, wildcard: boolean) => {
+    const one = (path: string[]) => {
+      const at = path.map((k) => param(k, 'String')).join(', ');
+      const type = `JSONType(metadata, ${at})`;
+      if (op === 'exists') return `JSONHas(metadata, ${at})`;
+      if (op !== '=') return `(${type} IN ${NUMERIC_TYPES} AND JSONExtractFloat(metadata, ${at}) ${op} ${param(Number(value), 'Float64')})`;
+      if (wildcard) {
+        const p = param(likePattern(value, true), 'String');
+        return `((${type} = 'String' AND JSONExtractString(metadata, ${at}) LIKE ${p}) OR (${type} IN ('Int64', 'UInt64') AND JSONExtractRaw(metadata, ${at}) LIKE ${p}))`;
+      }
+      // A string is compared decoded; the pre-check on the text (the value as JSON.stringify
+      // wrote it, quotes included) is implied by it and lets the skip indexes drop granules.
+      const branches = [
+        `(${type} = 'String' AND ${text('metadata', `%${likePattern(asciiLower(JSON.stringify(value)), false)}%`)} AND JSONExtractString(metadata, ${at}) = ${param(value, 'String')})`,
+      ];
+      if (NUMBER.test(value) && Number.isFinite(Number(value)))
+        branches.push(`(${type} IN ${NUMERIC_TYPES} AND JSONExtractFloat(metadata, ${at}) = ${param(Number(value), 'Float64')})`);
+      if (value === 'true' || value === 'false') branches.push(`(${type} = 'Bool' AND JSONExtractBool(metadata, ${at}) = ${param(value === 'true' ? 1 : 0, 'UInt8')})`);
+      if (value === 'null') branches.push(`${type} = 'Null'`);
+      return branches.length === 1 ? branches[0] : `(${branches.join(' OR ')})`;
+    };
+    const paths = metadataPaths(key).map(one);
+    return paths.length === 1 ? paths[0] : `(${paths.join(' OR ')})`;
+  };
+
+  const walk = (n: SearchNode): string => {
+    switch (n.type) {
+      case 'and':
+      case 'or':
+        return `(${n.children.map(walk).join(n.type === 'and' ? ' AND ' : ' OR ')})`;
+      case 'not':
+        return `NOT ${walk(n.child)}`;
+      case 'text':
+        return `(${text('message', contains(n.value, n.wildcard))} OR ${text('metadata', contains(jsonInner(n.value), n.wildcard))})`;
+      case 'field': {
+        if (n.field === 'metadata') return metadata(n.key!, n.op, n.value, n.wildcard);
+        if (n.field === 'level') {
+          if (n.op === '=') return `level = ${param(n.value, 'String')}`;
+          return `level IN ${param(levelsFrom(n.value, n.op as Comparison), 'Array(String)')}`;
+        }
+        if (n.op === 'exists') return `notEmpty(${n.field})`;
+        if (n.field === 'message') return text('message', contains(n.value, n.wildcard));
+        return n.wildcard ? `${n.field} LIKE ${param(likePattern(n.value, true), 'String')}` : `${n.field} = ${param(n.value, 'String')}`;
+      }
+    }
+  };
+  return { where: walk(node), params };
+}
+
+/** The levels a comparison admits, by severity (debug < info < warn < error). */
+export function levelsFrom(level: string, op: Comparison): string[] {
+  const i = LEVELS.indexOf(level);
+  const keep = { '>': (j: number) => j > i, '>=': (j: number) => j >= i, '<': (j: number) => j < i, '<=': (j: number) => j <= i }[op];
+  return LEVELS.filter((_, j) => keep(j));
+}

@@ -1,0 +1,268 @@
+import { logLevels } from '../event.ts';
+
+// The logs explorer's search syntax (docs/dashboard.md, "Search syntax"), parsed into a tree
+// that sql.ts turns into a parameterised WHERE clause. Words are ANDed; OR, NOT/-, ( ) and
+// "quoted phrases" as in Lucene; `key:value` for a log field or a metadata key, with * as a
+// wildcard, `key:*` for "has the key", and >, >=, <, <= for levels and numbers.
+
+/** Log columns the syntax names, with their other spellings. */
+export const SEARCH_FIELDS = {
+  level: { kind: 'level', aliases: [] },
+  service: { kind: 'exact', aliases: [] },
+  environment: { kind: 'exact', aliases: ['env'] },
+  release: { kind: 'exact', aliases: [] },
+  context: { kind: 'exact', aliases: [] },
+  trace_id: { kind: 'exact', aliases: ['trace'] },
+  span_id: { kind: 'exact', aliases: ['span'] },
+  request_id: { kind: 'exact', aliases: ['request'] },
+  message: { kind: 'text', aliases: ['msg'] },
+} as const;
+
+export type SearchField = keyof typeof SEARCH_FIELDS | 'metadata';
+export type Comparison = '>' | '>=' | '<' | '<=';
+export type FieldOp = '=' | Comparison | 'exists';
+
+export type SearchNode =
+  | { type: 'and'; children: SearchNode[] }
+  | { type: 'or'; children: SearchNode[] }
+  | { type: 'not'; child: SearchNode }
+  /** Case-insensitive substring of the message or of the metadata; `*` matches anything when `wildcard`. */
+  | { type: 'text'; value: string; wildcard: boolean }
+  /** `key` is the metadata key (for field 'metadata' only). `value` is '' for 'exists'. */
+  | { type: 'field'; field: SearchField; key?: string; op: FieldOp; value: string; wildcard: boolean };
+
+/** Bounds on the work one query can ask for. */
+export const SEARCH_LIMITS = { length: 1000, terms: 64, depth: 16 } as const;
+
+export class SearchSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
+    super(message);
+    this.name = 'SearchSyntaxError';
+  }
+}
+
+const KEYWORDS = new Set(['AND', 'OR', 'NOT']);
+const FIELD_BY_NAME = new Map<string, keyof typeof SEARCH_FIELDS>(
+  Object.entries(SEARCH_FIELDS).flatMap(([name, f]) => [name, ...f.aliases].map((n) => [n, name as keyof typeof SEARCH_FIELDS] as const)),
+);
+/** A metadata key written without the `metadata.` prefix. */
+const BARE_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+const METADATA_PREFIX = 'metadata.';
+const SPACE = /\s/;
+const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const LEVEL_NAMES = logLevels as readonly string[];
+
+const isSpace = (c: string | undefined) => c !== undefined && SPACE.test(c);
+/** Characters that end a bare word. */
+const ends = (c: string | undefined) => c === undefined || isSpace(c) || c === '(' || c === ')' || c === '"';
+
+/** What the part before the first ':' of a word names, or undefined when the word is plain text. */
+function fieldOf(word: string): { field: SearchField; key?: string; rest: string } | undefined {
+  const colon = word.indexOf(':');
+  if (colon <= 0) return undefined;
+  const name = word.slice(0, colon);
+  const rest = word.slice(colon + 1);
+  if (rest.startsWith('//')) return undefined; // a URL (https://…) is text
+  const known = FIELD_BY_NAME.get(name.toLowerCase());
+  if (known) return { field: known, rest };
+  if (name.startsWith(METADATA_PREFIX) && name.length > METADATA_PREFIX.length) return { field: 'metadata', key: name.slice(METADATA_PREFIX.length), rest };
+  if (BARE_KEY.test(name)) return { field: 'metadata', key: name, rest };
+  return undefined;
+}
+
+/** Parses a search; an empty one is null (no filter). Throws SearchSyntaxError with the position and a readable reason. */
+export function parseSearch(src: string): SearchNode | null {
+  if (src.length > SEARCH_LIMITS.length) throw new SearchSyntaxError(`the search is longer than ${SEARCH_LIMITS.length} characters`, SEARCH_LIMITS.length);
+  let pos = 0;
+  let terms = 0;
+  let depth = 0;
+  const fail = (message: string, at = pos): never => {
+    throw new SearchSyntaxError(`${message} (at character ${at + 1})`, at);
+  };
+  const skipSpace = () => {
+    while (isSpace(src[pos])) pos++;
+  };
+  const keywordAhead = (word: string) => {
+    const next = src[pos + word.length];
+    return src.startsWith(word, pos) && (next === undefined || isSpace(next) || next === '(' || next === ')');
+  };
+  const deeper = () => {
+    if (++depth > SEARCH_LIMITS.depth) fail(`terms nested deeper than ${SEARCH_LIMITS.depth}`);
+  };
+  const countTerm = () => {
+    if (++terms > SEARCH_LIMITS.terms) fail(`more than ${SEARCH_LIMITS.terms} terms`);
+  };
+
+  const quoted = (): string => {
+    const start = pos++;
+    let out = '';
+    for (;;) {
+      const c = src[pos];
+      if (c === undefined) return fail('a quote is not closed', start);
+      pos++;
+      if (c === '"') return out;
+      if (c === '\\') {
+        const next = src[pos];
+        if (next === undefined) return fail('a quote is not closed', start);
+        out += next;
+        pos++;
+      } else out += c;
+    }
+  };
+
+  const word = (): string => {
+    const start = pos;
+    while (!ends(src[pos])) pos++;
+    return src.slice(start, pos);
+  };
+
+  const fieldTerm = (f: { field: SearchField; key?: string; rest: string }, at: number): SearchNode => {
+    let rest = f.rest;
+    let op: FieldOp = '=';
+    const cmp = /^(>=|<=|>|<)/.exec(rest);
+    if (cmp) {
+      op = cmp[1] as Comparison;
+      rest = rest.slice(cmp[1].length);
+    }
+    let value = rest;
+    let wildcard = false;
+    if (rest === '') {
+      if (src[pos] !== '"') return fail(`a value is missing after "${src.slice(at, pos)}"`, at);
+      value = quoted();
+    } else if (rest === '*' && op === '=') {
+      op = 'exists';
+      value = '';
+    } else wildcard = rest.includes('*');
+    return checkField({ type: 'field', field: f.field, ...(f.key === undefined ? {} : { key: f.key }), op, value, wildcard }, at, fail);
+  };
+
+  const primary = (): SearchNode => {
+    skipSpace();
+    const at = pos;
+    const c = src[pos];
+    if (c === undefined) return fail('a term is missing at the end');
+    if (c === ')') return fail('a ")" has no "(" before it');
+    if (c === '(') {
+      pos++;
+      deeper();
+      skipSpace();
+      if (src[pos] === ')') fail('empty brackets');
+      const inner = or();
+      skipSpace();
+      if (src[pos] !== ')') fail('a "(" is not closed', at);
+      pos++;
+      depth--;
+      return inner;
+    }
+    countTerm();
+    if (c === '"') return { type: 'text', value: quoted(), wildcard: false };
+    const w = word();
+    const f = fieldOf(w);
+    if (f) return fieldTerm(f, at);
+    return { type: 'text', value: w, wildcard: w.includes('*') };
+  };
+
+  // NOT x, -x, -"a phrase", -(a OR b); a lone "-" is text.
+  const unary = (): SearchNode => {
+    skipSpace();
+    const next = src[pos + 1];
+    const negation = keywordAhead('NOT') ? 3 : src[pos] === '-' && next !== undefined && !isSpace(next) && next !== ')' ? 1 : 0;
+    if (negation === 0) return primary();
+    pos += negation;
+    deeper();
+    const child = unary();
+    depth--;
+    return { type: 'not', child };
+  };
+
+  const and = (): SearchNode => {
+    const children: SearchNode[] = [];
+    for (;;) {
+      skipSpace();
+      if (pos >= src.length || src[pos] === ')' || keywordAhead('OR')) break;
+      if (keywordAhead('AND')) {
+        if (children.length === 0) fail('"AND" has no term before it');
+        pos += 3;
+        skipSpace();
+        if (pos >= src.length || src[pos] === ')' || keywordAhead('OR') || keywordAhead('AND')) fail('"AND" has no term after it');
+        continue;
+      }
+      children.push(unary());
+    }
+    if (children.length === 0) fail(keywordAhead('OR') ? '"OR" has no term before it' : 'a term is missing');
+    return children.length === 1 ? children[0] : { type: 'and', children };
+  };
+
+  const or = (): SearchNode => {
+    const children = [and()];
+    for (;;) {
+      skipSpace();
+      if (!keywordAhead('OR')) break;
+      pos += 2;
+      skipSpace();
+      if (pos >= src.length || src[pos] === ')') fail('"OR" has no term after it');
+      children.push(and());
+    }
+    return children.length === 1 ? children[0] : { type: 'or', children };
+  };
+
+  skipSpace();
+  if (pos >= src.length) return null;
+  const tree = or();
+  skipSpace();
+  if (pos < src.length) fail('a ")" has no "(" before it');
+  return tree;
+}
+
+function checkField(node: Extract<SearchNode, { type: 'field' }>, at: number, fail: (m: string, at?: number) => never): SearchNode {
+  const name = node.field === 'metadata' ? `metadata.${node.key}` : node.field;
+  if (node.field === 'level') {
+    if (node.op === 'exists') return fail('every log has a level: "level:*" filters nothing', at);
+    const level = node.value.toLowerCase();
+    if (node.wildcard || !LEVEL_NAMES.includes(level)) return fail(`level is one of ${LEVEL_NAMES.join(', ')}, not "${node.value}"`, at);
+    return { ...node, value: level };
+  }
+  const comparison = node.op !== '=' && node.op !== 'exists';
+  if (comparison && node.field !== 'metadata') return fail(`${name} cannot be compared with ${node.op}: only level and metadata numbers can`, at);
+  if (comparison && (node.wildcard || !NUMBER.test(node.value) || !Number.isFinite(Number(node.value))))
+    return fail(`${name}${node.op} needs a number, not "${node.value}"`, at);
+  return node;
+}
+
+// Printing: the canonical text of a tree, which parses back to the same tree.
+
+const quote = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+
+/** Whether a bare word reads back as text with this value (a `*` in it then being a wildcard). */
+export function bareText(value: string): boolean {
+  if (value === '' || [...value].some((c) => ends(c)) || KEYWORDS.has(value) || value.startsWith('-')) return false;
+  return fieldOf(value) === undefined;
+}
+
+/** Whether a bare field value reads back as this value (a `*` in it then being a wildcard). */
+export function bareValue(value: string): boolean {
+  return value !== '' && value !== '*' && ![...value].some((c) => ends(c)) && !/^[<>]/.test(value);
+}
+
+export function printSearch(node: SearchNode | null): string {
+  if (!node) return '';
+  switch (node.type) {
+    case 'and':
+      return node.children.map((c) => (c.type === 'or' || c.type === 'and' ? `(${printSearch(c)})` : printSearch(c))).join(' ');
+    case 'or':
+      return node.children.map((c) => (c.type === 'or' ? `(${printSearch(c)})` : printSearch(c))).join(' OR ');
+    case 'not':
+      return `-${node.child.type === 'and' || node.child.type === 'or' ? `(${printSearch(node.child)})` : printSearch(node.child)}`;
+    case 'text':
+      return node.wildcard || (bareText(node.value) && !node.value.includes('*')) ? node.value : quote(node.value);
+    case 'field': {
+      const name = node.field === 'metadata' ? `${METADATA_PREFIX}${node.key}` : node.field;
+      if (node.op === 'exists') return `${name}:*`;
+      const op = node.op === '=' ? '' : node.op;
+      return `${name}:${op}${node.wildcard || (bareValue(node.value) && !node.value.includes('*')) ? node.value : quote(node.value)}`;
+    }
+  }
+}

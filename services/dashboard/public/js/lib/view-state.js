@@ -1,0 +1,34 @@
+// What stays when moving between a project's pages: the time range and the service and
+// environment filters, all in the URL, so a link, a reload or Back shows the same view.
+
+export const CARRIED = ['range', 'from', 'to', 'service', 'environment'];
+
+/**
+ * A project page's URL with the current view's carried parameters, and more of its own.
+ * @param {string} projectId
+ * @param {string} page e.g. "logs" or `traces/${id}`
+ * @param {Record<string, string | number | null | undefined>} [extra] parameters to set (null or '' to drop a carried one)
+ */
+export function projectHref(projectId, page, extra = {}) {
+  const now = new URLSearchParams(location.search);
+  const q = new URLSearchParams();
+  for (const k of CARRIED) {
+    const v = now.get(k);
+    if (v) q.set(k, v);
+  }
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === null || v === undefined || v === '') q.delete(k);
+    else q.set(k, String(v));
+  }
+  // An absolute range replaces a relative one.
+  if (q.has('from') && q.has('to')) q.delete('range');
+  const s = q.toString();
+  return `/projects/${encodeURIComponent(projectId)}/${page}${s ? `?${s}` : ''}`;
+}
+
+/**
+ * Logs around an instant (or a span of time), in absolute bounds: what an error or a trace links to.
+ * @param {number} fromMs
+ * @param {number} toMs
+ */
+export const aroundParams = (fromMs, toMs, marginMs = 5 * 60_000) => ({ range: null, from: Math.floor(fromMs - marginMs), to: Math.ceil(toMs + marginMs) });

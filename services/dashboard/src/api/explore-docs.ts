@@ -1,0 +1,154 @@
+import { z, type AnyZodObject } from 'zod';
+import { FACET_COLUMNS, KINDS, logLevels, METADATA_SAMPLE, type FacetValue, type LlmMetadataRow, type LogFacets } from '@devtrail/kinds';
+import { describeFields, json, openApiPath, sameKeys, type ApiDocs, type ResponseConfig } from '@devtrail/http/api-docs';
+import { notFound } from '@devtrail/http';
+import { MAX_SAVED_QUERIES } from '@devtrail/relational-store';
+import { apiAnswers } from './access-docs.ts';
+import { EXPLORE_PATHS } from './explore-routes.ts';
+import {
+  llmCallsQuery,
+  llmLatencyQuery,
+  llmMetadataQuery,
+  logFiltersQuery,
+  logVolumeQuery,
+  savedQueryBody,
+  savedQueryParam,
+  surroundingQuery,
+} from './explore-schemas.ts';
+import { SAVED_QUERY_PATHS, type savedQueryJson, TOO_MANY_SAVED } from './saved-query-routes.ts';
+
+// The OpenAPI documentation of explore-routes.ts and saved-query-routes.ts.
+
+export const SEARCH_NOTE =
+  'The logs search (docs/dashboard.md, "Search syntax"): words and "quoted phrases" match the message or the metadata, key:value, metadata.key:value, -negation, OR, ( ), * wildcards, level:>=warn, metadata.key:>500. A search it cannot read is a 400 naming the problem and its position.';
+
+export function documentExploreApi(docs: ApiDocs) {
+  const r = docs.registry;
+  const { idParam, errors, projectNotFound } = apiAnswers(docs);
+  const filterNotes = { q: SEARCH_NOTE, level: 'Comma-separated levels, e.g. warn,error.' };
+  const axis = {
+    from: z.number().int().openapi({ description: 'Start of the first bucket, epoch milliseconds.' }),
+    step_ms: z.number().int().openapi({ description: 'Bucket width: whole minutes.' }),
+    buckets: z.number().int(),
+  };
+  const series = z.array(z.number());
+  const facetValue = z.object({ value: z.string(), count: z.number().int() });
+  const facets = r.register(
+    'LogFacets',
+    z.object({
+      columns: z
+        .object(Object.fromEntries(FACET_COLUMNS.map((c) => [c, z.array(facetValue)])) as Record<(typeof FACET_COLUMNS)[number], z.ZodArray<typeof facetValue>>)
+        .openapi({
+          description: 'Exact counts over every matching log, most common first (at most 10 each).',
+        }),
+      metadata: z.array(z.object({ key: z.string(), count: z.number().int(), values: z.array(facetValue) })).openapi({
+        description: `The most common top-level metadata keys of the newest ${METADATA_SAMPLE.toLocaleString('en')} matching logs, each with its most common values (strings, integers, booleans).`,
+      }),
+      sampled: z.number().int().openapi({ description: 'How many logs the metadata facets were read from.' }),
+    }),
+  );
+  sameKeys<z.infer<typeof facets>, LogFacets>(true);
+  sameKeys<z.infer<typeof facetValue>, FacetValue>(true);
+  const llmCall = r.register(
+    'LlmCallRecord',
+    KINDS.llm.record.extend({ estimated_cost_usd: z.number().nullable().openapi({ description: 'From the price table; null for a model it does not price.' }) }),
+  );
+  const metadataRow = z.object({
+    value: z.string().nullable().openapi({ description: 'A string as it is, another scalar as its JSON text; null: calls without the key.' }),
+    calls: z.number().int(),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    cost_usd: z.number(),
+    latency_p50_ms: z.number(),
+    latency_p95_ms: z.number(),
+  });
+  sameKeys<z.infer<typeof metadataRow>, LlmMetadataRow>(true);
+  const savedQuery = r.register(
+    'SavedQuery',
+    z.object({
+      id: z.string().uuid(),
+      name: z.string(),
+      query: z.string(),
+      range: z.string().nullable().openapi({ description: 'A relative range to open it with (15m, 1h, 7d), or null.' }),
+      created_at: z.string().datetime(),
+    }),
+  );
+  sameKeys<z.infer<typeof savedQuery>, ReturnType<typeof savedQueryJson>>(true);
+
+  const rangeNote = 'from/to: ISO 8601 with offset, or epoch milliseconds. Default range: the 24 hours before `to` (default now + 60 s).';
+  const path = (
+    method: 'get' | 'post' | 'delete',
+    route: string,
+    summary: string,
+    o: {
+      query?: AnyZodObject;
+      params?: AnyZodObject;
+      body?: AnyZodObject;
+      ok?: z.ZodTypeAny;
+      status?: number;
+      extra?: Record<string, ResponseConfig>;
+      description?: string;
+    },
+  ) =>
+    r.registerPath({
+      method,
+      path: openApiPath(route),
+      tags: ['explore'],
+      summary,
+      description: o.description ?? (o.query ? rangeNote : undefined),
+      security: [{ operatorToken: [] }],
+      request: {
+        params: o.params ? idParam.merge(o.params) : idParam,
+        ...(o.query ? { query: o.query } : {}),
+        ...(o.body ? { body: { required: true, ...json(o.body) } } : {}),
+      },
+      responses: { [o.status ?? 200]: o.ok ? { description: 'OK', ...json(o.ok) } : { description: 'Done' }, ...errors(projectNotFound), ...o.extra },
+    });
+
+  path('get', EXPLORE_PATHS.logVolume, 'Matching logs per time bucket and level (the logs histogram)', {
+    query: describeFields(logVolumeQuery, { ...filterNotes, buckets: 'At most this many whole-minute buckets over the range.' }),
+    ok: z.object({ ...axis, levels: z.object(Object.fromEntries(logLevels.map((l) => [l, series])) as Record<(typeof logLevels)[number], typeof series>) }),
+  });
+  path('get', EXPLORE_PATHS.logFacets, 'Facets of the matching logs: services, environments, releases, levels and metadata keys with counts', {
+    query: describeFields(logFiltersQuery, filterNotes),
+    ok: facets,
+  });
+  path('get', EXPLORE_PATHS.logSurrounding, 'The logs just before and after one log ("surrounding lines"), oldest first', {
+    query: describeFields(surroundingQuery, {
+      timestamp: "The log's timestamp, which locates it.",
+      service: 'Only logs of this service.',
+      before: 'Logs before it (0 to 200, default 20).',
+      after: 'Logs after it (0 to 200, default 20).',
+    }),
+    description: 'Within a day either side of the log; the log itself is in the list.',
+    ok: z.object({ logs: z.array(r.register(KINDS.log.docs.recordName, KINDS.log.record)) }),
+  });
+  path('get', EXPLORE_PATHS.llmCalls, 'LLM calls one by one, newest first, cursor-paginated', {
+    query: describeFields(llmCallsQuery, { metadata: 'key:value: calls whose metadata has this key with this value.' }),
+    ok: z.object({ calls: z.array(llmCall), next_cursor: z.string().nullable() }),
+  });
+  path('get', EXPLORE_PATHS.llmMetadata, 'LLM usage per value of one metadata key', {
+    query: describeFields(llmMetadataQuery, { key: 'The metadata key (top level), e.g. feature or user_id.', limit: 'At most this many values (default 50).' }),
+    ok: z.object({ key: z.string(), values: z.array(metadataRow) }),
+  });
+  path('get', EXPLORE_PATHS.llmMetadataKeys, 'The metadata keys of the newest 10,000 LLM calls, most common first', {
+    query: llmCallsQuery.omit({ cursor: true, limit: true }),
+    ok: z.object({ keys: z.array(z.object({ key: z.string(), calls: z.number().int() })) }),
+  });
+  path('get', EXPLORE_PATHS.llmLatency, 'LLM latency p50 and p95 and calls per time bucket', {
+    query: llmLatencyQuery,
+    ok: z.object({ ...axis, p50: series, p95: series, calls: series }),
+  });
+  path('get', SAVED_QUERY_PATHS.list, "The project's saved log searches, by name", { ok: z.object({ saved_queries: z.array(savedQuery) }) });
+  path('post', SAVED_QUERY_PATHS.list, 'Save a log search (a taken name is replaced)', {
+    body: describeFields(savedQueryBody, { query: SEARCH_NOTE, name: '1 to 100 characters, unique in the project.' }),
+    ok: z.object({ saved_query: savedQuery }),
+    extra: { 409: docs.errorResponse(`The project has ${MAX_SAVED_QUERIES} saved searches already.`, TOO_MANY_SAVED) },
+  });
+  path('delete', SAVED_QUERY_PATHS.one, 'Delete a saved search', {
+    params: savedQueryParam,
+    status: 204,
+    extra: { 404: docs.errorResponse('Unknown project or saved search.', { project: projectNotFound, search: notFound('Saved search').message }) },
+  });
+  return { name: 'explore', description: "The explorer's reads (logs histogram, facets, surrounding lines; LLM calls) and saved searches; operator token or session." };
+}

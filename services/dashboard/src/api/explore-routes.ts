@@ -1,0 +1,118 @@
+import type { FastifyInstance } from 'fastify';
+import type { ColumnStore } from '@devtrail/column-store';
+import { bucketsOf } from '@devtrail/column-store';
+import {
+  readLlmByMetadata,
+  readLlmCalls,
+  readLlmLatency,
+  readLlmMetadataKeys,
+  readLogFacets,
+  readLogVolume,
+  readSurroundingLogs,
+  type LlmCallFilter,
+  type LogFilter,
+} from '@devtrail/kinds';
+import type { LlmPriceTable } from '@devtrail/config';
+import { apiTimeRange } from './api-schemas.ts';
+import { projectOf } from './access.ts';
+import { llmCallsQuery, llmLatencyQuery, llmMetadataQuery, logFiltersQuery, logVolumeQuery, surroundingQuery } from './explore-schemas.ts';
+import { withEstimates } from './llm-estimates.ts';
+import type { RetentionOf } from '../data/project-retention.ts';
+
+// The explorer's reads beside read-routes.ts: the logs histogram, facets and surrounding
+// lines, and LLM calls one by one, by metadata and latency over time.
+// Bounded by project, time range and the project's retention; every value a query parameter. explore-docs.ts
+// documents each path.
+
+export const EXPLORE_PATHS = {
+  logVolume: '/api/projects/:id/logs/volume',
+  logFacets: '/api/projects/:id/logs/facets',
+  logSurrounding: '/api/projects/:id/logs/surrounding',
+  llmCalls: '/api/projects/:id/llm-calls',
+  llmMetadata: '/api/projects/:id/llm-calls/by-metadata',
+  llmMetadataKeys: '/api/projects/:id/llm-calls/metadata-keys',
+  llmLatency: '/api/projects/:id/llm-calls/latency',
+};
+
+type LogFiltersQuery = ReturnType<typeof logFiltersQuery.parse>;
+/** The logs reads' filters from their query parameters (GET /logs takes the same). */
+export const logFilter = (projectId: string, q: LogFiltersQuery, retentionDays: number): LogFilter => ({
+  projectId,
+  retentionDays,
+  range: apiTimeRange(q),
+  levels: q.level,
+  service: q.service,
+  environment: q.environment,
+  release: q.release,
+  traceId: q.trace_id,
+  search: q.q,
+});
+type LlmFiltersQuery = { from?: number; to?: number; model?: string; service?: string; metadata?: { key: string; value: string } };
+const llmFilter = (projectId: string, q: LlmFiltersQuery, retentionDays: number): LlmCallFilter => ({
+  projectId,
+  retentionDays,
+  range: apiTimeRange(q),
+  model: q.model,
+  service: q.service,
+  metadata: q.metadata,
+});
+const axisOf = (b: { fromMs: number; stepMs: number; count: number }) => ({ from: b.fromMs, step_ms: b.stepMs, buckets: b.count });
+
+export function registerExploreRoutes(app: FastifyInstance, store: ColumnStore, retentionOf: RetentionOf, prices: LlmPriceTable): void {
+  const logsKept = async (projectId: string) => (await retentionOf(projectId)).log;
+  const llmKept = async (projectId: string) => (await retentionOf(projectId)).llm;
+  app.get(EXPLORE_PATHS.logVolume, async (request) => {
+    const projectId = await projectOf(request);
+    const q = logVolumeQuery.parse(request.query);
+    const buckets = bucketsOf(apiTimeRange(q), q.buckets);
+    return { ...axisOf(buckets), levels: await readLogVolume(store, logFilter(projectId, q, await logsKept(projectId)), buckets) };
+  });
+
+  app.get(EXPLORE_PATHS.logFacets, async (request) => {
+    const projectId = await projectOf(request);
+    const q = logFiltersQuery.parse(request.query);
+    return await readLogFacets(store, logFilter(projectId, q, await logsKept(projectId)));
+  });
+
+  app.get(EXPLORE_PATHS.logSurrounding, async (request) => {
+    const projectId = await projectOf(request);
+    const q = surroundingQuery.parse(request.query);
+    const logs = await readSurroundingLogs(store, {
+      projectId,
+      retentionDays: await logsKept(projectId),
+      eventId: q.event_id,
+      timestamp: q.timestamp,
+      service: q.service,
+      before: q.before,
+      after: q.after,
+    });
+    return { logs };
+  });
+
+  app.get(EXPLORE_PATHS.llmCalls, async (request) => {
+    const projectId = await projectOf(request);
+    const q = llmCallsQuery.parse(request.query);
+    const r = await readLlmCalls(store, { ...llmFilter(projectId, q, await llmKept(projectId)), cursor: q.cursor, limit: q.limit });
+    return { calls: withEstimates(r.calls, prices), next_cursor: r.nextCursor };
+  });
+
+  app.get(EXPLORE_PATHS.llmMetadata, async (request) => {
+    const projectId = await projectOf(request);
+    const q = llmMetadataQuery.parse(request.query);
+    const rows = await readLlmByMetadata(store, { ...llmFilter(projectId, q, await llmKept(projectId)), key: q.key, limit: q.limit });
+    return { key: q.key, values: rows };
+  });
+
+  app.get(EXPLORE_PATHS.llmMetadataKeys, async (request) => {
+    const projectId = await projectOf(request);
+    const q = llmCallsQuery.omit({ cursor: true, limit: true }).parse(request.query);
+    return { keys: await readLlmMetadataKeys(store, llmFilter(projectId, q, await llmKept(projectId))) };
+  });
+
+  app.get(EXPLORE_PATHS.llmLatency, async (request) => {
+    const projectId = await projectOf(request);
+    const q = llmLatencyQuery.parse(request.query);
+    const buckets = bucketsOf(apiTimeRange(q), q.buckets);
+    return { ...axisOf(buckets), ...(await readLlmLatency(store, llmFilter(projectId, q, await llmKept(projectId)), buckets)) };
+  });
+}

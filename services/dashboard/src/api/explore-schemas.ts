@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { MAX_ID_LENGTH, spanStatuses } from '@devtrail/kinds';
+import { logsQuery, pgText, rangeQuery } from './api-schemas.ts';
+import { searchParam } from './search-param.ts';
+
+// Request schemas of the explorer reads (explore-routes.ts) and saved searches
+// (saved-query-routes.ts), beside api-schemas.ts.
+
+const { cursor: _c, limit: _l, ...logFilters } = logsQuery.shape;
+/** The logs list's filters without its paging. */
+export const logFiltersQuery = z.object(logFilters);
+export const logVolumeQuery = logFiltersQuery.extend({ buckets: z.coerce.number().int().min(2).max(500).default(60) });
+
+const count = (max: number, def: number) => z.coerce.number().int().min(0).max(max).default(def);
+export const surroundingQuery = z.object({
+  event_id: z.string().uuid(),
+  timestamp: z.string().datetime({ offset: true }),
+  before: count(200, 20),
+  after: count(200, 20),
+  service: z.string().max(500).optional(),
+});
+
+/** Error groups with an occurrence of this service or environment. */
+export const errorGroupsQuery = rangeQuery.extend({ service: z.string().max(500).optional(), environment: z.string().max(500).optional() });
+
+export const traceSearchQuery = rangeQuery.extend({
+  operation: z.string().max(500).optional(),
+  service: z.string().max(500).optional(),
+  min_duration_ms: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  max_duration_ms: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  status: z.enum(spanStatuses).optional(),
+});
+
+/** `key:value` of a metadata filter: the key up to the first colon. */
+const metadataFilter = z
+  .string()
+  .max(1000)
+  .regex(/^[^:]+:/, 'key:value')
+  .transform((s) => ({ key: s.slice(0, s.indexOf(':')), value: s.slice(s.indexOf(':') + 1) }));
+export const llmCallsQuery = rangeQuery.extend({
+  model: z.string().max(500).optional(),
+  service: z.string().max(500).optional(),
+  metadata: metadataFilter.optional(),
+});
+export const llmMetadataQuery = llmCallsQuery.omit({ cursor: true }).extend({ key: z.string().min(1).max(MAX_ID_LENGTH) });
+export const llmLatencyQuery = llmCallsQuery.omit({ cursor: true, limit: true }).extend({ buckets: z.coerce.number().int().min(2).max(500).default(48) });
+
+/** A relative range a saved search opens with: a number and m, h or d. */
+export const RELATIVE_RANGE = /^\d{1,4}[mhd]$/;
+export const savedQueryBody = z.object({
+  name: pgText().trim().min(1).max(100),
+  query: pgText().superRefine((q, ctx) => {
+    const r = searchParam.safeParse(q);
+    if (!r.success) for (const issue of r.error.issues) ctx.addIssue(issue);
+  }),
+  range: z.string().regex(RELATIVE_RANGE, 'a relative range such as 15m, 1h or 7d').nullable().default(null),
+});
+export const savedQueryParam = z.object({ queryId: z.string().uuid() });
