@@ -5,10 +5,12 @@ import { pgText } from './api-schemas.ts';
 // Request schemas of the source-map routes (source-map-routes.ts).
 
 const release = pgText().trim().min(1).max(200);
-const fileUrl = pgText()
+// One pattern, so the OpenAPI document carries all of it (no NUL, as pgText, and the start).
+const fileUrl = z
+  .string()
   .min(1)
   .max(MAX_URL_KEY_LENGTH)
-  .regex(/^(~\/|\/|https?:\/\/)/, 'a URL (https://host/path), a path (/path) or a host-less path (~/path)');
+  .regex(/^(~\/|\/|https?:\/\/)[^\u0000]*$/, 'a URL (https://host/path), a path (/path) or a host-less path (~/path)');
 
 export const sourceMapUpload = z
   .object({

@@ -97,7 +97,8 @@ export function registerDataRoutes(app: FastifyInstance, relational: RelationalS
 
   app.post(DATA_PATHS.projectDeletions, async (request, reply) => {
     const id = await projectOf(request);
-    const filter = deleteEventsBody.parse(request.body ?? {});
+    // No body: every event of the project; a JSON null is not an object (400).
+    const filter = deleteEventsBody.parse(request.body === undefined ? {} : request.body);
     const d = await deletions.deleteEvents(id, 'events', filter, requester(request));
     if (!d) throw notFound('Project');
     return reply.code(202).send({ deletion: deletionJson(d) });
