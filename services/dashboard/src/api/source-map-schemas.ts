@@ -10,6 +10,7 @@ const fileUrl = z
   .string()
   .min(1)
   .max(MAX_URL_KEY_LENGTH)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what the pattern refuses (as pgText)
   .regex(/^(~\/|\/|https?:\/\/)[^\u0000]*$/, 'a URL (https://host/path), a path (/path) or a host-less path (~/path)');
 
 export const sourceMapUpload = z
