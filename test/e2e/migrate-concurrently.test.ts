@@ -27,7 +27,7 @@ describe.skipIf(!up)(`migrations run concurrently${up ? '' : ` (skipped: ${NO_ST
           `round ${round}`,
         ).toEqual([]);
         const applied = results.flatMap((r) => (r as PromiseFulfilledResult<number[]>).value);
-        expect(applied.sort()).toEqual(MIGRATIONS.map((m) => m.version));
+        expect(applied.sort((a, b) => a - b)).toEqual(MIGRATIONS.map((m) => m.version));
       } finally {
         await Promise.all(stores.map((s) => s.close()));
         await db.drop();

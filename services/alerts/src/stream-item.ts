@@ -22,6 +22,22 @@ interface Logger {
   warn(obj: object, msg?: string): void;
 }
 
+/**
+ * PostgreSQL text and jsonb cannot hold U+0000, which events may (ClickHouse stores it): the
+ * strings this consumer keeps or sends (release, messages, names) get U+FFFD in its place.
+ */
+function withoutNul<K extends EventKind>(event: Envelope<K>): Envelope<K> {
+  const data = event.data as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(data)) {
+    if (typeof v === 'string' && v.includes('\u0000')) {
+      copy ??= { ...data };
+      copy[k] = v.replaceAll('\u0000', '\uFFFD');
+    }
+  }
+  return copy ? ({ ...event, data: copy } as Envelope<K>) : event;
+}
+
 export function alertsDecoder<K extends EventKind>(kind: K, rules: RuleCache, logger: Logger) {
   return (m: ConsumedMessage): Decoded<StreamItem<K>> => {
     const where = { partition: m.partition, offset: BigInt(m.offset) };
@@ -38,7 +54,7 @@ export function alertsDecoder<K extends EventKind>(kind: K, rules: RuleCache, lo
           projectId: event.project_id,
           ...where,
           atMs: kind === 'error' ? Date.parse((event.data as { timestamp: string }).timestamp) : m.timestamp,
-          event,
+          event: withoutNul(event),
         })),
       };
     } catch (err) {
