@@ -1,11 +1,12 @@
 import type { Type } from 'protobufjs';
 import { OTLP_TYPES } from './proto-root.ts';
+import { plainDecode, plainFromObject } from './plain-messages.ts';
 import type { LogsRequest, TraceRequest } from './otlp-types.ts';
 
 // Request bodies -> OTLP messages. Protobuf goes through the decoder protobufjs builds
 // from the .proto files; OTLP/JSON (already parsed by the HTTP layer) goes through the
-// same types' fromObject, which checks the structure and coerces scalars. Either way
-// the mapper sees one shape.
+// same types' fromObject, which checks the structure and coerces scalars; both as plain
+// objects (plain-messages.ts). Either way the mapper sees one shape.
 
 export type OtlpEncoding = 'protobuf' | 'json';
 
@@ -49,15 +50,24 @@ function jsonSpanIds(body: unknown): void {
   );
 }
 
-function decode<T>(type: Type, body: unknown, encoding: OtlpEncoding, jsonIds: (b: unknown) => void): T {
+/** How a message is made: as plain objects (plain-messages.ts), or by protobufjs itself (what the plain form is held equal to). */
+export interface MessageMaker {
+  decode(type: Type, bytes: Uint8Array): unknown;
+  fromObject(type: Type, object: Record<string, unknown>): unknown;
+}
+
+const PLAIN: MessageMaker = { decode: plainDecode, fromObject: plainFromObject };
+export const PROTOBUFJS: MessageMaker = { decode: (type, bytes) => type.decode(bytes), fromObject: (type, object) => type.fromObject(object) };
+
+function decode<T>(type: Type, body: unknown, encoding: OtlpEncoding, jsonIds: (b: unknown) => void, make: MessageMaker): T {
   try {
     if (encoding === 'protobuf') {
       if (!(body instanceof Uint8Array)) throw new OtlpDecodeError('expected a binary protobuf body');
-      return type.decode(body) as unknown as T;
+      return make.decode(type, body) as T;
     }
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OtlpDecodeError(`expected a JSON object (${type.name})`);
     jsonIds(body);
-    return type.fromObject(body as Record<string, unknown>) as unknown as T;
+    return make.fromObject(type, body as Record<string, unknown>) as T;
   } catch (err) {
     if (err instanceof OtlpDecodeError) throw err;
     // protobufjs throws plain Errors (truncated input, bad wire type, wrong JSON type);
@@ -66,6 +76,8 @@ function decode<T>(type: Type, body: unknown, encoding: OtlpEncoding, jsonIds: (
   }
 }
 
-export const decodeLogsRequest = (body: unknown, encoding: OtlpEncoding): LogsRequest => decode<LogsRequest>(OTLP_TYPES.logsRequest, body, encoding, jsonLogIds);
+export const decodeLogsRequest = (body: unknown, encoding: OtlpEncoding, make = PLAIN): LogsRequest =>
+  decode<LogsRequest>(OTLP_TYPES.logsRequest, body, encoding, jsonLogIds, make);
 
-export const decodeTraceRequest = (body: unknown, encoding: OtlpEncoding): TraceRequest => decode<TraceRequest>(OTLP_TYPES.traceRequest, body, encoding, jsonSpanIds);
+export const decodeTraceRequest = (body: unknown, encoding: OtlpEncoding, make = PLAIN): TraceRequest =>
+  decode<TraceRequest>(OTLP_TYPES.traceRequest, body, encoding, jsonSpanIds, make);

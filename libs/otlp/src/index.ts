@@ -1,4 +1,4 @@
-export { decodeLogsRequest, decodeTraceRequest, OtlpDecodeError, type OtlpEncoding } from './decode.ts';
+export { decodeLogsRequest, decodeTraceRequest, OtlpDecodeError, PROTOBUFJS, type MessageMaker, type OtlpEncoding } from './decode.ts';
 export { attributesToObject, bodyText, numberAttr, plainValue, stringAttr } from './any-value.ts';
 export { hexId } from './ids.ts';
 export { durationMs, nanosToIso } from './time.ts';
