@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { logBatchSchema, logLevel } from '@devtrail/kinds';
-import { decodeLogsRequest, OTLP_TYPES } from '@devtrail/otlp';
+import { decodeLogsRequest, OTLP_TYPES, PROTOBUFJS } from '@devtrail/otlp';
 import { mapLogs } from './otlp-maps.ts';
 import { int, logsRequest, resource, SPAN_ID, str, T0_ISO, T0_NS, TRACE_ID } from '../../otlp/test/requests.ts';
 
@@ -8,7 +8,7 @@ import { int, logsRequest, resource, SPAN_ID, str, T0_ISO, T0_NS, TRACE_ID } fro
 // from both encodings.
 const viaJson = (req: unknown) => mapLogs(decodeLogsRequest(structuredClone(req), 'json'));
 const viaProtobuf = (req: unknown) => {
-  const msg = OTLP_TYPES.logsRequest.fromObject(decodeLogsRequest(structuredClone(req), 'json') as Record<string, unknown>);
+  const msg = OTLP_TYPES.logsRequest.fromObject(decodeLogsRequest(structuredClone(req), 'json', PROTOBUFJS) as Record<string, unknown>);
   return mapLogs(decodeLogsRequest(OTLP_TYPES.logsRequest.encode(msg).finish(), 'protobuf'));
 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorReportSchema, fingerprint, llmUsageSchema, spanSchema } from '@devtrail/kinds';
-import { decodeTraceRequest, OTLP_TYPES } from '@devtrail/otlp';
+import { decodeTraceRequest, OTLP_TYPES, PROTOBUFJS } from '@devtrail/otlp';
 import { mapTraces } from './otlp-maps.ts';
 import { int, PARENT_ID, resource, span, SPAN_ID, str, T0_ISO, T0_NS, TRACE_ID, traceRequest } from '../../otlp/test/requests.ts';
 
@@ -8,7 +8,7 @@ import { int, PARENT_ID, resource, span, SPAN_ID, str, T0_ISO, T0_NS, TRACE_ID, 
 // reports: every row of docs/otlp.md's tables, from both encodings.
 const viaJson = (req: unknown) => mapTraces(decodeTraceRequest(structuredClone(req), 'json'));
 const viaProtobuf = (req: unknown) => {
-  const msg = OTLP_TYPES.traceRequest.fromObject(decodeTraceRequest(structuredClone(req), 'json') as Record<string, unknown>);
+  const msg = OTLP_TYPES.traceRequest.fromObject(decodeTraceRequest(structuredClone(req), 'json', PROTOBUFJS) as Record<string, unknown>);
   return mapTraces(decodeTraceRequest(OTLP_TYPES.traceRequest.encode(msg).finish(), 'protobuf'));
 };
 const RES = resource(

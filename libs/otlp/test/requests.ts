@@ -27,15 +27,15 @@ export function span(fields: Record<string, unknown> = {}, ms = 41.6) {
   return { traceId: TRACE_ID, spanId: SPAN_ID, name: 'GET /orders/:id', kind: 2, startTimeUnixNano: T0_NS, endTimeUnixNano: end, ...fields };
 }
 
-import { decodeLogsRequest, decodeTraceRequest, OTLP_TYPES } from '../src/index.ts';
+import { decodeLogsRequest, decodeTraceRequest, OTLP_TYPES, PROTOBUFJS } from '../src/index.ts';
 
 /** The protobuf bytes of an OTLP/JSON logs request (what the protobuf exporters send). */
 export function logsProtobuf(req: unknown): Buffer {
-  const msg = OTLP_TYPES.logsRequest.fromObject(decodeLogsRequest(structuredClone(req), 'json') as Record<string, unknown>);
+  const msg = OTLP_TYPES.logsRequest.fromObject(decodeLogsRequest(structuredClone(req), 'json', PROTOBUFJS) as Record<string, unknown>);
   return Buffer.from(OTLP_TYPES.logsRequest.encode(msg).finish());
 }
 
 export function traceProtobuf(req: unknown): Buffer {
-  const msg = OTLP_TYPES.traceRequest.fromObject(decodeTraceRequest(structuredClone(req), 'json') as Record<string, unknown>);
+  const msg = OTLP_TYPES.traceRequest.fromObject(decodeTraceRequest(structuredClone(req), 'json', PROTOBUFJS) as Record<string, unknown>);
   return Buffer.from(OTLP_TYPES.traceRequest.encode(msg).finish());
 }
