@@ -9,6 +9,8 @@ export interface Outcome {
   status: number;
   ms: number;
   body: string;
+  /** The answer's bytes (a protobuf answer is not text). */
+  bytes: Buffer;
   /** performance.now() when the answer arrived. */
   at: number;
 }
@@ -43,12 +45,13 @@ export class Client {
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
             const at = performance.now();
-            resolve({ status: res.statusCode ?? 0, ms: at - t0, body: Buffer.concat(chunks).toString('utf8'), at });
+            const bytes = Buffer.concat(chunks);
+            resolve({ status: res.statusCode ?? 0, ms: at - t0, body: bytes.toString('utf8'), bytes, at });
           });
-          res.on('error', () => resolve({ status: 0, ms: performance.now() - t0, body: '', at: performance.now() }));
+          res.on('error', () => resolve({ status: 0, ms: performance.now() - t0, body: '', bytes: Buffer.alloc(0), at: performance.now() }));
         },
       );
-      req.on('error', (err) => resolve({ status: 0, ms: performance.now() - t0, body: err.message, at: performance.now() }));
+      req.on('error', (err) => resolve({ status: 0, ms: performance.now() - t0, body: err.message, bytes: Buffer.alloc(0), at: performance.now() }));
       req.end(body);
     });
   }

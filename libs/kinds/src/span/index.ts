@@ -2,6 +2,7 @@ import { defineKind } from '../kind.ts';
 import { SPAN_FIELDS } from './event.ts';
 import { spanSchema, spanToEvent } from './request.ts';
 import { spansFromOtlp } from './otlp.ts';
+import { fastSpanToEvents } from './fast-path.ts';
 import { SPAN_PATH, spanDocs } from './docs.ts';
 
 // Trace spans: one per request (also from OTLP spans, otlp.ts).
@@ -12,6 +13,7 @@ export const span = defineKind({
   request: spanSchema,
   fields: SPAN_FIELDS,
   toEvents: (body) => [spanToEvent(body)],
+  fastEvents: fastSpanToEvents,
   respond: () => ({ ok: true }),
   // A trace stays in order on one partition, when a batch is all one trace.
   partitionKey: 'trace_id',
