@@ -3,6 +3,8 @@
 
 export function hexId(bytes: Uint8Array | null | undefined): string | undefined {
   if (!bytes || bytes.length === 0) return undefined;
-  const hex = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
-  return /^0+$/.test(hex) ? undefined : hex;
+  let any = 0;
+  for (let i = 0; i < bytes.length; i++) any |= bytes[i];
+  if (any === 0) return undefined;
+  return (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('hex');
 }

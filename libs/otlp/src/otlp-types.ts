@@ -2,7 +2,7 @@
 // fields; proto3 defaults may be absent). 64-bit integers arrive as Long objects from the
 // protobuf decoder, or as numbers or strings from OTLP/JSON.
 
-export type Int64 = number | string | { toNumber(): number; toString(): string };
+export type Int64 = number | string | { toNumber(): number; toString(): string; high?: number; low?: number; unsigned?: boolean };
 
 export interface AnyValue {
   stringValue?: string | null;

@@ -33,10 +33,12 @@ const firstString = (a: Record<string, unknown>, keys: readonly string[]) => key
 const firstNumber = (a: Record<string, unknown>, keys: readonly string[]) => keys.map((k) => numberAttr(a, k)).find((v) => v !== undefined);
 
 /** The LLM usage body for a span that names a model (request or response); undefined for other spans. */
+/** The model of a GenAI span: the response model is the one that actually answered (often a dated version of the request's). */
+const genAiModel = (a: Record<string, unknown>) => firstString(a, [GEN_AI.responseModel, GEN_AI.requestModel]);
+
 export function genAiUsage(span: GenAiSpan, shared: { service?: string; environment?: string; release?: string }): LlmUsageBody | undefined {
   const a = span.attributes;
-  // The response model is the one that actually answered (often a dated version of the request's).
-  const model = firstString(a, [GEN_AI.responseModel, GEN_AI.requestModel]);
+  const model = genAiModel(a);
   if (model === undefined) return undefined;
   const metadata: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(a)) if (k.startsWith('gen_ai.') && !CONTENT.has(k)) metadata[k] = v;
@@ -62,6 +64,7 @@ export const llmFromOtlp: OtlpPart<TraceRequest> = {
   map(request) {
     const units: OtlpUnit[] = [];
     eachSpan(request, (span, ctx) => {
+      if (genAiModel(spanAttributes(span)) === undefined) return; // not a GenAI span: nothing more to compute
       let times: ReturnType<typeof spanTimes>;
       try {
         times = spanTimes(span);
