@@ -137,7 +137,14 @@ export function body(kind: BodyKind, n: number): Buffer {
       return Buffer.from(
         JSON.stringify({
           service: 'bench',
-          logs: ls.map((l) => ({ level: l.level, message: l.message, timestamp: new Date(l.startMs).toISOString(), metadata: l.attrs, trace_id: l.traceId, span_id: l.spanId })),
+          logs: ls.map((l) => ({
+            level: l.level,
+            message: l.message,
+            timestamp: new Date(l.startMs).toISOString(),
+            metadata: l.attrs,
+            trace_id: l.traceId,
+            span_id: l.spanId,
+          })),
         }),
       );
     case 'otlp-logs-json':

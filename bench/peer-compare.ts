@@ -42,7 +42,15 @@ interface Args {
 }
 
 function parse(argv: string[]): Args {
-  const a: Args = { rounds: 3, seconds: 15, concurrency: 16, batch: 100, bodies: Object.keys(BODY_KINDS) as BodyKind[], checkouts: [], out: 'bench/results/peer-compare.json' };
+  const a: Args = {
+    rounds: 3,
+    seconds: 15,
+    concurrency: 16,
+    batch: 100,
+    bodies: Object.keys(BODY_KINDS) as BodyKind[],
+    checkouts: [],
+    out: 'bench/results/peer-compare.json',
+  };
   for (let i = 0; i < argv.length; i++) {
     const v = () => argv[++i] ?? '';
     switch (argv[i]) {
@@ -222,7 +230,8 @@ async function main() {
   const collectorBin = join(peer, 'otelcol-peer', 'otelcol-peer');
   if (!existsSync(collectorBin) || !existsSync(join(peer, 'kafka.sh'))) throw new Error(`no built collector in ${peer} (docs/benchmarks.md: build it there first)`);
   log(`starting the peer's Kafka broker (${BROKER})`);
-  if (spawnSync('./kafka.sh', ['start'], { cwd: peer, stdio: 'ignore', env: { ...process.env, SCRATCH: scratch } }).status !== 0) throw new Error('the peer Kafka did not start');
+  if (spawnSync('./kafka.sh', ['start'], { cwd: peer, stdio: 'ignore', env: { ...process.env, SCRATCH: scratch } }).status !== 0)
+    throw new Error('the peer Kafka did not start');
   const kafkaPid = Number(readFileSync(join(peer, 'kafka', 'kafka.pid'), 'utf8').trim());
   const prefix = `peer${randomUUID().slice(0, 6)}.`;
   const admin = new Kafka({ clientId: 'peer-compare', brokers: [BROKER], logLevel: logLevel.NOTHING }).admin();
@@ -273,7 +282,10 @@ async function main() {
     const collectorSide: Side = { label: 'collector', url: COLLECTOR, pid: () => collector!.pid! };
     const startCollector = async (run: number) => {
       const topics = ['logs', 'traces'].map((s) => `peer-collector-${run}-${s}`);
-      await admin.createTopics({ waitForLeaders: true, topics: topics.map((topic) => ({ topic, numPartitions: 6, configEntries: [{ name: 'max.message.bytes', value: '16777216' }] })) });
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: topics.map((topic) => ({ topic, numPartitions: 6, configEntries: [{ name: 'max.message.bytes', value: '16777216' }] })),
+      });
       writeFileSync(configFile, collectorConfig(topics[0], topics[1]));
       collector = spawn(collectorBin, ['--config', configFile], { stdio: 'ignore' });
       await waitFor('the collector', () => answers(`${COLLECTOR}/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
@@ -293,7 +305,9 @@ async function main() {
           const r = await run(side, kind, a, key, kafkaPid, round, pools[kind]);
           if (side === collectorSide) await stopped(collector!);
           runs.push(r);
-          log(`round ${round} ${kind.padEnd(20)} ${side.label.padEnd(16)} ${r.cpuUsPerRecord} µs/record, ${r.recordsPerSec} records/s, p99 ${r.p99Ms} ms, failed ${r.failed}, load ${r.loadAverage.join('→')}`);
+          log(
+            `round ${round} ${kind.padEnd(20)} ${side.label.padEnd(16)} ${r.cpuUsPerRecord} µs/record, ${r.recordsPerSec} records/s, p99 ${r.p99Ms} ms, failed ${r.failed}, load ${r.loadAverage.join('→')}`,
+          );
         }
       }
     }
@@ -303,7 +317,9 @@ async function main() {
     console.log(
       `\nbeside the OpenTelemetry Collector: ${a.rounds} rounds, ${a.seconds} s each, ${a.concurrency} in flight, ${a.batch} records a request (${os.cpus().length} CPUs)\n`,
     );
-    console.log(`  ${'bodies'.padEnd(22)}${'side'.padEnd(18)}${'CPU µs/record'.padStart(14)}${'vs collector'.padStart(14)}${'records/s'.padStart(11)}${'p99 ms'.padStart(8)}${'kafka µs'.padStart(10)}  load`);
+    console.log(
+      `  ${'bodies'.padEnd(22)}${'side'.padEnd(18)}${'CPU µs/record'.padStart(14)}${'vs collector'.padStart(14)}${'records/s'.padStart(11)}${'p99 ms'.padStart(8)}${'kafka µs'.padStart(10)}  load`,
+    );
     const summary = [];
     for (const kind of a.bodies)
       for (const label of [collectorSide.label, ...sides.map((s) => s.label)]) {

@@ -12,7 +12,14 @@ const zodPath = (body: unknown) => {
 };
 
 const deep = (n: number): unknown => (n === 0 ? 1 : { a: deep(n - 1) });
-const anything = fc.oneof(fc.constant(undefined), fc.constant(null), fc.jsonValue({ maxDepth: 2 }), fc.constant(-0), fc.constant(Number.NaN), fc.constant(Number.POSITIVE_INFINITY));
+const anything = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.constant(-0),
+  fc.constant(Number.NaN),
+  fc.constant(Number.POSITIVE_INFINITY),
+);
 const times = fc.constantFrom(
   '2026-11-21T10:00:00Z',
   '2026-11-21T10:00:00.123Z',
@@ -53,7 +60,13 @@ const validish = fc.record(
 const span = fc.oneof(
   validish,
   fc
-    .record({ trace_id: fc.stringMatching(/^[0-9a-f]{0,32}$/), span_id: fc.stringMatching(/^[0-9a-f]{0,16}$/), operation: fc.string({ maxLength: 8 }), start_time: times, duration_ms: fc.nat() })
+    .record({
+      trace_id: fc.stringMatching(/^[0-9a-f]{0,32}$/),
+      span_id: fc.stringMatching(/^[0-9a-f]{0,16}$/),
+      operation: fc.string({ maxLength: 8 }),
+      start_time: times,
+      duration_ms: fc.nat(),
+    })
     .chain((base) => fc.record({ extra: validish }).map(({ extra }) => ({ ...base, ...Object.fromEntries(Object.entries(extra).slice(0, 1)) }))),
 );
 

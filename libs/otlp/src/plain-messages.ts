@@ -34,7 +34,12 @@ function plan(type: Type): FieldPlan[] {
   return type.fieldsArray.map((f) => {
     const field = f.resolve();
     const isEnum = field.resolvedType instanceof Enum;
-    if (field.map || field.delimited || field.required || (isEnum && (field.resolvedType as Enum & { _features: { enum_type?: string } })._features.enum_type === 'CLOSED'))
+    if (
+      field.map ||
+      field.delimited ||
+      field.required ||
+      (isEnum && (field.resolvedType as Enum & { _features: { enum_type?: string } })._features.enum_type === 'CLOSED')
+    )
       throw new Error(`plain OTLP messages: ${type.name}.${field.name} is a field kind they do not support`);
     const scalar = isEnum ? 'int32' : (types.basic as Record<string, number>)[field.type] !== undefined ? field.type : undefined;
     if (field.repeated && scalar !== undefined && scalar !== 'string') throw new Error(`plain OTLP messages: ${type.name}.${field.name} is a repeated scalar`);
@@ -93,7 +98,12 @@ function decoderOf(type: Type): Decode {
         : `if(u!==2)break;${m}=${sub}(r,r.size(),q+1,${m});${clear}`;
     } else {
       const wire = (types.basic as Record<string, number>)[p.scalar];
-      const method = p.scalar === 'string' ? ((p.field as Field & { _features: { utf8_validation?: string } })._features.utf8_validation === 'VERIFY' ? 'stringVerify' : 'string') : p.scalar;
+      const method =
+        p.scalar === 'string'
+          ? (p.field as Field & { _features: { utf8_validation?: string } })._features.utf8_validation === 'VERIFY'
+            ? 'stringVerify'
+            : 'string'
+          : p.scalar;
       if (p.field.repeated) body = `if(u!==${wire})break;if(!(${m}&&${m}.length))${m}=[];${m}.push(r.${method}());`;
       else if (p.field.hasPresence) body = `if(u!==${wire})break;${m}=r.${method}();${clear}`;
       else {
@@ -165,8 +175,8 @@ function converterOf(type: Type): Convert {
       return `if(${d}!==0&&(typeof ${d}!=="string"||${e}[${d}]!==0)){if(typeof ${d}==="string"){if(Object.hasOwn(${e},${d}))${m}=${e}[${d}]}else if(typeof ${d}==="number"&&(${d}|0)===${d})${m}=${d}}`;
     }
     if (p.field.repeated)
-      return `if(${d}){if(!Array.isArray(${d}))${fail(`.${p.name}: array expected`)};${m}=Array(${d}.length);for(var i=0;i<${d}.length;++i)${m}[i]=${valueOf(p.scalar, `${d}[i]`)}}`;
-    const set = p.scalar === 'bytes' ? `if(typeof ${d}==="string")${m}=b(${d});else if(${d}.length>=0)${m}=${d}` : `${m}=${valueOf(p.scalar, d)}`;
+      return `if(${d}){if(!Array.isArray(${d}))${fail(`.${p.name}: array expected`)};${m}=Array(${d}.length);for(var i=0;i<${d}.length;++i)${m}[i]=${scalarValue(p.scalar, `${d}[i]`)}}`;
+    const set = p.scalar === 'bytes' ? `if(typeof ${d}==="string")${m}=b(${d});else if(${d}.length>=0)${m}=${d}` : `${m}=${scalarValue(p.scalar, d)}`;
     if (p.field.hasPresence) return `if(${d}!=null){${set}}`;
     // proto3 implicit presence: a default value is not kept.
     const present =
@@ -217,7 +227,7 @@ function exactInteger(v: unknown, unsigned: boolean): boolean {
 }
 
 /** One value of a scalar field, converted as fromObject converts it. */
-function valueOf(scalar: string, d: string): string {
+function scalarValue(scalar: string, d: string): string {
   switch (scalar) {
     case 'string':
       return `String(${d})`;

@@ -16,7 +16,19 @@ const isId = (v: unknown): v is string => typeof v === 'string' && v.length <= M
 /** [spanToEvent(spanSchema.parse(body))] for a well-formed body; undefined otherwise. */
 export function fastSpanToEvents(body: unknown): SpanEvent[] | undefined {
   if (!isPlainObject(body)) return undefined;
-  const { service = 'unknown', environment = 'production', release, trace_id, span_id, parent_span_id = '', operation, start_time, duration_ms, status = 'ok', metadata } = body;
+  const {
+    service = 'unknown',
+    environment = 'production',
+    release,
+    trace_id,
+    span_id,
+    parent_span_id = '',
+    operation,
+    start_time,
+    duration_ms,
+    status = 'ok',
+    metadata,
+  } = body;
   if (typeof service !== 'string' || typeof environment !== 'string') return undefined;
   if (release !== undefined && !(typeof release === 'string' && release.length <= MAX_RELEASE_LENGTH)) return undefined;
   if (!isId(trace_id) || !isId(span_id) || !isId(parent_span_id) || typeof operation !== 'string') return undefined;
