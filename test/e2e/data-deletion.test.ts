@@ -113,6 +113,13 @@ describe.skipIf(!up)(`deletion end to end${up ? '' : ` (skipped: ${NO_STACK_REAS
     expect(await counts(kept.id)).toEqual({ logs: 1, errors: 1, spans: 1, llm: 1, error_groups: 1 });
     const listed = (await admin('GET', '/api/admin/deletions')).body.deletions;
     expect(listed.map((d: { id: string }) => d.id)).toContain(del.body.deletion.id);
+    // Nor did any consumer set them aside: the alerts group keeps nothing of a deleted project either.
+    await new Promise((r) => setTimeout(r, 1500));
+    const all = (await (await fetch(`${consumers.url}/metrics`, { headers: { accept: 'application/json' } })).json()) as {
+      consumers: Array<{ name: string; deadLettered: number }>;
+    };
+    expect(all.consumers.some((c) => c.name.startsWith('alerts-'))).toBe(true);
+    expect(Object.fromEntries(all.consumers.map((c) => [c.name, c.deadLettered]))).toEqual(Object.fromEntries(all.consumers.map((c) => [c.name, 0])));
   });
 
   it("deletes one service's events of a project, keeps the others, and rebuilds the error groups", async () => {

@@ -5,6 +5,7 @@ import type { EventKind } from '@devtrail/kinds';
 import {
   addHistory,
   freshState,
+  isUuid,
   lockStates,
   releasesFirstSeen,
   saveState,
@@ -199,15 +200,24 @@ export async function applyBatch(ctx: BatchContext, kind: EventKind, items: Stre
     const next = new Map<number, bigint>();
     for (const i of fresh) next.set(i.partition, i.offset + 1n > (next.get(i.partition) ?? 0n) ? i.offset + 1n : next.get(i.partition)!);
 
+    // A deleted project's events may still be in Kafka (docs/data.md#deletion): nothing of
+    // them is kept (its rows would refer to a project that is gone); their positions still move.
+    const ids = [...new Set(fresh.map((i) => i.projectId))];
+    const asked = ids.filter(isUuid);
+    const live = new Set(
+      asked.length === 0 ? [] : (await tx.query<{ id: string }>('SELECT id::text AS id FROM projects WHERE id = ANY($1::uuid[])', [asked])).map((r) => r.id),
+    );
+    const kept = live.size === ids.length ? fresh : fresh.filter((i) => live.has(i.projectId));
+
     const counts = new Counts();
     const fired: Fired[] = [];
-    if (kind === 'error') await applyErrors(ctx, tx, fresh, counts, fired);
-    else countOthers(ctx, kind, fresh, counts);
+    if (kind === 'error') await applyErrors(ctx, tx, kept, counts, fired);
+    else countOthers(ctx, kind, kept, counts);
     await ctx.repo.addCounts(tx, [...counts.cells.values()]);
     await evaluateThresholds(ctx, tx, counts, fired);
 
     const lastSeen = new Map<string, number>();
-    for (const i of fresh) if (ctx.rules.watchesSilence(i.projectId, kind)) lastSeen.set(i.projectId, Math.max(lastSeen.get(i.projectId) ?? 0, i.atMs));
+    for (const i of kept) if (ctx.rules.watchesSilence(i.projectId, kind)) lastSeen.set(i.projectId, Math.max(lastSeen.get(i.projectId) ?? 0, i.atMs));
     for (const [projectId, at] of lastSeen) await ctx.repo.touchLastSeen(tx, projectId, kind, at);
 
     let queued = 0;
