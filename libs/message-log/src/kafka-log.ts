@@ -61,6 +61,9 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
   const logCreator = () => (entry: LogEntry) => {
     const { message, timestamp: _, logger: __, ...extra } = entry.log;
     opts.log?.('debug', `kafkajs: ${message}`, { namespace: entry.namespace, kafkajs_level: KAFKAJS_LEVELS[entry.level] ?? entry.level, ...extra });
+    // A consumer retries its fetches without end and never crashes: a broker it cannot connect
+    // to is seen here (kafkajs's Connection error or timeout), and back at its next fetch.
+    if (entry.namespace === 'Connection' && entry.level === logLevel.ERROR) broker.unreachable(new Error(message));
   };
   const observe = <T>(p: Promise<T>): Promise<T> =>
     p.then(
