@@ -150,8 +150,7 @@ describe.skipIf(!up)(`every telemetry kind end to end${up ? '' : ` (skipped: ${N
       latency_p50_ms: 950,
     });
 
-    const logs = (await api(`/logs?trace_id=${traceId}`)).body.logs;
-    expect(logs.map((l: any) => l.message)).toEqual(['with trace']);
+    await expect.poll(async () => (await api(`/logs?trace_id=${traceId}`)).body.logs?.map((l: any) => l.message), { timeout: 5000 }).toEqual(['with trace']);
     const rate = (await api('/ingestion')).body.per_minute;
     expect(rate.map((r: any) => r.kind).sort()).toEqual(['error', 'llm', 'log', 'span']);
   });
