@@ -62,4 +62,21 @@ describe.skipIf(!up).each(modes)(`broken bodies on every ingest route (%s)${up ?
     expect(!(answer instanceof Error) && isJson4xx(answer), said).toBe(true);
     expect(health instanceof Error ? `/health: ${health.message}` : health.status).toBe(200);
   });
+
+  it('a request line past 16 KiB (a long query string): 431 JSON, as documented on every operation, and the process lives on', async () => {
+    const r = await rawRequest(`${t.ingestUrl()}${INGEST_ROUTE_SAMPLES[0]!.path}?x=${'a'.repeat(20_000)}`, {
+      headers: { authorization: `Bearer ${t.project.key}`, 'content-type': 'application/json' },
+      body: INGEST_ROUTE_SAMPLES[0]!.valid,
+    });
+    expect(r.status, r.text).toBe(431);
+    expect(isJson4xx(r), r.text).toBe(true);
+    const doc = (await rawRequest(`${t.ingestUrl()}/openapi.json`, { method: 'GET' })).json as { paths: Record<string, Record<string, { responses: object }>> };
+    const undocumented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => !('431' in op.responses))
+        .map(([m]) => `${m} ${path}`),
+    );
+    expect(undocumented).toEqual([]);
+    expect((await rawRequest(`${t.ingestUrl()}/health`, { method: 'GET', timeoutMs: 5000 })).status).toBe(200);
+  });
 });

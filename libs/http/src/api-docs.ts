@@ -64,8 +64,20 @@ function apiDocs() {
       typeof error === 'string' ? { example: { error } } : { examples: Object.fromEntries(Object.entries(error).map(([k, e]) => [k, { value: { error: e } }])) };
     return { description, ...(headers ? { headers } : {}), content: { 'application/json': { schema: errorBody, ...examples } } };
   };
+  registry.registerComponent('responses', HEADERS_TOO_LARGE, {
+    description: "The request line and headers together exceed Node.js's 16 KiB limit (a query string that long, say); answered before any route, by Fastify.",
+    content: {
+      'application/json': {
+        schema: { type: 'object', properties: { error: { type: 'string' }, message: { type: 'string' }, statusCode: { type: 'integer' } }, required: ['error'] },
+        example: { error: 'Request Header Fields Too Large', message: 'Exceeded maximum allowed HTTP header size', statusCode: 431 },
+      },
+    },
+  });
   return { registry, rateHeaders, retryAfter, validationError, errorResponse };
 }
+
+/** Every operation can get it: Node.js answers it before Fastify routes the request. */
+const HEADERS_TOO_LARGE = 'RequestHeaderFieldsTooLarge';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -95,7 +107,13 @@ export function devtrailOpenApi(groups: DocumentRoutes[]) {
 export function openApiDocument(head: Omit<Parameters<OpenApiGeneratorV31['generateDocument']>[0], 'openapi' | 'tags'>, groups: DocumentRoutes[]) {
   const docs = apiDocs();
   const tags = groups.map((document) => document(docs));
-  return new OpenApiGeneratorV31(docs.registry.definitions).generateDocument({ openapi: '3.1.0', ...head, tags }) as unknown as Record<string, unknown>;
+  const doc = new OpenApiGeneratorV31(docs.registry.definitions).generateDocument({ openapi: '3.1.0', ...head, tags });
+  for (const path of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(path)) {
+      if (op && typeof op === 'object' && 'responses' in op) op.responses['431'] = { $ref: `#/components/responses/${HEADERS_TOO_LARGE}` };
+    }
+  }
+  return doc as unknown as Record<string, unknown>;
 }
 
 /** A JSON body of this schema, with an example if given. */

@@ -123,7 +123,7 @@ describe('OpenAPI document', () => {
       const op = doc.paths[path].post;
       expect(op.requestBody.content['application/json'].schema.$ref).toBe(`#/components/schemas/${schema}`);
       expect(op.responses['200'].content['application/json'].schema.$ref).toBe(`#/components/schemas/${ok[path]}`);
-      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '413', '415', '429', '503']);
+      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '413', '415', '429', '431', '503']);
       expect(op.responses['400'].content['application/json'].schema.$ref).toBe('#/components/schemas/ValidationError');
       expect(op.responses['401'].content['application/json'].example).toEqual({ error: 'Missing or invalid API key' });
       expect(op.responses['403'].content['application/json'].examples.origin.value).toEqual({ error: 'Origin not allowed' });
