@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { LlmPriceTable, Logger } from '@devtrail/config';
+import { loadConfig, type LlmPriceTable, type Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
 import { deletionsRepo, projectsRepo, savedQueriesRepo } from '@devtrail/relational-store';
 import { operatorAuthenticator, requirePrincipal, type Authenticator } from './api/access.ts';
@@ -15,7 +15,7 @@ import { registerTriageRoutes } from './api/triage-routes.ts';
 import { registerAlertRoutes } from './api/alert-routes.ts';
 import { registerSourceMapUploads, registerSymbolication, type SourceMapLimits } from './api/source-map-routes.ts';
 import { projectKeyAuthenticator } from './api/key-authenticator.ts';
-import type { DeliveryOptions } from '@devtrail/alerting';
+import { deliveryOptionsOf, type DeliveryOptions } from '@devtrail/alerting';
 
 export interface ControlPlaneOptions {
   operatorToken: string | undefined;
@@ -38,13 +38,8 @@ export interface ControlPlaneOptions {
   sourceMaps?: SourceMapLimits;
 }
 
-const DEFAULT_DELIVERY: DeliveryOptions = {
-  limits: { timeoutMs: 10_000, maxResponseBytes: 64 * 1024, allowPrivateAddresses: false },
-  retryBaseMs: 5000,
-  retryMaxMs: 600_000,
-  maxAttempts: 8,
-};
-const DEFAULT_SOURCE_MAPS: SourceMapLimits = { maxBytes: 32 * 1024 * 1024, maxFilesPerRelease: 5000, maxProjectBytes: 1024 * 1024 * 1024 };
+/** The configuration's defaults, for a caller (a test) that leaves delivery or source map limits unset. */
+const defaults = () => loadConfig();
 
 /** Registers /api/admin and /api/projects on an app (its own process, or the embedded one), and runs deletions until the app closes. */
 export async function registerControlPlane(app: FastifyInstance, adapters: Adapters, logger: Logger, opts: ControlPlaneOptions): Promise<void> {
@@ -60,13 +55,13 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     registerExploreRoutes(api, adapters.columnStore, retention, opts.llmPrices ?? defaultPrices());
     registerSavedQueryRoutes(api, savedQueriesRepo(adapters.relational));
     registerTriageRoutes(api, adapters.columnStore, adapters.relational, retention);
-    registerAlertRoutes(api, adapters.relational, { delivery: opts.delivery ?? DEFAULT_DELIVERY, publicUrl: opts.publicUrl });
+    registerAlertRoutes(api, adapters.relational, { delivery: opts.delivery ?? deliveryOptionsOf(defaults().alerts), publicUrl: opts.publicUrl });
     registerSymbolication(api, adapters.columnStore, adapters.relational, retention);
   });
   // Source map uploads also admit the project's own key (a build pipeline has it).
   await app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? []), projectKeyAuthenticator(repo)]));
-    registerSourceMapUploads(api, adapters.relational, opts.sourceMaps ?? DEFAULT_SOURCE_MAPS);
+    registerSourceMapUploads(api, adapters.relational, opts.sourceMaps ?? defaults().sourceMaps);
   });
   const worker = startDeletionWorker(deletionsRepo(adapters.relational), adapters.columnStore, logger, { graceMs: opts.deletionGraceMs });
   app.addHook('onClose', async () => worker.stop());
