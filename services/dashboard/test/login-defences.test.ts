@@ -153,7 +153,8 @@ describe('password hashes', () => {
       const owner = new Browser(fresh.app, '10.1.1.1');
       expect((await owner.setup('owner', 'owner-password', OPERATOR)).statusCode).toBe(201);
       expect((await owner.call('POST', '/auth/users', { username: 'olga', password: 'olga-password' })).statusCode).toBe(201);
-      const stored = async () => (await fresh.adapters.relational.query<{ password_hash: string }>("SELECT password_hash FROM users WHERE username = 'olga'"))[0].password_hash;
+      const stored = async () =>
+        (await fresh.adapters.relational.query<{ password_hash: string }>("SELECT password_hash FROM users WHERE username = 'olga'"))[0].password_hash;
       expect(await stored()).toMatch(/^scrypt\$131072\$8\$1\$/);
 
       // As an older devtrail stored it: N=16384.
