@@ -25,6 +25,8 @@ export interface FieldType<T = unknown> {
    * values at any depth; `text`, a string's value patterns. Unset: never scrubbed.
    */
   scrub?: 'tree' | 'text';
+  /** Set by `added`: the value of an event written before the field existed. */
+  absent?: T;
 }
 
 const isString = (v: unknown) => typeof v === 'string';
@@ -83,6 +85,16 @@ export const sha256Hex: FieldType<string> = {
   event: z.string().regex(/^[0-9a-f]{64}$/),
   is: (v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v),
 };
+
+/**
+ * A field added after events were written: messages still in Kafka (and replayed ones) lack it
+ * and read as `absent`, so the envelope stays compatible with what it held (docs/topics.md,
+ * "Evolution").
+ */
+export function added<T>(type: FieldType<T>, absent: T): FieldType<T> {
+  const is = type.is;
+  return { ...type, event: type.event.default(absent as never) as unknown as z.ZodType<T>, ...(is ? { is: (v: unknown) => v === undefined || is(v) } : {}), absent };
+}
 
 /** Every kind's first three fields. */
 export const COMMON_FIELDS = { service: label, environment: label, release: label };

@@ -118,16 +118,16 @@ export function defineKind<const F extends Fields, B>(spec: KindSpec<F, B>): Kin
   const names = fields.map(([name]) => name);
   const event = z.object(Object.fromEntries(fields.map(([name, f]) => [name, f.event]))) as Kind<F, B>['event'];
 
-  const checks = fields.map(([name, f]) => [name, f.is] as const);
+  const checks = fields.map(([name, f]) => [name, f.is, f.absent] as const);
   const fastEvent = checks.every(([, is]) => is)
     ? (d: unknown): E | undefined => {
         if (!isPlainObject(d)) return undefined;
         const src = d;
         const out: Record<string, unknown> = {};
-        for (const [name, is] of checks) {
+        for (const [name, is, absent] of checks) {
           const v = src[name];
           if (!is!(v)) return undefined;
-          out[name] = v;
+          out[name] = v === undefined ? absent : v;
         }
         return out as E;
       }
