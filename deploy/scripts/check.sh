@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Static checks (`make check`, and first thing in `make test`, so CI fails on them before the
-# long suites): Biome (formatting and lint rules, no writes) and tsc (services, SDK, the
-# dashboard's browser code). Both always run; each prints its time and, on failure, what to do.
+# long suites): Biome (formatting and lint rules, no writes), tsc (services, SDK, the
+# dashboard's browser code) and madge (no import cycle in libs/ and services/).
+# All always run; each prints its time and, on failure, what to do.
 DT_NAME=check
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -28,5 +29,6 @@ biome_args=()
 [ -t 1 ] || biome_args=(--colors=off)
 run_check lint 'formatting: run `npm run format`; lint rules: fix what is listed above (rules and reasons in biome.jsonc)' npm run --silent lint -- "${biome_args[@]}"
 run_check typecheck 'fix the tsc errors listed above (npm run typecheck)' npm run --silent typecheck
+run_check cycles 'an import cycle between modules, listed above: move what both sides need into a module of its own (npm run cycles)' npm run --silent cycles
 
 [ ${#failed[@]} = 0 ] || die "static checks failed: ${failed[*]}"

@@ -3,7 +3,8 @@ import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@ast
 import { EVENT_KINDS, KINDS, type EventKind } from '@devtrail/kinds';
 import { MESSAGE_SHAPES, SCHEMA_VERSION } from './envelope.ts';
 
-export { incompatibilities, type Incompatibility } from './schema-compat.ts';
+export { incompatibilities, type Incompatibility, type JsonSchema } from './schema-compat.ts';
+import type { JsonSchema } from './schema-compat.ts';
 
 // JSON Schema (draft 2020-12) of the Kafka messages, for consumers in any language
 // (docs/topics.md, "Schemas"): generated from the zod schemas the consumers decode with
@@ -19,8 +20,6 @@ export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema
 export type MessageVersion = keyof typeof MESSAGE_SHAPES;
 /** The message versions devtrail's decoder reads; each has its envelope file. */
 export const MESSAGE_VERSIONS = Object.keys(MESSAGE_SHAPES).map(Number) as MessageVersion[];
-
-export type JsonSchema = Record<string, unknown>;
 
 const eventName = (kind: EventKind) => `${kind[0].toUpperCase()}${kind.slice(1)}Event`;
 export const envelopeFile = (version: MessageVersion) => `envelope-v${version}.json`;

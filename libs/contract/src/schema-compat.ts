@@ -1,5 +1,3 @@
-import type { JsonSchema } from './json-schema.ts';
-
 // Whether a new version of a published JSON Schema (json-schema.ts) keeps the consumers of
 // the previous one working, both ways, since a topic holds messages of both for as long
 // as Kafka retains them (docs/topics.md, "Evolution"):
@@ -12,6 +10,9 @@ import type { JsonSchema } from './json-schema.ts';
 // additionalProperties, enum, const, format, pattern, bounds, anyOf branches told apart
 // by a one-value `kind`, $ref into $defs). A new property that is optional, and a new
 // kind (a new topic), are compatible.
+
+/** A published JSON Schema document (json-schema.ts writes them). */
+export type JsonSchema = Record<string, unknown>;
 
 export interface Incompatibility {
   /** Where, as a path through the message (`events[].data.level`). */

@@ -37,7 +37,10 @@ describe('a field added to a kind', () => {
   });
 
   it('writes the absent value to its column', () => {
-    const row = withHost.toRow({ project_id: 'p', event_id: '00000000-0000-4000-8000-000000000000', received_at: before.timestamp, data: withHost.event.parse(before) }, 30);
+    const row = withHost.toRow(
+      { project_id: 'p', event_id: '00000000-0000-4000-8000-000000000000', received_at: before.timestamp, data: withHost.event.parse(before) },
+      30,
+    );
     expect(row.host).toBe('');
     expect(withHost.tableDef.columns.at(-1)).toEqual({ name: 'host', sql: 'LowCardinality(String)' });
   });

@@ -1,6 +1,6 @@
 import { DRAIN_PATH, EVENT_KINDS, kindOf, type EventKind } from '@devtrail/kinds';
 import { byLabel, refusalReason, type Metrics } from '@devtrail/metrics';
-import { OTLP_PATHS } from './otlp-routes.ts';
+import { OTLP_PATHS } from './otlp-paths.ts';
 import { REFUSAL_REASONS as QUOTA_REASONS, type RefusalReason as QuotaReason } from './data/event-quotas.ts';
 
 // The receiver's outcome counters (docs/operations.md#metrics): every request to an ingest

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ERRORS, RETRY_AFTER_SECONDS, tooLarge, UNAVAILABLE } from '@devtrail/http';
 import type { ApiDocs, ResponseConfig } from '@devtrail/http/api-docs';
-import { METRICS_NOT_SUPPORTED, OTLP_PATHS } from './otlp-routes.ts';
+import { METRICS_NOT_SUPPORTED, OTLP_PATHS } from './otlp-paths.ts';
 import { ingestHeaders } from './ingest-docs.ts';
 
 // The OTLP/HTTP paths in the published OpenAPI document. Their bodies are the

@@ -16,6 +16,7 @@ import {
 } from '@devtrail/otlp';
 import { produceAll, received, type IngestDeps } from './accept.ts';
 import { acceptOtlp } from './otlp-accept.ts';
+import { METRICS_NOT_SUPPORTED, OTLP_PATHS } from './otlp-paths.ts';
 
 // OTLP/HTTP intake (docs/otlp.md). Registered by registerIngest in the ingest scope
 // (ingest-routes.ts), so its steps 1-5 and 9 (key, origin, rate limit: one request, one
@@ -24,11 +25,6 @@ import { acceptOtlp } from './otlp-accept.ts';
 // native schemas (otlp-accept.ts, step 6), produce through the shared accept step (step 7:
 // one message per request and kind, so 200 still means "acknowledged by Kafka"), and answer
 // in OTLP's terms (step 8).
-
-export const OTLP_PATHS = { logs: '/v1/logs', traces: '/v1/traces', metrics: '/v1/metrics' } as const;
-
-export const METRICS_NOT_SUPPORTED =
-  'devtrail does not accept OTLP metrics: send logs to /v1/logs and traces to /v1/traces. Point the metrics exporter elsewhere or turn it off.';
 
 const encodingOf = (request: FastifyRequest): OtlpEncoding =>
   String(request.headers['content-type'] ?? '')

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { DRAIN_KIND, DRAIN_PATH, EVENT_KINDS, kindOf, type EventKind } from '@devtrail/kinds';
-import { OTLP_PATHS } from '../otlp-routes.ts';
+import { OTLP_PATHS } from '../otlp-paths.ts';
 import { quotaExceeded, type EventQuotas } from './event-quotas.ts';
 import type { GrantPolicies } from './grant-policy.ts';
 import type { IngestCounters } from '../ingest-counters.ts';
