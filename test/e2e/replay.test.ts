@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { createClient } from '@clickhouse/client';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeMessage, topicNames } from '@devtrail/contract';
 import { KINDS, type EventKind } from '@devtrail/kinds';
 import { createKafkaLog } from '@devtrail/message-log';
-import { apiGet, ingest, pipeline, ROOT, type Pipeline, type ServiceProcess } from '../support/processes.ts';
+import { apiGet, ingest, pipeline, runCli, type Pipeline, type ServiceProcess } from '../support/processes.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../support/stack.ts';
 
 // `devtrail replay` against the real pipeline: a ClickHouse table emptied by hand is rebuilt
@@ -39,15 +38,7 @@ describe.skipIf(!up)(`devtrail replay${up ? '' : ` (skipped: ${NO_STACK_REASON})
       ingestion: sorted((await api('/ingestion')).per_minute),
     };
   };
-  const replay = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      let stdout = '';
-      let stderr = '';
-      const c = spawn(process.execPath, ['--import', 'tsx', 'services/admin-cli/src/main.ts', 'replay', ...args], { cwd: ROOT, env: { ...process.env, ...p.env } });
-      c.stdout.on('data', (d) => (stdout += d));
-      c.stderr.on('data', (d) => (stderr += d));
-      c.on('exit', (code) => resolve({ code, stdout, stderr }));
-    });
+  const replay = (args: string[]) => runCli(['replay', ...args], p.env);
   const send = async (path: string, body: unknown, kind: EventKind, n = 1) => {
     const r = await ingest(receiver, path, project.key, body);
     expect(r.status, JSON.stringify(r.body)).toBe(200);

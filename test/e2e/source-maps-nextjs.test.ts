@@ -1,26 +1,14 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, NO_BROWSER_REASON, openBrowser, screenshot, type BrowserSession } from '../../services/dashboard/test/support/browser.ts';
+import { browserAvailable, NO_BROWSER_REASON, openBrowser, stackThrownOnClick, screenshot, type BrowserSession } from '../../services/dashboard/test/support/browser.ts';
 import { fillSetupForm, ingest, startDashboard } from '../../services/dashboard/test/support/dashboard.ts';
 import { NEXT_APP_DIR, prepareNextApp, startNextApp, type NextServer } from '../support/next-app.ts';
-import { ROOT } from '../support/processes.ts';
+import { runCli } from '../support/processes.ts';
 
 // Source maps end to end (docs/source-maps.md): a real production build of the Next.js fixture
 // app, its checkout page throwing in Chromium, the minified stack Chromium reports sent as an
 // error of release "r1" from two deploys (two servers, two origins), the build's maps uploaded
 // with the CLI using the project's key, and the dashboard in Chromium showing the original lines.
 const browser = browserAvailable();
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    let stdout = '';
-    let stderr = '';
-    const c = spawn(process.execPath, ['--import', 'tsx', 'services/admin-cli/src/main.ts', ...args], { cwd: ROOT });
-    c.stdout.on('data', (d) => (stdout += d));
-    c.stderr.on('data', (d) => (stderr += d));
-    c.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe.skipIf(!browser)(`source maps: a minified Next.js stack shown at its source${browser ? '' : ` (skipped: ${NO_BROWSER_REASON})`}`, () => {
   let dt: Awaited<ReturnType<typeof startDashboard>>;
@@ -40,18 +28,8 @@ describe.skipIf(!browser)(`source maps: a minified Next.js stack shown at its so
     await dt?.close();
   });
 
-  async function minifiedStackFrom(origin: string): Promise<string> {
-    const page = await b.context.newPage();
-    const thrown = new Promise<Error>((resolve) => page.once('pageerror', resolve));
-    await page.goto(`${origin}/checkout`);
-    await page.getByRole('button', { name: 'Pay' }).click();
-    const err = await thrown;
-    await page.close();
-    return err.stack ?? '';
-  }
-
   it('the same error from two deploys of one release is one group', async () => {
-    for (const d of deploys) stacks.push(await minifiedStackFrom(d.url));
+    for (const d of deploys) stacks.push(await stackThrownOnClick(b, `${d.url}/checkout`, 'Pay'));
     expect(stacks[0]).toMatch(/\/_next\/static\/chunks\/[^\s)]+\.js:\d+:\d+/);
     expect(stacks[0]).not.toContain('page.tsx'); // minified: the source is not in it
     const key = dt.firstProject!.apiKey;
@@ -72,12 +50,24 @@ describe.skipIf(!browser)(`source maps: a minified Next.js stack shown at its so
   });
 
   it('the CLI uploads the build maps with the project key', async () => {
-    const out = await cli(['sourcemaps', 'upload', dt.firstProject!.id, NEXT_APP_DIR, '--release', 'r1', '--api', dt.url, '--token', dt.firstProject!.apiKey, '--json']);
+    const out = await runCli([
+      'sourcemaps',
+      'upload',
+      dt.firstProject!.id,
+      NEXT_APP_DIR,
+      '--release',
+      'r1',
+      '--api',
+      dt.url,
+      '--token',
+      dt.firstProject!.apiKey,
+      '--json',
+    ]);
     expect(out.code, out.stderr).toBe(0);
     const r = JSON.parse(out.stdout);
     expect(r.uploaded.length).toBeGreaterThan(0);
     expect(r.uploaded.every((u: { url: string }) => u.url.startsWith('~/_next/static/'))).toBe(true);
-    const wrong = await cli(['sourcemaps', 'upload', dt.firstProject!.id, NEXT_APP_DIR, '--release', 'r1', '--api', dt.url, '--token', 'dt_000000000000000000000000']);
+    const wrong = await runCli(['sourcemaps', 'upload', dt.firstProject!.id, NEXT_APP_DIR, '--release', 'r1', '--api', dt.url, '--token', 'dt_000000000000000000000000']);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('401');
   }, 120_000);

@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, NO_BROWSER_REASON, openBrowser, type BrowserSession } from '../../services/dashboard/test/support/browser.ts';
+import { browserAvailable, NO_BROWSER_REASON, openBrowser, stackThrownOnClick, type BrowserSession } from '../../services/dashboard/test/support/browser.ts';
 import { ingest, startDashboard } from '../../services/dashboard/test/support/dashboard.ts';
-import { ROOT } from '../support/processes.ts';
+import { runCli } from '../support/processes.ts';
 
 // Source maps from a Vite build (docs/source-maps.md, "Uploading from a build"): a small app
 // built by Vite's own API with source maps, served by `vite preview` on two origins, its error
@@ -32,17 +31,6 @@ export function total(cart) {
 }
 `,
 };
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    let stdout = '';
-    let stderr = '';
-    const c = spawn(process.execPath, ['--import', 'tsx', 'services/admin-cli/src/main.ts', ...args], { cwd: ROOT });
-    c.stdout.on('data', (d) => (stdout += d));
-    c.stderr.on('data', (d) => (stderr += d));
-    c.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe.skipIf(!browser)(`source maps: a minified Vite stack at its source${browser ? '' : ` (skipped: ${NO_BROWSER_REASON})`}`, () => {
   const app = mkdtempSync(join(tmpdir(), 'dt-vite-app-'));
@@ -70,30 +58,20 @@ describe.skipIf(!browser)(`source maps: a minified Vite stack at its source${bro
     rmSync(app, { recursive: true, force: true });
   });
 
-  async function minifiedStackFrom(origin: string): Promise<string> {
-    const page = await b.context.newPage();
-    const thrown = new Promise<Error>((resolve) => page.once('pageerror', resolve));
-    await page.goto(origin);
-    await page.getByRole('button', { name: 'Pay' }).click();
-    const err = await thrown;
-    await page.close();
-    return err.stack ?? '';
-  }
-
   it('uploads the maps the CLI finds in the Vite layout, and the stack reads at the original lines', async () => {
     const origins = deploys.map((d) => d.resolvedUrls!.local[0]!.replace(/\/$/, ''));
     expect(new Set(origins).size).toBe(2);
-    const stacks = [await minifiedStackFrom(origins[0]!), await minifiedStackFrom(origins[1]!)];
+    const stacks = [await stackThrownOnClick(b, origins[0]!, 'Pay'), await stackThrownOnClick(b, origins[1]!, 'Pay')];
     expect(stacks[0]).toMatch(/\/assets\/index-[\w-]+\.js:\d+:\d+/);
     expect(stacks[0]).not.toContain('checkout.js'); // minified: the source is not in it
 
     const { id, apiKey } = dt.firstProject!;
-    const out = await cli(['sourcemaps', 'upload', id, app, '--release', 'v1', '--api', dt.url, '--token', apiKey, '--json']);
+    const out = await runCli(['sourcemaps', 'upload', id, app, '--release', 'v1', '--api', dt.url, '--token', apiKey, '--json']);
     expect(out.code, out.stderr).toBe(0);
     const uploaded = (JSON.parse(out.stdout) as { uploaded: Array<{ url: string }> }).uploaded.map((u) => u.url);
     expect(uploaded).toEqual([expect.stringMatching(/^~\/assets\/index-[\w-]+\.js$/)]);
 
-    const fingerprints = [];
+    const fingerprints: unknown[] = [];
     for (const s of stacks) {
       const r = await ingest(dt.url, apiKey, 'errors', { service: 'shop-web', release: 'v1', error_message: s.split('\n')[0]!, stack_trace: s });
       expect(r.status).toBe(200);

@@ -15,6 +15,24 @@ import { STACK } from './stack.ts';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the admin CLI (`npm run devtrail -- <args>`) from the repository, with `env` added to this process's environment. */
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    let stdout = '';
+    let stderr = '';
+    const c = spawn(process.execPath, ['--import', 'tsx', 'services/admin-cli/src/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    c.stdout.on('data', (d) => (stdout += d));
+    c.stderr.on('data', (d) => (stderr += d));
+    c.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -48,7 +66,7 @@ export interface Pipeline {
   stop(p: ServiceProcess, signal?: NodeJS.Signals): Promise<void>;
   /** Every process started so far, stopped ones included (their output stays readable). */
   started(): ServiceProcess[];
-  cli(args: string[], api: ServiceProcess): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  cli(args: string[], api: ServiceProcess): Promise<CliResult>;
   /** Counts rows in the namespace's ClickHouse database (FINAL: what the read API sees). */
   count(table: string, where?: string, params?: Record<string, unknown>): Promise<number>;
   close(): Promise<void>;
@@ -144,19 +162,7 @@ export async function pipeline(extraEnv: Record<string, string> = {}, opts: { se
     start,
     stop,
     started: () => [...everStarted],
-    async cli(args, api) {
-      return new Promise((resolve) => {
-        let stdout = '';
-        let stderr = '';
-        const c = spawn(process.execPath, ['--import', 'tsx', 'services/admin-cli/src/main.ts', ...args], {
-          cwd: ROOT,
-          env: { ...process.env, DEVTRAIL_API_URL: api.url, DEVTRAIL_OPERATOR_TOKEN: operatorToken },
-        });
-        c.stdout.on('data', (d) => (stdout += d));
-        c.stderr.on('data', (d) => (stderr += d));
-        c.on('exit', (code) => resolve({ code, stdout, stderr }));
-      });
-    },
+    cli: (args, api) => runCli(args, { DEVTRAIL_API_URL: api.url, DEVTRAIL_OPERATOR_TOKEN: operatorToken }),
     async count(table, where = '1', params = {}) {
       const r = await ch.query({ query: `SELECT count() AS n FROM e2e_${ns}.${table} FINAL WHERE ${where}`, query_params: params, format: 'JSONEachRow' });
       const [row] = await r.json<{ n: string }>();

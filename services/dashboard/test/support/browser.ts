@@ -96,3 +96,14 @@ export async function reloadUntilVisible(page: Page, text: string | RegExp, time
     await page.reload();
   }
 }
+
+/** The stack of the error a page throws when its button is clicked, from a new tab of the session. */
+export async function stackThrownOnClick(session: BrowserSession, url: string, button: string): Promise<string> {
+  const page = await session.context.newPage();
+  const thrown = new Promise<Error>((resolve) => page.once('pageerror', resolve));
+  await page.goto(url);
+  await page.getByRole('button', { name: button }).click();
+  const err = await thrown;
+  await page.close();
+  return err.stack ?? '';
+}
