@@ -79,7 +79,25 @@ describe('default value rule: card numbers by Luhn', () => {
     ['amex 378282246310005.', `amex ${FILTERED}.`],
   ])('%s', (input, out) => expect(defaults.text(input)).toBe(out));
 
-  it.each(['order 4111 1111 1111 1112', 'id 12345678901234567890123', 'at 2026-11-21 10:00:00', 'took 35 ms', ''])('%s stays', (s) => expect(defaults.text(s)).toBe(s));
+  it.each([
+    'order 4111 1111 1111 1112',
+    'id 12345678901234567890123',
+    'at 2026-11-21 10:00:00',
+    'took 35 ms',
+    '',
+    // Part of an identifier: glued to a word, directly or through a dash.
+    'request 41111111-1111-4111-b111-111111111111 done',
+    'trace a4111111111111111',
+    'order-4111111111111111',
+    '4111-1111-1111-1111-x',
+  ])('%s stays', (s) => expect(defaults.text(s)).toBe(s));
+
+  it('leaves every UUID as it is', () => {
+    fc.assert(
+      fc.property(fc.uuid(), (u) => defaults.text(`request ${u} failed`) === `request ${u} failed`),
+      { numRuns: 20_000 },
+    );
+  });
 });
 
 describe('rules and actions', () => {
@@ -235,8 +253,13 @@ function strings(v: unknown, out: string[] = []): string[] {
   else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) strings(x, out.concat(k) && out);
   return out;
 }
+/** A card number the default rule must find: group-aligned in a run of digit groups that no word is glued to (directly or by a dash). */
 function holdsCard(s: string): boolean {
-  for (const run of s.match(/[0-9]+(?:[ -][0-9]+)*/g) ?? []) {
+  for (const m of s.matchAll(/[0-9]+(?:[ -][0-9]+)*/g)) {
+    const run = m[0];
+    const before = s.slice(0, m.index);
+    const after = s.slice(m.index + run.length);
+    if (/(?:[A-Za-z_]|[A-Za-z0-9_]-)$/.test(before) || /^(?:[A-Za-z_]|-[A-Za-z0-9_])/.test(after)) continue;
     const groups = run.split(/[ -]/);
     for (let i = 0; i < groups.length; i++)
       for (let j = i; j < groups.length; j++) {

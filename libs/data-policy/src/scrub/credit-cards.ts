@@ -1,8 +1,10 @@
 // Payment card numbers in free text (docs/data.md#default-rules): 13 to 19 digits, written
 // together or in groups separated by one space or dash, passing the Luhn check. A run of
 // digit groups is searched group-aligned, so a card beside a year or a phone number is still
-// found, and a longer run of digits without separators (an id) is not a card. The work is
-// linear in the string: a span never grows past 19 digits.
+// found, and a longer run of digits without separators (an id) is not a card. Nor is a run
+// glued to a word, directly or through a dash: it is part of an identifier (a UUID's groups,
+// a hex digest, `order-…`), and about 3 random UUIDs in 1,000 hold a Luhn-valid span. The
+// work is linear in the string: a span never grows past 19 digits.
 
 /** Runs of at least 13 digits with single spaces or dashes between them; the only candidates. */
 const RUN = /[0-9](?:[ -]?[0-9]){12,}/g;
@@ -49,10 +51,25 @@ function cardsIn(run: string): Array<[number, number]> {
   return found;
 }
 
+const WORD = /[A-Za-z0-9_]/;
+const LETTER = /[A-Za-z_]/;
+
+/**
+ * Whether the run s[start, end) is part of a longer token: a letter right beside it, or a dash
+ * between it and a word. (A digit cannot be right beside it: RUN's matches are maximal.)
+ */
+function gluedToWord(s: string, start: number, end: number): boolean {
+  const before = s[start - 1] ?? '';
+  const after = s[end] ?? '';
+  if (LETTER.test(before) || LETTER.test(after)) return true;
+  return (before === '-' && WORD.test(s[start - 2] ?? '')) || (after === '-' && WORD.test(s[end + 1] ?? ''));
+}
+
 /** `s` with each card number replaced by `replace(card)`; `s` itself when it has none. */
 export function replaceCards(s: string, replace: (card: string) => string): string {
   if (s.length < 13 || !GATE.test(s)) return s;
-  return s.replace(RUN, (run) => {
+  return s.replace(RUN, (run: string, at: number) => {
+    if (gluedToWord(s, at, at + run.length)) return run;
     const cards = cardsIn(run);
     if (cards.length === 0) return run;
     let out = '';
