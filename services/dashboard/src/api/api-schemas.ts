@@ -28,6 +28,19 @@ export const time = z
 // biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is exactly what this refuses.
 export const pgText = () => z.string().regex(/^[^\u0000]*$/, 'must not contain NUL (U+0000) characters');
 
+/**
+ * A name a person types (a project's, a saved search's): not blank, no NUL, the ASCII spaces
+ * around it dropped. One pattern, so the OpenAPI document says all of it, and of whitespace
+ * only the ASCII kinds, on which JavaScript and the tools that read the document agree.
+ */
+export const nameText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what the pattern refuses (as pgText)
+    .regex(/^[^\u0000]*[^\u0000 \t\n\r\f\v][^\u0000]*$/, 'must not be blank or contain NUL (U+0000) characters')
+    .transform((s) => s.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, ''));
+
 export const rangeQuery = z.object({ from: time, to: time, limit: z.coerce.number().int().min(1).max(1000).optional(), cursor: z.string().max(500).optional() });
 
 export const logsQuery = rangeQuery.extend({
@@ -50,7 +63,7 @@ export const tracesQuery = rangeQuery.extend({ operation: z.string().max(500).op
 export const projectIdParam = z.object({ id: z.string().refine(isUuid, 'must be a project id (uuid)') });
 
 export const createProjectBody = z.object({
-  name: pgText().trim().min(1).max(200),
+  name: nameText(200),
   rate_limit_per_minute: z.number().int().min(1).max(10_000_000).optional(),
 });
 export const originsBody = z.object({

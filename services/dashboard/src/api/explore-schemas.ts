@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_ID_LENGTH, spanStatuses } from '@devtrail/kinds';
-import { logsQuery, pgText, rangeQuery } from './api-schemas.ts';
+import { logsQuery, nameText, pgText, rangeQuery } from './api-schemas.ts';
 import { searchParam } from './search-param.ts';
 
 // Request schemas of the explorer reads (explore-routes.ts) and saved searches
@@ -48,7 +48,7 @@ export const llmLatencyQuery = llmCallsQuery.omit({ cursor: true, limit: true })
 /** A relative range a saved search opens with: a number and m, h or d. */
 export const RELATIVE_RANGE = /^\d{1,4}[mhd]$/;
 export const savedQueryBody = z.object({
-  name: pgText().trim().min(1).max(100),
+  name: nameText(100),
   query: pgText().superRefine((q, ctx) => {
     const r = searchParam.safeParse(q);
     if (!r.success) for (const issue of r.error.issues) ctx.addIssue(issue);

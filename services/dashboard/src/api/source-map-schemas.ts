@@ -4,7 +4,8 @@ import { pgText } from './api-schemas.ts';
 
 // Request schemas of the source-map routes (source-map-routes.ts).
 
-const release = pgText().trim().min(1).max(200);
+// As an event's release is stored: exactly as sent, so a map and the events of its release match.
+const release = pgText().min(1).max(200);
 // One pattern, so the OpenAPI document carries all of it (no NUL, as pgText, and the start).
 const fileUrl = z
   .string()

@@ -14,7 +14,7 @@ export const triageBody = z
   .object({
     fingerprints: z.array(fingerprintHex).min(1).max(100),
     action: z.enum(TRIAGE_ACTIONS),
-    release: pgText().trim().min(1).max(200).optional(),
+    release: pgText().min(1).max(200).optional(),
     ignore_minutes: z
       .number()
       .int()
