@@ -31,7 +31,8 @@ export function reachability(backend: string, log: LogFn | undefined, opts: Reac
   const settleMs = opts.settleMs ?? 5000;
   let downSince: number | undefined;
   let recoveredAt = Number.NEGATIVE_INFINITY;
-  let held: { since: number; timer: ReturnType<typeof setTimeout> } | undefined;
+  /** The timer of a failure held after a recovery (module comment). */
+  let held: ReturnType<typeof setTimeout> | undefined;
 
   const logOutage = (since: number, err: unknown) => {
     downSince = since;
@@ -40,7 +41,7 @@ export function reachability(backend: string, log: LogFn | undefined, opts: Reac
   return {
     reached() {
       if (held) {
-        clearTimeout(held.timer);
+        clearTimeout(held);
         held = undefined;
       }
       if (downSince === undefined) return;
@@ -53,12 +54,11 @@ export function reachability(backend: string, log: LogFn | undefined, opts: Reac
       if (downSince !== undefined || held) return;
       const at = now();
       if (at - recoveredAt >= settleMs) return logOutage(at, err);
-      const timer = setTimeout(() => {
+      held = setTimeout(() => {
         held = undefined;
         logOutage(at, err);
       }, settleMs);
-      timer.unref?.();
-      held = { since: at, timer };
+      held.unref?.();
     },
     get down() {
       return downSince !== undefined || held !== undefined;

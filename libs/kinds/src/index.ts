@@ -1,7 +1,7 @@
 // Everything about a telemetry kind lives in its folder; this is the package's surface.
 export { KINDS, EVENT_KINDS, KIND_TABLES, kindOf, kindByName, type EventKind, type EventDataByKind, type AnyKind } from './registry.ts';
 export type { Kind, KindSpec, KindDocs, OtlpPart, OtlpUnit, StoredEvent, RecordOf, Row } from './kind.ts';
-export { added, COMMON_FIELDS, label, type FieldType, type Fields, type EventOf } from './fields.ts';
+export { added, COMMON_FIELDS, type FieldType, type Fields, type EventOf } from './fields.ts';
 export { isPlainObject, ISO_DATETIME, utc } from './checks.ts';
 export { jsonDepth } from './json-depth.ts';
 export { jsonObject, MAX_ID_LENGTH, MAX_JSON_DEPTH, MAX_RELEASE_LENGTH } from './request-fields.ts';

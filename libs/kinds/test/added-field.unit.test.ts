@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { added, kindOf, label } from '@devtrail/kinds';
+import { kindOf } from '@devtrail/kinds';
+import { added, label } from '../src/fields.ts';
 import { defineKind, type KindSpec } from '../src/kind.ts';
 
 // A field added to a kind after events were written (fields.ts, `added`): the messages
