@@ -77,6 +77,9 @@ describe('default value rule: card numbers by Luhn', () => {
     ['card 4111 1111 1111 1111 2024', `card ${FILTERED} 2024`],
     ['call 555 0100 4111111111111111', `call 555 0100 ${FILTERED}`],
     ['amex 378282246310005.', `amex ${FILTERED}.`],
+    // Beside a UUID written in digits only, which is kept.
+    ['4111 1111 1111 1111 00000000-0000-1000-8000-000400000009', `${FILTERED} 00000000-0000-1000-8000-000400000009`],
+    ['00000000-0000-1000-8000-000400000009 4111-1111-1111-1111', `00000000-0000-1000-8000-000400000009 ${FILTERED}`],
   ])('%s', (input, out) => expect(defaults.text(input)).toBe(out));
 
   it.each([
@@ -90,6 +93,8 @@ describe('default value rule: card numbers by Luhn', () => {
     'trace a4111111111111111',
     'order-4111111111111111',
     '4111-1111-1111-1111-x',
+    'request 00000000-0000-1000-8000-000400000009 done',
+    '4111-00000000-0000-1000-8000-000247074175',
   ])('%s stays', (s) => expect(defaults.text(s)).toBe(s));
 
   it('leaves every UUID as it is', () => {
@@ -207,6 +212,8 @@ const { node } = fc.letrec<{ node: Node }>((tie) => ({
 const doc = fc.array(fc.tuple(fc.oneof(secretKey, neutralKey), node), { maxLength: 6 }).map((entries): Node => ({ t: 'obj', entries }));
 
 const SEP = '. ';
+/** An own property, as JSON.parse makes it: a key "__proto__" included, which `o[k] =` would turn into the prototype. */
+const own = (o: Record<string, unknown>, k: string, v: unknown) => Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 function input(n: Node): unknown {
   switch (n.t) {
     case 'str':
@@ -220,7 +227,7 @@ function input(n: Node): unknown {
       return n.items.map(input);
     case 'obj': {
       const o: Record<string, unknown> = {};
-      for (const [k, v] of n.entries) o[k] = input(v);
+      for (const [k, v] of n.entries) own(o, k, input(v));
       return o;
     }
   }
@@ -238,7 +245,7 @@ function expected(n: Node): unknown {
     case 'obj': {
       // Later duplicates of a key win, as in the input object.
       const o: Record<string, unknown> = {};
-      for (const [k, v] of n.entries) o[k] = isSecretKey(k) && v.t !== 'null' ? FILTERED : expected(v);
+      for (const [k, v] of n.entries) own(o, k, isSecretKey(k) && v.t !== 'null' ? FILTERED : expected(v));
       return o;
     }
     default:
@@ -255,6 +262,7 @@ function strings(v: unknown, out: string[] = []): string[] {
 }
 /** A card number the default rule must find: group-aligned in a run of digit groups that no word is glued to (directly or by a dash). */
 function holdsCard(s: string): boolean {
+  s = s.replace(/[0-9-]*(?<![0-9])[0-9]{8}-[0-9]{4}-[0-9]{4}-[0-9]{4}-[0-9]{12}(?![0-9])[0-9-]*/g, 'uuid');
   for (const m of s.matchAll(/[0-9]+(?:[ -][0-9]+)*/g)) {
     const run = m[0];
     const before = s.slice(0, m.index);

@@ -3,13 +3,16 @@
 // digit groups is searched group-aligned, so a card beside a year or a phone number is still
 // found, and a longer run of digits without separators (an id) is not a card. Nor is a run
 // glued to a word, directly or through a dash: it is part of an identifier (a UUID's groups,
-// a hex digest, `order-…`), and about 3 random UUIDs in 1,000 hold a Luhn-valid span. The
-// work is linear in the string: a span never grows past 19 digits.
+// a hex digest, `order-…`), and about 3 random UUIDs in 1,000 hold a Luhn-valid span. A UUID
+// whose hex happens to hold no letter is all digits and dashes: its dash-joined piece of the run
+// is an identifier too. The work is linear in the string: a span never grows past 19 digits.
 
 /** Runs of at least 13 digits with single spaces or dashes between them; the only candidates. */
 const RUN = /[0-9](?:[ -]?[0-9]){12,}/g;
 const GATE = /[0-9](?:[ -]?[0-9]){12}/;
 const GROUP = /[0-9]+/g;
+/** A UUID in digits only (8-4-4-4-12); inside a run, so only a space or a dash can border it. */
+const DIGIT_UUID = /(?<![0-9])[0-9]{8}-[0-9]{4}-[0-9]{4}-[0-9]{4}-[0-9]{12}(?![0-9])/g;
 
 export function luhn(digits: string): boolean {
   let sum = 0;
@@ -70,14 +73,30 @@ export function replaceCards(s: string, replace: (card: string) => string): stri
   if (s.length < 13 || !GATE.test(s)) return s;
   return s.replace(RUN, (run: string, at: number) => {
     if (gluedToWord(s, at, at + run.length)) return run;
-    const cards = cardsIn(run);
-    if (cards.length === 0) return run;
+    if (run.length < 36) return replaceInRun(run, replace);
+    // Keep each dash-joined piece that holds a digit-only UUID; search the rest of the run.
     let out = '';
     let from = 0;
-    for (const [a, b] of cards) {
-      out += run.slice(from, a) + replace(run.slice(a, b));
-      from = b;
+    for (const m of run.matchAll(DIGIT_UUID)) {
+      if (m.index < from) continue;
+      const start = run.lastIndexOf(' ', m.index) + 1;
+      const space = run.indexOf(' ', m.index + m[0].length);
+      const end = space < 0 ? run.length : space;
+      out += replaceInRun(run.slice(from, start), replace) + run.slice(start, end);
+      from = end;
     }
-    return out + run.slice(from);
+    return out + replaceInRun(run.slice(from), replace);
   });
+}
+
+function replaceInRun(run: string, replace: (card: string) => string): string {
+  const cards = cardsIn(run);
+  if (cards.length === 0) return run;
+  let out = '';
+  let from = 0;
+  for (const [a, b] of cards) {
+    out += run.slice(from, a) + replace(run.slice(a, b));
+    from = b;
+  }
+  return out + run.slice(from);
 }
