@@ -5,7 +5,7 @@ import { ingest, pipeline, stackScript, type Pipeline, type ServiceProcess } fro
 import { NO_STACK_REASON, STACK, stackUp } from '../support/stack.ts';
 import { logLines, nonJsonOutput, reachabilityLines, levelSummary, stateChangeProblems } from '../support/log-lines.ts';
 
-// Issues 3 and 14: Kafka lost under a steady stream, once stopped and once killed. Readiness
+// Kafka lost under a steady stream, once stopped and once killed. Readiness
 // turns 503 and back; a POST that Kafka cannot take answers 503 with Retry-After within the
 // request's deadline; every event that got a 200 is stored; a 503'd request retried with its
 // Idempotency-Key is stored once, however many times it was sent; and every line the
