@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pgText } from '@devtrail/http';
 import { EVENT_KINDS, logLevels, type EventKind } from '@devtrail/kinds';
 import { webhookUrlProblem } from './safe-request.ts';
 
@@ -37,8 +38,7 @@ export type RuleParams = {
 export const destinationInput = z
   .object({
     type: z.enum(['webhook', 'slack']),
-    url: z
-      .string()
+    url: pgText()
       .max(2000)
       .superRefine((u, ctx) => {
         const problem = webhookUrlProblem(u);
@@ -49,12 +49,7 @@ export const destinationInput = z
 
 export const ruleInput = z
   .object({
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .refine((s) => !s.includes('\u0000'), 'must not contain NUL (U+0000) characters'),
+    name: pgText().trim().min(1).max(200),
     type: z.enum(RULE_TYPES),
     params: z.record(z.unknown()).default({}),
     enabled: z.boolean().default(true),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EVENT_KINDS, KINDS, MAX_RETENTION_DAYS, type EventKind } from '@devtrail/kinds';
+import { pgText } from '@devtrail/http';
 import { RE2JS } from 're2js';
 
 // A project's data policy (docs/data.md): what the admin API takes, what PostgreSQL stores
@@ -26,8 +27,8 @@ export const scrubActions = ['filter', 'remove', 'mask', 'hash'] as const;
 export type ScrubAction = (typeof scrubActions)[number];
 const action = z.enum(scrubActions).default('filter');
 
-const re2Pattern = z
-  .string()
+// A NUL is written \x00 (PostgreSQL keeps the policy and cannot hold the character itself).
+const re2Pattern = pgText()
   .min(1)
   .max(MAX_PATTERN_LENGTH)
   .superRefine((p, ctx) => {

@@ -49,6 +49,22 @@ describe('admin API inputs', () => {
     expect(issuePaths(secret)).toEqual(['secret']);
   });
 
+  it('refuses a NUL character in a scrubbing pattern, an alert rule or its webhook with a 400; a pattern writes it as \\x00', async () => {
+    const scrubbing = await call('PUT', `/api/admin/projects/${project}/scrubbing`, { rules: [{ match: 'email' }, { match: 'regex', pattern: '\u0000\u00d6' }] });
+    expect(scrubbing.statusCode).toBe(400);
+    expect(issuePaths(scrubbing)).toEqual(['rules.1.pattern']);
+    const escaped = await call('PUT', `/api/admin/projects/${project}/scrubbing`, { rules: [{ match: 'regex', pattern: '\\x00\u00d6' }] });
+    expect(escaped.statusCode).toBe(200);
+    expect(escaped.json().policy.scrubbing.rules[0].pattern).toBe('\\x00\u00d6');
+    const rule = { name: 'nul', type: 'new_group', destinations: [{ type: 'webhook', url: 'https://hooks.example.com/x' }] };
+    const name = await call('POST', `/api/projects/${project}/alert-rules`, { ...rule, name: 'a\u0000b' });
+    expect(name.statusCode).toBe(400);
+    expect(issuePaths(name)).toEqual(['name']);
+    const url = await call('POST', `/api/projects/${project}/alert-rules`, { ...rule, destinations: [{ type: 'webhook', url: 'https://hooks.example.com/a\u0000b' }] });
+    expect(url.statusCode).toBe(400);
+    expect(issuePaths(url)).toEqual(['destinations.0.url']);
+  });
+
   it('answers a bad origin with the zod-shaped 400 body, pointing at the entry', async () => {
     const res = await call('PUT', `/api/admin/projects/${project}/allowed-origins`, { origins: ['example.com', 'http://x/y'] });
     expect(res.statusCode).toBe(400);

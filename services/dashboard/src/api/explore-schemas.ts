@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_ID_LENGTH, spanStatuses } from '@devtrail/kinds';
-import { logsQuery, nameText, pgText, rangeQuery } from './api-schemas.ts';
+import { nameText, pgText } from '@devtrail/http';
+import { logsQuery, rangeQuery } from './api-schemas.ts';
 import { searchParam } from './search-param.ts';
 
 // Request schemas of the explorer reads (explore-routes.ts) and saved searches

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_URL_KEY_LENGTH } from '@devtrail/source-maps';
-import { pgText } from './api-schemas.ts';
+import { pgText } from '@devtrail/http';
 
 // Request schemas of the source-map routes (source-map-routes.ts).
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fingerprintHex } from '@devtrail/kinds';
-import { pgText } from './api-schemas.ts';
+import { pgText } from '@devtrail/http';
 import { errorGroupsQuery } from './explore-schemas.ts';
 
 // Request schemas of the triage routes (triage-routes.ts); the OpenAPI document is made from them.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pgText } from '../api/api-schemas.ts';
+import { pgText } from '@devtrail/http';
 
 // Bodies of the /auth routes. Usernames are case-insensitive (stored lower-case). Passwords:
 // 12 to 200 characters (OWASP ASVS 2.1.1), any characters.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { KIND_NAMES, quotasSchema, retentionSchema, samplingSchema, scrubbingSchema, spikeGuardSchema } from '@devtrail/data-policy';
 import { STORE_TIMESTAMP_PATTERN } from '@devtrail/column-store/store-domain';
 import type { Deletion } from '@devtrail/relational-store';
-import { pgText } from '../api/api-schemas.ts';
+import { pgText } from '@devtrail/http';
 
 // Bodies and answers of the data routes (data-routes.ts, docs/data.md, docs/api.md).
 

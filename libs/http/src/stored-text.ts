@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+// Text a request body carries into PostgreSQL (names, releases, patterns, queries).
+
+/** PostgreSQL text cannot hold U+0000: refused here rather than by the database. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is exactly what this refuses.
+export const pgText = () => z.string().regex(/^[^\u0000]*$/, 'must not contain NUL (U+0000) characters');
+
+/**
+ * A name a person types (a project's, a saved search's): not blank, no NUL, the ASCII spaces
+ * around it dropped. One pattern, so the OpenAPI document says all of it, and of whitespace
+ * only the ASCII kinds, on which JavaScript and the tools that read the document agree.
+ */
+export const nameText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what the pattern refuses (as pgText)
+    .regex(/^[^\u0000]*[^\u0000 \t\n\r\f\v][^\u0000]*$/, 'must not be blank or contain NUL (U+0000) characters')
+    .transform((s) => s.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, ''));
