@@ -113,4 +113,22 @@ describe('read API inputs', () => {
     expect(bad.statusCode).toBe(400);
     expect(issuePaths(bad)).toEqual(['level']);
   });
+
+  it('takes a whole number in the query in decimal digits only, as the document declares an integer', async () => {
+    const traces = `/api/projects/${project}/traces`;
+    expect((await call('GET', `${traces}?min_duration_ms=0&max_duration_ms=0012&limit=50`)).statusCode).toBe(200);
+    for (const [param, value] of [
+      ['min_duration_ms', ''],
+      ['max_duration_ms', '1e3'],
+      ['limit', '0x10'],
+      ['limit', ' 7'],
+      ['limit', '2.5'],
+      ['min_duration_ms', '-1'],
+      ['min_duration_ms', '99999999999999999'],
+    ]) {
+      const res = await call('GET', `${traces}?${param}=${encodeURIComponent(value)}`);
+      expect(res.statusCode, `${param}=${value}`).toBe(400);
+      expect(issuePaths(res), `${param}=${value}`).toEqual([param]);
+    }
+  });
 });

@@ -5,6 +5,7 @@ import { deliverOnce, enqueueMessage, leaseMsFor, ruleInput, testMessage, type D
 import { badRequest, notFound } from '@devtrail/http';
 import { alertsRepo, type RelationalStore } from '@devtrail/relational-store';
 import { projectOf } from './access.ts';
+import { queryInt } from './api-schemas.ts';
 import { notificationJson, ruleJson } from './alert-json.ts';
 
 // Alert rules per project, their notifications and every delivery attempt, and "test rule"
@@ -20,7 +21,7 @@ export const ALERT_PATHS = {
 };
 
 export const ruleIdParam = z.object({ ruleId: z.string().uuid() });
-export const notificationsQuery = z.object({ rule_id: z.string().uuid().optional(), limit: z.coerce.number().int().min(1).max(200).default(50) });
+export const notificationsQuery = z.object({ rule_id: z.string().uuid().optional(), limit: queryInt(1, 200).default(50) });
 
 export interface AlertRoutesOptions {
   delivery: DeliveryOptions;

@@ -25,7 +25,14 @@ export const time = z
   ])
   .optional();
 
-export const rangeQuery = z.object({ from: time, to: time, limit: z.coerce.number().int().min(1).max(1000).optional(), cursor: z.string().max(500).optional() });
+/**
+ * A whole number in a query string, in decimal digits only: z.coerce alone would also take
+ * '' (as 0), ' 7', '0x10' and '1e3', which the document's integer type does not allow.
+ */
+export const queryInt = (min: number, max: number) =>
+  z.preprocess((v) => (typeof v === 'string' && !/^[0-9]{1,16}$/.test(v) ? Number.NaN : v), z.coerce.number().int().min(min).max(max));
+
+export const rangeQuery = z.object({ from: time, to: time, limit: queryInt(1, 1000).optional(), cursor: z.string().max(500).optional() });
 
 export const logsQuery = rangeQuery.extend({
   level: z
@@ -63,7 +70,7 @@ export const originsBody = z.object({
 export const rateLimitBody = z.object({ rate_limit_per_minute: z.number().int().min(1).max(10_000_000) });
 export const drainSecretBody = z.object({ secret: pgText().min(8).max(200).nullable() });
 export const fingerprintParam = z.object({ fingerprint: fingerprintHex });
-export const ingestionQuery = z.object({ minutes: z.coerce.number().int().min(1).max(1440).default(60) });
+export const ingestionQuery = z.object({ minutes: queryInt(1, 1440).default(60) });
 /** A trace id in a path, bounded as on ingest. */
 export const traceIdParam = z.object({ traceId: z.string().min(1).max(MAX_ID_LENGTH) });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_ID_LENGTH, spanStatuses } from '@devtrail/kinds';
 import { nameText, pgText } from '@devtrail/http';
-import { logsQuery, rangeQuery } from './api-schemas.ts';
+import { logsQuery, queryInt, rangeQuery } from './api-schemas.ts';
 import { searchParam } from './search-param.ts';
 
 // Request schemas of the explorer reads (explore-routes.ts) and saved searches
@@ -10,9 +10,9 @@ import { searchParam } from './search-param.ts';
 const { cursor: _c, limit: _l, ...logFilters } = logsQuery.shape;
 /** The logs list's filters without its paging. */
 export const logFiltersQuery = z.object(logFilters);
-export const logVolumeQuery = logFiltersQuery.extend({ buckets: z.coerce.number().int().min(2).max(500).default(60) });
+export const logVolumeQuery = logFiltersQuery.extend({ buckets: queryInt(2, 500).default(60) });
 
-const count = (max: number, def: number) => z.coerce.number().int().min(0).max(max).default(def);
+const count = (max: number, def: number) => queryInt(0, max).default(def);
 export const surroundingQuery = z.object({
   event_id: z.string().uuid(),
   timestamp: z.string().datetime({ offset: true }),
@@ -27,8 +27,8 @@ export const errorGroupsQuery = rangeQuery.extend({ service: z.string().max(500)
 export const traceSearchQuery = rangeQuery.extend({
   operation: z.string().max(500).optional(),
   service: z.string().max(500).optional(),
-  min_duration_ms: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-  max_duration_ms: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  min_duration_ms: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
+  max_duration_ms: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
   status: z.enum(spanStatuses).optional(),
 });
 
@@ -44,7 +44,7 @@ export const llmCallsQuery = rangeQuery.extend({
   metadata: metadataFilter.optional(),
 });
 export const llmMetadataQuery = llmCallsQuery.omit({ cursor: true }).extend({ key: z.string().min(1).max(MAX_ID_LENGTH) });
-export const llmLatencyQuery = llmCallsQuery.omit({ cursor: true, limit: true }).extend({ buckets: z.coerce.number().int().min(2).max(500).default(48) });
+export const llmLatencyQuery = llmCallsQuery.omit({ cursor: true, limit: true }).extend({ buckets: queryInt(2, 500).default(48) });
 
 /** A relative range a saved search opens with: a number and m, h or d. */
 export const RELATIVE_RANGE = /^\d{1,4}[mhd]$/;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { bucketsOf, type Buckets, type ColumnStore } from '@devtrail/column-store';
 import { readErrorActivity, readLlmUsage } from '@devtrail/kinds';
 import { projectOf, requirePrincipal, type Authenticator } from '../api/access.ts';
-import { apiTimeRange, rangeQuery } from '../api/api-schemas.ts';
+import { apiTimeRange, queryInt, rangeQuery } from '../api/api-schemas.ts';
 import type { LlmPriceTable } from '@devtrail/config';
 import { defaultPrices, withEstimates } from '../api/llm-estimates.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
@@ -17,9 +17,9 @@ const activityQuery = rangeQuery.extend({
     .max(65 * 100)
     .transform((s) => s.split(',').filter(Boolean))
     .pipe(z.array(z.string().regex(/^[0-9a-f]{64}$/)).max(100)),
-  buckets: z.coerce.number().int().min(2).max(200).default(24),
+  buckets: queryInt(2, 200).default(24),
 });
-const seriesQuery = rangeQuery.extend({ buckets: z.coerce.number().int().min(2).max(500).default(48), service: z.string().max(500).optional() });
+const seriesQuery = rangeQuery.extend({ buckets: queryInt(2, 500).default(48), service: z.string().max(500).optional() });
 const axisOf = (b: Buckets) => ({ from: b.fromMs, step_ms: b.stepMs, buckets: b.count });
 
 export function registerUiApiRoutes(
