@@ -44,18 +44,19 @@ export const drainEntrySchema = z
 export const drainBodySchema = z.array(drainEntrySchema).max(MAX_DRAIN_ENTRIES);
 export type DrainEntry = z.infer<typeof drainEntrySchema>;
 
-const LEVELS: Record<string, LogEvent['level']> = {
-  debug: 'debug',
-  info: 'info',
-  warning: 'warn',
-  warn: 'warn',
-  error: 'error',
-  fatal: 'error',
-};
+/** A Map, not an object: a sender's "__proto__" or "constructor" must not find Object.prototype's. */
+const LEVELS = new Map<string, LogEvent['level']>([
+  ['debug', 'debug'],
+  ['info', 'info'],
+  ['warning', 'warn'],
+  ['warn', 'warn'],
+  ['error', 'error'],
+  ['fatal', 'error'],
+]);
 
 /** Vercel level -> devtrail level; unknown or missing levels read as info. */
 export function drainLevel(level: string | undefined): LogEvent['level'] {
-  return LEVELS[(level ?? '').toLowerCase()] ?? 'info';
+  return LEVELS.get((level ?? '').toLowerCase()) ?? 'info';
 }
 
 export function drainEntryToEvent(e: DrainEntry): LogEvent {

@@ -22,32 +22,33 @@ export function levelOfNumber(n: number): Level | undefined {
   return undefined;
 }
 
-const TEXT_LEVELS: Record<string, Level> = {
-  trace: 'debug',
-  debug: 'debug',
-  info: 'info',
-  information: 'info',
-  notice: 'info',
-  warn: 'warn',
-  warning: 'warn',
-  error: 'error',
-  err: 'error',
-  fatal: 'error',
-  critical: 'error',
-  crit: 'error',
-  alert: 'error',
-  emergency: 'error',
-  emerg: 'error',
-};
+/** A Map, not an object: a sender's "__proto__" or "constructor" must not find Object.prototype's. */
+const TEXT_LEVELS = new Map<string, Level>([
+  ['trace', 'debug'],
+  ['debug', 'debug'],
+  ['info', 'info'],
+  ['information', 'info'],
+  ['notice', 'info'],
+  ['warn', 'warn'],
+  ['warning', 'warn'],
+  ['error', 'error'],
+  ['err', 'error'],
+  ['fatal', 'error'],
+  ['critical', 'error'],
+  ['crit', 'error'],
+  ['alert', 'error'],
+  ['emergency', 'error'],
+  ['emerg', 'error'],
+]);
 
 export function levelOfText(text: string): Level | undefined {
   // "INFO2", "Warn" and friends: the data model lets the text carry a short-name suffix digit.
-  return TEXT_LEVELS[
+  return TEXT_LEVELS.get(
     text
       .trim()
       .toLowerCase()
-      .replace(/[1-4]$/, '')
-  ];
+      .replace(/[1-4]$/, ''),
+  );
 }
 
 export function logLevel(severityNumber: number | null | undefined, severityText: string | null | undefined): Level {
