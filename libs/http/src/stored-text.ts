@@ -18,3 +18,18 @@ export const nameText = (max: number) =>
     // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what the pattern refuses (as pgText)
     .regex(/^[^\u0000]*[^\u0000 \t\n\r\f\v][^\u0000]*$/, 'must not be blank or contain NUL (U+0000) characters')
     .transform((s) => s.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, ''));
+
+/**
+ * At least `min` characters as JSON Schema counts them (code points), not as zod's .min does
+ * (UTF-16 units, so an emoji counts twice): the document's minLength then means what it says.
+ */
+export const minChars = (s: z.ZodString, min: number) => {
+  const message = `at least ${min} characters`;
+  return s.min(min, message).refine((v) => codePoints(v) >= min, message);
+};
+
+function codePoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}

@@ -49,6 +49,13 @@ describe('admin API inputs', () => {
     expect(issuePaths(secret)).toEqual(['secret']);
   });
 
+  it('counts a minimum length in characters, as the document does: an emoji is one, not two UTF-16 units', async () => {
+    const seven = await call('PUT', `/api/admin/projects/${project}/drain-secret`, { secret: '\u00abKP\u00b5\u{2ef3b}\u{105c85}\u00cf' });
+    expect(seven.statusCode).toBe(400);
+    expect(issuePaths(seven)).toEqual(['secret']);
+    expect((await call('PUT', `/api/admin/projects/${project}/drain-secret`, { secret: '\u00abKP\u00b5\u{2ef3b}\u{105c85}\u00cfx' })).statusCode).toBe(200);
+  });
+
   it('refuses a NUL character in a scrubbing pattern, an alert rule or its webhook with a 400; a pattern writes it as \\x00', async () => {
     const scrubbing = await call('PUT', `/api/admin/projects/${project}/scrubbing`, { rules: [{ match: 'email' }, { match: 'regex', pattern: '\u0000\u00d6' }] });
     expect(scrubbing.statusCode).toBe(400);

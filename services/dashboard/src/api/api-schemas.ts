@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isUuid } from '@devtrail/relational-store';
 import { fingerprintHex, logLevels, MAX_ID_LENGTH } from '@devtrail/kinds';
 import { MAX_ORIGIN_ENTRY_LENGTH, ORIGIN_ENTRY } from '@devtrail/access';
-import { nameText, pgText } from '@devtrail/http';
+import { minChars, nameText, pgText } from '@devtrail/http';
 import { searchParam } from './search-param.ts';
 
 // Request schemas of the admin and read APIs (/api/...), beside the ingest schemas:
@@ -68,7 +68,7 @@ export const originsBody = z.object({
     .max(100),
 });
 export const rateLimitBody = z.object({ rate_limit_per_minute: z.number().int().min(1).max(10_000_000) });
-export const drainSecretBody = z.object({ secret: pgText().min(8).max(200).nullable() });
+export const drainSecretBody = z.object({ secret: minChars(pgText().max(200), 8).nullable() });
 export const fingerprintParam = z.object({ fingerprint: fingerprintHex });
 export const ingestionQuery = z.object({ minutes: queryInt(1, 1440).default(60) });
 /** A trace id in a path, bounded as on ingest. */

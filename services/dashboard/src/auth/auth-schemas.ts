@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pgText } from '@devtrail/http';
+import { minChars, pgText } from '@devtrail/http';
 
 // Bodies of the /auth routes. Usernames are case-insensitive (stored lower-case). Passwords:
 // 12 to 200 characters (OWASP ASVS 2.1.1), any characters.
@@ -9,7 +9,7 @@ export const username = z
   .trim()
   .toLowerCase()
   .pipe(z.string().regex(/^[a-z0-9][a-z0-9._@-]{0,99}$/, 'letters, digits and . _ @ - (at most 100)'));
-export const password = z.string().min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`).max(200);
+export const password = minChars(z.string().max(200), MIN_PASSWORD_LENGTH);
 export const role = z.enum(['member', 'viewer']);
 
 export const setupBody = z.object({ username, password, setup_code: z.string().max(200) });
