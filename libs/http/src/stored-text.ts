@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-// Text a request body carries into PostgreSQL (names, releases, patterns, queries).
+// Text fields of request bodies: what PostgreSQL can hold (names, releases, patterns, queries),
+// and minimum lengths counted as the OpenAPI document counts them.
 
 /** PostgreSQL text cannot hold U+0000: refused here rather than by the database. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is exactly what this refuses.
