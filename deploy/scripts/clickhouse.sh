@@ -16,7 +16,7 @@ DT_NAME=clickhouse
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 CH_HOST=127.0.0.1
-CH_PORT=18123
+CH_PORT=$(port 18123)
 ENTRY="${DEVTRAIL_CLICKHOUSE_ENTRY:-$DT_ROOT/deploy/clickhouse-standin/src/main.ts}"
 DATA="$DT_STATE/clickhouse"
 LOG="$DT_LOGS/clickhouse.log"

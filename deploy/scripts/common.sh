@@ -15,6 +15,13 @@ DT_NAME="${DT_NAME:-devtrail}"
 
 mkdir -p "$DT_RUN" "$DT_LOGS"
 
+# DEVTRAIL_PORT_OFFSET (default 0) shifts every port of the local stack, so a second checkout
+# (a git worktree) can run a stack of its own beside the first: `services.sh env` prints the
+# shifted addresses and test.sh exports them for the suites.
+DT_PORT_OFFSET="${DEVTRAIL_PORT_OFFSET:-0}"
+[[ "$DT_PORT_OFFSET" =~ ^[0-9]+$ ]] || { echo "DEVTRAIL_PORT_OFFSET must be a whole number, got '$DT_PORT_OFFSET'" >&2; exit 2; }
+port() { echo $(($1 + DT_PORT_OFFSET)); } # port <default>: the default shifted by the offset
+
 # Node.js: 22.12 or later (package.json engines). A machine with an older node gets one in
 # .devtrail/node from deploy/scripts/node.sh install (make install), used first from here on.
 DT_NODE="$DT_STATE/node"

@@ -34,8 +34,8 @@ HEAP="${KAFKA_CLUSTER_HEAP_OPTS:--Xms128m -Xmx384m}"
 START_TIMEOUT="${DEVTRAIL_KAFKA_START_TIMEOUT:-120}"
 STOP_TIMEOUT="${DEVTRAIL_KAFKA_STOP_TIMEOUT:-20}"
 
-broker_port() { echo $((29091 + $1)); }
-controller_port() { echo $((29191 + $1)); }
+broker_port() { port $((29091 + $1)); }
+controller_port() { port $((29191 + $1)); }
 node_config() { echo "$STATE/node-$1/server.properties"; }
 node_log() { echo "$DT_LOGS/kafka-cluster-$1.log"; }
 node_pidfile() { echo "$DT_RUN/kafka-cluster-$1.pid"; }
@@ -43,6 +43,11 @@ node_sig() { echo "kafka.Kafka $(node_config "$1")"; }
 bootstrap() {
   local n out=""
   for n in "${NODES[@]}"; do out="${out:+$out,}$HOST:$(broker_port "$n")"; done
+  echo "$out"
+}
+voters() {
+  local n out=""
+  for n in "${NODES[@]}"; do out="${out:+$out,}$n@$HOST:$(controller_port "$n")"; done
   echo "$out"
 }
 node_pid() { find_pid "$(node_pidfile "$1")" "$(node_sig "$1")"; }
@@ -64,6 +69,7 @@ write_config() {
     echo "listeners=PLAINTEXT://$HOST:$(broker_port "$n"),CONTROLLER://$HOST:$(controller_port "$n")"
     echo "advertised.listeners=PLAINTEXT://$HOST:$(broker_port "$n")"
     echo "log.dirs=$dir/data"
+    echo "controller.quorum.voters=$(voters)"
   } >"$(node_config "$n")"
 }
 

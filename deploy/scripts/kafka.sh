@@ -19,8 +19,8 @@ DT_NAME=kafka
 . "$DT_SCRIPTS/kafka-common.sh"
 
 KAFKA_HOST=127.0.0.1
-KAFKA_PORT=19092
-KAFKA_CONTROLLER_PORT=19093
+KAFKA_PORT=$(port 19092)
+KAFKA_CONTROLLER_PORT=$(port 19093)
 # Fixed KRaft cluster id (base64 of the 16 bytes "devtrail-local-1"); storage is formatted once.
 KAFKA_CLUSTER_ID=ZGV2dHJhaWwtbG9jYWwtMQ
 
@@ -33,6 +33,14 @@ HEAP="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
 
 START_TIMEOUT="${DEVTRAIL_KAFKA_START_TIMEOUT:-90}"
 STOP_TIMEOUT="${DEVTRAIL_KAFKA_STOP_TIMEOUT:-20}"
+
+# The config file names the default ports; a port offset overrides them on the command line.
+PORT_OVERRIDES=()
+if [ "$DT_PORT_OFFSET" != 0 ]; then
+  PORT_OVERRIDES=(--override "listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT,CONTROLLER://$KAFKA_HOST:$KAFKA_CONTROLLER_PORT"
+    --override "advertised.listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT"
+    --override "controller.quorum.voters=1@$KAFKA_HOST:$KAFKA_CONTROLLER_PORT")
+fi
 
 probe() { kafka_probe "$KAFKA_HOST:$KAFKA_PORT" "$@"; }
 
@@ -52,7 +60,7 @@ cmd_start() {
     format_storage "$HEAP" "$KAFKA_CLUSTER_ID" "$CONFIG" "$DATA" "$LOG"
     printf '\n===== devtrail kafka start %s =====\n' "$(date -Is)" >>"$LOG"
     # setsid: own session/process group, detached from the caller's terminal and pipes.
-    java_cmd "$HEAP" kafka.Kafka "$CONFIG"
+    java_cmd "$HEAP" kafka.Kafka "$CONFIG" ${PORT_OVERRIDES[@]+"${PORT_OVERRIDES[@]}"}
     (cd "$DT_ROOT" && exec setsid "${JAVA_CMD[@]}" >>"$LOG" 2>&1 </dev/null 9>&-) &
     pid=$!
     echo "$pid" >"$PIDFILE"

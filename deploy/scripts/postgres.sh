@@ -21,7 +21,7 @@ DT_NAME=postgres
 
 PG_BIN="${DEVTRAIL_PG_BIN:-/usr/lib/postgresql/15/bin}"
 PG_HOST=127.0.0.1
-PG_PORT=15432
+PG_PORT=$(port 15432)
 PG_USER=devtrail
 PG_PASSWORD=devtrail
 PG_DB=devtrail
@@ -95,7 +95,7 @@ ensure_cluster() {
 }
 
 write_conf() {
-  { cat "$CONF_SRC"; echo; echo "unix_socket_directories = '$SOCK'"; } >"$DATA/devtrail.conf"
+  { cat "$CONF_SRC"; echo; echo "unix_socket_directories = '$SOCK'"; echo "port = $PG_PORT"; } >"$DATA/devtrail.conf"
   is_root && chown postgres:postgres "$DATA/devtrail.conf"
   return 0
 }

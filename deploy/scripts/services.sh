@@ -17,10 +17,10 @@ DT_NAME=services
 SERVICES="${DEVTRAIL_SERVICES:-postgres kafka clickhouse}"
 
 print_env() {
-  cat <<'EOF'
-export KAFKA_BROKERS=127.0.0.1:19092
-export CLICKHOUSE_URL=http://127.0.0.1:18123
-export DATABASE_URL=postgresql://devtrail:devtrail@127.0.0.1:15432/devtrail
+  cat <<EOF
+export KAFKA_BROKERS=127.0.0.1:$(port 19092)
+export CLICKHOUSE_URL=http://127.0.0.1:$(port 18123)
+export DATABASE_URL=postgresql://devtrail:devtrail@127.0.0.1:$(port 15432)/devtrail
 EOF
 }
 

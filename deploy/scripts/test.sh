@@ -29,6 +29,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The stack's addresses (shifted by DEVTRAIL_PORT_OFFSET when set) for every suite and process.
+[ "$DT_PORT_OFFSET" = 0 ] || eval "$("$DT_SCRIPTS/services.sh" env)"
 mkdir -p "$DT_ROOT/.devtrail/test-results"
 report="$DT_ROOT/.devtrail/test-results/vitest.json"
 rm -f "$report"
