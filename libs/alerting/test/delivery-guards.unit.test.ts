@@ -22,9 +22,31 @@ describe('webhook guards', () => {
       '::ffff:127.0.0.1',
       '::ffff:7f00:1',
       '0.0.0.0',
+      // Special-purpose IPv6 ranges that reach IPv4 or local space.
+      '::7f00:1', // IPv4-compatible (::/96)
+      '::',
+      '::ffff:0:7f00:1', // IPv4-translated (::ffff:0:0:0/96)
+      '2002:7f00:1::1', // 6to4 of 127.0.0.1
+      '2002:808:808::1', // 6to4, even of a public address
+      '2001::1', // Teredo
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      '64:ff9b:1::a00:1', // local-use NAT64
+      '64:ff9b::7f00:1', // NAT64 of 127.0.0.1
+      '64:ff9b::a9fe:a9fe', // NAT64 of 169.254.169.254
+      '2001:db8::1',
+      '100::1',
+      '3fff::1',
+      '4000::1', // outside global unicast space
+      'fe80::1%eth0',
+      '255.255.255.255',
+      '192.88.99.1',
+      'localhost',
+      '',
+      '1.2.3',
     ])
       expect(isPrivateAddress(a), a).toBe(true);
-    for (const a of ['8.8.8.8', '1.1.1.1', '::ffff:8.8.8.8', '2606:4700:4700::1111']) expect(isPrivateAddress(a), a).toBe(false);
+    for (const a of ['8.8.8.8', '1.1.1.1', '::ffff:8.8.8.8', '::ffff:808:808', '2606:4700:4700::1111', '2a00:1450:4001:82b::200e', '64:ff9b::808:808'])
+      expect(isPrivateAddress(a), a).toBe(false);
   });
 
   it('refuses a private address unless allowed, and bounds what it reads of an answer', async () => {
