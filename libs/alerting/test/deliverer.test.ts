@@ -49,7 +49,13 @@ describe.skipIf(!up)(`the deliverer${up ? '' : ` (skipped: ${NO_STACK_REASON})`}
 
   async function queue(projectName: string, path: string): Promise<void> {
     const { project } = await projectsRepo(store).create(projectName, 1000);
-    const rule = await repo.createRule(project.id, { name: projectName, type: 'new_group', params: {}, enabled: true, destinations: [{ type: 'webhook', url: `${base}${path}` }] });
+    const rule = await repo.createRule(project.id, {
+      name: projectName,
+      type: 'new_group',
+      params: {},
+      enabled: true,
+      destinations: [{ type: 'webhook', url: `${base}${path}` }],
+    });
     await store.transaction((tx) =>
       repo.enqueue(tx, [{ projectId: project.id, ruleId: rule.id, destinationId: rule.destinations[0].id, dedupKey: 'k', payload: { title: projectName } }]),
     );

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { isPrivateAddress } from '../src/private-addresses.ts';
 import { postJson } from '../src/safe-request.ts';
 import { signatureHeader, verifySignature } from '../src/signature.ts';
+import { slackBody } from '../src/format.ts';
 
 // The guards around a user-supplied webhook URL (docs/alerts.md, "Webhook targets and SSRF"),
 // and the signature a receiver verifies.
@@ -61,6 +62,19 @@ describe('webhook guards', () => {
     expect(allowed).toMatchObject({ outcome: 'ok', statusCode: 200 });
     expect(allowed.responseSnippet.length).toBeLessThanOrEqual(1000);
     server.close();
+  });
+
+  it("escapes &, < and > in every mrkdwn text of a Slack message, the top-level text included", () => {
+    const hostile = 'TypeError: <!channel> & <https://evil.example|click> a > b';
+    const body = JSON.parse(
+      slackBody('d1', { rule: { id: 'r', name: '<!here>', type: 'new_group' }, project_id: 'p', title: hostile, text: hostile, dedup_key: 'k', triggered_at: '2026-01-01T00:00:00Z' }),
+    );
+    const texts = [body.text, body.blocks[0].text.text, body.blocks[1].elements[0].text] as string[];
+    for (const t of texts) {
+      expect(t).not.toMatch(/[<>]/);
+      expect(t.replace(/&(amp|lt|gt);/g, '')).not.toContain('&');
+    }
+    expect(body.text).toBe('TypeError: &lt;!channel&gt; &amp; &lt;https://evil.example|click&gt; a &gt; b');
   });
 
   it('signs the timestamp with the body, and a receiver refuses changes and old signatures', () => {

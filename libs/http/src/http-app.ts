@@ -9,6 +9,10 @@ import { observeHttp, type Metrics } from '@devtrail/metrics';
 
 const MAX_PATH_PARAM_LENGTH = 2048;
 
+/** Paths browsers on any site may call (docs/api.md#allowed-origins-and-cors): the native ingest routes, the drain, OTLP/HTTP. */
+export const CROSS_ORIGIN_PREFIXES = ['/ingest/', '/v1/'] as const;
+const crossOriginPath = (url: string) => CROSS_ORIGIN_PREFIXES.some((p) => url.startsWith(p));
+
 export interface HttpAppOptions {
   /**
    * Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (config TRUST_PROXY:
@@ -43,13 +47,19 @@ export async function createHttpApp(logger: Logger, bodyLimitBytes: number, opts
     },
   });
   if (opts.metrics) observeHttp(app, opts.metrics);
-  await app.register(cors, {
+  const ingestCors = {
     origin: true, // per-project origin lists are enforced on the request itself (403)
     methods: ['GET', 'POST', 'OPTIONS'],
     // No allowedHeaders: a preflight is answered with the headers it asks for, so a
     // browser SDK's own headers pass; the key and origin are checked on the request itself.
     exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'],
     maxAge: 86400,
+  };
+  // Only the ways in that browsers on other sites post telemetry to answer CORS. The dashboard's
+  // /auth and /api routes are same-origin: no Origin is reflected and no preflight approved
+  // (a stranger's page gets no x-csrf-token through), docs/security.md#sessions-and-roles.
+  await app.register(cors, {
+    delegator: (request, callback) => callback(null, crossOriginPath(request.url) ? ingestCors : { origin: false }),
   });
   app.setErrorHandler((err, request, reply) => {
     const h = toHttpAnswer(err, bodyLimitBytes);
