@@ -64,10 +64,17 @@ describe('webhook guards', () => {
     server.close();
   });
 
-  it("escapes &, < and > in every mrkdwn text of a Slack message, the top-level text included", () => {
+  it('escapes &, < and > in every mrkdwn text of a Slack message, the top-level text included', () => {
     const hostile = 'TypeError: <!channel> & <https://evil.example|click> a > b';
     const body = JSON.parse(
-      slackBody('d1', { rule: { id: 'r', name: '<!here>', type: 'new_group' }, project_id: 'p', title: hostile, text: hostile, dedup_key: 'k', triggered_at: '2026-01-01T00:00:00Z' }),
+      slackBody('d1', {
+        rule: { id: 'r', name: '<!here>', type: 'new_group' },
+        project_id: 'p',
+        title: hostile,
+        text: hostile,
+        dedup_key: 'k',
+        triggered_at: '2026-01-01T00:00:00Z',
+      }),
     );
     const texts = [body.text, body.blocks[0].text.text, body.blocks[1].elements[0].text] as string[];
     for (const t of texts) {

@@ -61,6 +61,7 @@ export async function createHttpApp(logger: Logger, bodyLimitBytes: number, opts
   await app.register(cors, {
     delegator: (request, callback) => callback(null, crossOriginPath(request.url) ? ingestCors : { origin: false }),
   });
+  lingerOnRefusal(app, bodyLimitBytes);
   app.setErrorHandler((err, request, reply) => {
     const h = toHttpAnswer(err, bodyLimitBytes);
     if (h.status >= 500 && h.status !== 503) request.log.error({ err }, 'unhandled error');
@@ -70,4 +71,51 @@ export async function createHttpApp(logger: Logger, bodyLimitBytes: number, opts
   });
   app.setNotFoundHandler((request, reply) => reply.code(404).send(routeNotFoundBody(request.method, request.url)));
   return app;
+}
+
+/** How long, and how much, a refused request's body is still read after its answer. */
+export const LINGER_MS = 5000;
+export const LINGER_BODY_LIMITS = 4;
+
+/**
+ * A request refused while its body is still arriving (413, 401, 415, …): the answer goes out,
+ * then the rest of the body is read and dropped, at most LINGER_BODY_LIMITS body limits and
+ * LINGER_MS, before the connection is closed. Closing at once (Fastify's `Connection: close`)
+ * resets a socket the client is still writing to, and its HTTP client reports a network
+ * error (`fetch failed`, EPIPE) instead of the answer, and retries (docs/api.md#errors).
+ */
+function lingerOnRefusal(app: FastifyInstance, bodyLimitBytes: number): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const raw = request.raw;
+    const hasBody = raw.headers['content-length'] !== undefined || raw.headers['transfer-encoding'] !== undefined;
+    if (raw.complete || reply.statusCode < 400 || !hasBody) return payload;
+    reply.removeHeader('connection'); // closed below once the body is read, not while it is sent
+    const socket = raw.socket;
+    let read = 0;
+    const close = () => {
+      clearTimeout(timer);
+      raw.off('data', count);
+      if (!socket.destroyed) socket.destroy();
+    };
+    const count = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > LINGER_BODY_LIMITS * bodyLimitBytes) close();
+    };
+    const timer = setTimeout(close, LINGER_MS);
+    timer.unref();
+    raw.on('data', count);
+    // Once the body was read to its end and the answer written: a clean close.
+    let pending = 2;
+    const oneDone = () => {
+      if (--pending > 0) return;
+      clearTimeout(timer);
+      raw.off('data', count);
+      socket.end();
+    };
+    raw.once('end', oneDone);
+    reply.raw.once('finish', oneDone);
+    raw.once('error', close);
+    raw.resume();
+    return payload;
+  });
 }
