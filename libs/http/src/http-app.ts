@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import cors from '@fastify/cors';
 import type { Logger } from 'pino';
@@ -88,7 +89,8 @@ function lingerOnRefusal(app: FastifyInstance, bodyLimitBytes: number): void {
   app.addHook('onSend', async (request, reply, payload) => {
     const raw = request.raw;
     const hasBody = raw.headers['content-length'] !== undefined || raw.headers['transfer-encoding'] !== undefined;
-    if (raw.complete || reply.statusCode < 400 || !hasBody) return payload;
+    // (An injected request has no real socket: nothing to keep open.)
+    if (raw.complete || reply.statusCode < 400 || !hasBody || !(raw.socket instanceof Socket)) return payload;
     reply.removeHeader('connection'); // closed below once the body is read, not while it is sent
     const socket = raw.socket;
     let read = 0;
