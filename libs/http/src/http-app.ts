@@ -86,11 +86,12 @@ export const LINGER_BODY_LIMITS = 4;
  * error (`fetch failed`, EPIPE) instead of the answer, and retries (docs/api.md#errors).
  */
 function lingerOnRefusal(app: FastifyInstance, bodyLimitBytes: number): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook, not an async one: it runs on every answer and almost always returns at once.
+  app.addHook('onSend', (request, reply, payload, done) => {
     const raw = request.raw;
     const hasBody = raw.headers['content-length'] !== undefined || raw.headers['transfer-encoding'] !== undefined;
     // (An injected request has no real socket: nothing to keep open.)
-    if (raw.complete || reply.statusCode < 400 || !hasBody || !(raw.socket instanceof Socket)) return payload;
+    if (raw.complete || reply.statusCode < 400 || !hasBody || !(raw.socket instanceof Socket)) return done(null, payload);
     reply.removeHeader('connection'); // closed below once the body is read, not while it is sent
     const socket = raw.socket;
     let read = 0;
@@ -118,6 +119,6 @@ function lingerOnRefusal(app: FastifyInstance, bodyLimitBytes: number): void {
     reply.raw.once('finish', oneDone);
     raw.once('error', close);
     raw.resume();
-    return payload;
+    done(null, payload);
   });
 }
