@@ -1,17 +1,29 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertsRepo, createPgStore, migrateRelational, projectsRepo, type AlertsRepo, type RelationalStore } from '@devtrail/relational-store';
+import { alertsRepo, createPgliteStore, createPgStore, migrateRelational, projectsRepo, type AlertsRepo, type RelationalStore } from '@devtrail/relational-store';
 import { createDeliverer, type Deliverer } from '../src/deliverer.ts';
 import { createTestDatabase } from '../../../test/support/pg-database.ts';
 import { NO_STACK_REASON, stackUp } from '../../../test/support/stack.ts';
 
 // One destination cannot delay another (docs/alerts.md, "Delivery"): projects whose webhooks
 // never answer are queued first, with the default 10 s send timeout; another project's
-// notification must still arrive within 2 s. The outbox is the real PostgreSQL one.
+// notification must still arrive within 2 s. The outbox on both relational stores: real
+// PostgreSQL and PGlite (the embedded mode's).
 const up = await stackUp();
 
-describe.skipIf(!up)(`the deliverer${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`, () => {
+async function onPostgres() {
+  const db = await createTestDatabase();
+  return { store: createPgStore({ url: db.url }), drop: db.drop };
+}
+async function onPglite() {
+  return { store: await createPgliteStore(), drop: async () => {} };
+}
+
+describe.skipIf(!up)(`the deliverer on PostgreSQL${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`, () => delivererSuite(onPostgres));
+describe('the deliverer on PGlite', () => delivererSuite(onPglite));
+
+function delivererSuite(open: () => Promise<{ store: RelationalStore; drop: () => Promise<void> }>) {
   let drop: () => Promise<void>;
   let store: RelationalStore;
   let repo: AlertsRepo;
@@ -21,9 +33,7 @@ describe.skipIf(!up)(`the deliverer${up ? '' : ` (skipped: ${NO_STACK_REASON})`}
   let deliverer: Deliverer | undefined;
 
   beforeAll(async () => {
-    const db = await createTestDatabase();
-    drop = db.drop;
-    store = createPgStore({ url: db.url });
+    ({ store, drop } = await open());
     await migrateRelational(store);
     repo = alertsRepo(store);
     // /hang/* reads the request and never answers; anything else answers 200 at once.
@@ -84,4 +94,4 @@ describe.skipIf(!up)(`the deliverer${up ? '' : ` (skipped: ${NO_STACK_REASON})`}
     );
     expect(leased[0].n).toBe(1);
   });
-});
+}

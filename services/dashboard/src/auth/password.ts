@@ -31,7 +31,7 @@ function derive(password: string, salt: Buffer, opts: ScryptOptions & { N: numbe
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PASSWORD_COST);
+  const key = await derive(password, salt, PASSWORD_COST, observeCheck);
   return ['scrypt', PASSWORD_COST.N, PASSWORD_COST.r, PASSWORD_COST.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
@@ -45,25 +45,26 @@ function parse(stored: string): { N: number; r: number; p: number; salt: Buffer;
   return { N, r, p, salt: Buffer.from(parts[4], 'base64'), expected };
 }
 
-// How long a check of today's cost takes here, lately (a moving average): what an unknown
-// username waits instead of hashing (decoyCheck).
+// How long a hash of today's cost takes here, lately (a moving average of every hash and check):
+// what an unknown username waits instead of hashing (decoyCheck).
 let typicalCheckMs: number | undefined;
 const FALLBACK_CHECK_MS = 300;
+function observeCheck(ms: number): void {
+  typicalCheckMs = typicalCheckMs === undefined ? ms : 0.8 * typicalCheckMs + 0.2 * ms;
+}
 
 /** Constant-time check; false for any malformed stored hash. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const h = parse(stored);
   if (!h) return false;
-  const key = await derive(password, h.salt, { N: h.N, r: h.r, p: h.p }, (ms) => {
-    if (h.N === PASSWORD_COST.N && h.r === PASSWORD_COST.r && h.p === PASSWORD_COST.p)
-      typicalCheckMs = typicalCheckMs === undefined ? ms : 0.8 * typicalCheckMs + 0.2 * ms;
-  });
+  const todays = h.N === PASSWORD_COST.N && h.r === PASSWORD_COST.r && h.p === PASSWORD_COST.p;
+  const key = await derive(password, h.salt, { N: h.N, r: h.r, p: h.p }, todays ? observeCheck : undefined);
   return timingSafeEqual(key, h.expected);
 }
 
 let calibration: Promise<void> | undefined;
-/** Times one real check, once per process (at start, and before the first decoy). */
-export const calibrateChecks = () =>
+/** Times one real check, once per process, when a decoy is needed before any hash was timed. */
+const calibrateChecks = () =>
   (calibration ??= (async () => {
     try {
       await verifyPassword('calibration', await dummyPasswordHash());
@@ -79,7 +80,7 @@ export const calibrateChecks = () =>
  * passwords by time (docs/security.md#logins).
  */
 export async function decoyCheck(): Promise<false> {
-  await calibrateChecks();
+  if (typicalCheckMs === undefined) await calibrateChecks();
   const ms = (typicalCheckMs ?? FALLBACK_CHECK_MS) * (0.9 + Math.random() * 0.2);
   await new Promise((resolve) => setTimeout(resolve, ms));
   return false;

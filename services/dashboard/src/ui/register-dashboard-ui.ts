@@ -5,7 +5,6 @@ import { projectsRepo, usersRepo } from '@devtrail/relational-store';
 import { operatorAuthenticator, type Authenticator } from '../api/access.ts';
 import { registerAuthRoutes } from '../auth/auth-routes.ts';
 import { loginLimiter } from '../auth/login-limiter.ts';
-import { calibrateChecks } from '../auth/password.ts';
 import { sessionAuthenticator } from '../auth/session-authenticator.ts';
 import { dashboardCookies } from '../auth/session-cookie.ts';
 import { sessions as sessionStore } from '../auth/sessions.ts';
@@ -44,7 +43,6 @@ export async function registerDashboardUi(app: FastifyInstance, adapters: Adapte
   const cookies = dashboardCookies(opts.security.secureCookies);
   const sessions = sessionStore(users, cookies, { idleTimeoutMs: opts.security.sessionIdleTimeoutMs, maxAgeMs: opts.security.sessionMaxAgeMs });
   const limiter = loginLimiter(adapters.relational, users, cookies);
-  void calibrateChecks(); // times one password check now, before any unknown username needs it
   const authenticator = sessionAuthenticator(users, sessions);
   registerAuthRoutes(app, users, sessions, limiter, {
     uiConfig: { ingest_port: opts.ingestPort ?? null },
