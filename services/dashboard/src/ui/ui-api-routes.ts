@@ -7,6 +7,7 @@ import { apiTimeRange, queryInt, rangeQuery } from '../api/api-schemas.ts';
 import type { LlmPriceTable } from '@devtrail/config';
 import { defaultPrices, withEstimates } from '../api/llm-estimates.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
+import { noMerges, type MergesOf } from '../api/group-merges.ts';
 
 // Reads only the web UI needs (chart series), beside the read API and under the same
 // authentication and per-project authorisation. Bounded by time range and bucket count.
@@ -28,6 +29,7 @@ export function registerUiApiRoutes(
   authenticators: Authenticator[],
   retentionOf: RetentionOf,
   prices: LlmPriceTable = defaultPrices(),
+  mergesOf: MergesOf = noMerges,
 ): void {
   app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal(authenticators));
@@ -37,7 +39,13 @@ export function registerUiApiRoutes(
       const buckets = bucketsOf(apiTimeRange(q), q.buckets);
       return {
         ...axisOf(buckets),
-        series: await readErrorActivity(store, { projectId: id, retentionDays: (await retentionOf(id)).error, fingerprints: q.fingerprints, buckets }),
+        series: await readErrorActivity(store, {
+          projectId: id,
+          retentionDays: (await retentionOf(id)).error,
+          fingerprints: q.fingerprints,
+          buckets,
+          merges: await mergesOf(id),
+        }),
       };
     });
 
