@@ -39,7 +39,18 @@ export { errorTypeOf } from './error/error-type.ts';
 export { stripMessage } from './error/message-mask.ts';
 export { previousFingerprint } from './error/fingerprint-previous.ts';
 export { exceptionReport } from './error/otlp.ts';
-export { GROUP_SORTS, membersOf, readErrorActivity, readErrorGroups, readErrors, type ErrorGroup, type ErrorRecord, type GroupSort, type Merges } from './error/read.ts';
+export {
+  GROUP_SORTS,
+  membersOf,
+  readErrorActivity,
+  readErrorGroups,
+  readErrors,
+  readErrorServices,
+  type ErrorGroup,
+  type ErrorRecord,
+  type GroupSort,
+  type Merges,
+} from './error/read.ts';
 export { errorSearchSql } from './error/search.ts';
 export { readGroupBreakdown, type GroupBreakdownRow } from './error/group-breakdown.ts';
 export { readGroupChart, readGroupReleases, readGroupTags, type GroupChart, type GroupRelease, type GroupTag } from './error/group-detail.ts';

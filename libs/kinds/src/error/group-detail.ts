@@ -90,7 +90,9 @@ export async function readGroupTags(store: ColumnStore, s: Scope): Promise<Group
   const out: GroupTag[] = FIXED.map(([key]) => ({ key, values: [] }));
   for (const r of fixed) out.find((t) => t.key === r.tag)?.values.push({ value: r.value, count: Number(r.n) });
   const byKey = new Map<string, TagValue[]>();
+  const shown = new Set(FIXED.map(([key]) => key));
   for (const r of context) {
+    if (shown.has(r.key)) continue; // a context "browser" is the Browser tag already
     const list = byKey.get(r.key) ?? [];
     if (!byKey.has(r.key)) {
       if (byKey.size >= CONTEXT_KEYS) continue;

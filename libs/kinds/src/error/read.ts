@@ -248,3 +248,17 @@ export async function readErrorActivity(
   }
   return out;
 }
+
+/** The services that reported errors in the range, most errors first (the errors list's service picker); at most 100. */
+export async function readErrorServices(store: ColumnStore, f: { projectId: string; retentionDays: number; range?: Partial<TimeRange> }): Promise<string[]> {
+  const range = rangeOrDefault(f.range);
+  const rows = await store.query<{ service: string }>(
+    `SELECT service FROM ${error.name}
+      WHERE project_id = {project:String}
+        AND timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp <= fromUnixTimestamp64Milli({to:Int64})
+        AND ${withinRetention(error.tableDef.ttlColumn)}
+      GROUP BY service ORDER BY count() DESC, service LIMIT 100`,
+    { project: f.projectId, from: range.fromMs, to: range.toMs, retention: f.retentionDays },
+  );
+  return rows.map((r) => r.service);
+}

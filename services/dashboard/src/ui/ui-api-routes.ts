@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { bucketsOf, type Buckets, type ColumnStore } from '@devtrail/column-store';
-import { readErrorActivity, readLlmUsage } from '@devtrail/kinds';
+import { readErrorActivity, readErrorServices, readLlmUsage } from '@devtrail/kinds';
 import { projectOf, requirePrincipal, type Authenticator } from '../api/access.ts';
 import { apiTimeRange, queryInt, rangeQuery } from '../api/api-schemas.ts';
 import type { LlmPriceTable } from '@devtrail/config';
@@ -47,6 +47,13 @@ export function registerUiApiRoutes(
           merges: await mergesOf(id),
         }),
       };
+    });
+
+    // The errors list's service picker: the services that reported errors in the range.
+    api.get('/api/projects/:id/error-services', async (request) => {
+      const id = await projectOf(request);
+      const q = rangeQuery.parse(request.query);
+      return { services: await readErrorServices(store, { projectId: id, retentionDays: (await retentionOf(id)).error, range: apiTimeRange(q) }) };
     });
 
     api.get('/api/projects/:id/llm-breakdown', async (request) => {
