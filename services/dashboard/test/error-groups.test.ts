@@ -141,7 +141,7 @@ describe('error groups: upgrade, merge, list and group page', () => {
     let fp = '';
     for (let i = 0; i < 12; i++) fp = (await ingest(dt.url, project.key, 'errors', report(i))).body.fingerprint as string;
     const quiet = (await ingest(dt.url, project.key, 'errors', { service: 'web', error_message: 'quiet', stack_trace: 'Error: quiet\n    at q (/app/src/q.ts:1:1)' }))
-      .body.fingerprint;
+      .body.fingerprint as string;
     await until('the orders group', async () => (await groupCount(fp)) === 12 && (await groupCount(quiet)) === 1);
 
     const list = async (query: string) => (await api('GET', `/error-groups?from=${base}&${query}`)).body.groups.map((g: any) => g.fingerprint);
