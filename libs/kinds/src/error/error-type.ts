@@ -44,11 +44,16 @@ function senderType(context: Record<string, unknown> | undefined): string | unde
 export function errorTypeOf(stack: string, message: string, context?: Record<string, unknown>): string {
   const given = senderType(context);
   if (given) return given;
-  const lines = stack
-    .slice(0, 200_000)
-    .split('\n', 2000)
-    .filter((l) => l.trim() !== '');
-  const line = exceptionLine(lines);
+  const first = /^\s*(\S[^\n]*)/.exec(stack.slice(0, 2000))?.[1];
+  // Only a Python traceback needs more than the first line.
+  const line = first?.startsWith('Traceback (most recent call last)')
+    ? exceptionLine(
+        stack
+          .slice(0, 200_000)
+          .split('\n', 2000)
+          .filter((l) => l.trim() !== ''),
+      )
+    : first;
   return (line !== undefined ? typeIn(line) : undefined) ?? typeIn(message) ?? 'Error';
 }
 

@@ -121,7 +121,11 @@ export function parseStack(stack: string): ParsedStack {
       const fn = GO_FN.exec((lines[i - 1] ?? '').slice(0, LINE_CHARS).trim());
       if (fn) part().frames.push(frame('go', goName(fn[1]), m[1], framePath(m[1]), fn[1]));
     } else if (/^\s*at\s/.test(line)) {
-      if ((m = JAVA.exec(line.replace(JAVA_LAMBDA, '$1')))) part().frames.push(frame('java', javaName(m[1]), m[2], ''));
+      // V8 puts a space before its parenthesis; Java and .NET never do.
+      if (line.includes(' (') && (m = V8.exec(line))) {
+        const file = framePath(m[2]);
+        part().frames.push(frame('javascript', jsName(m[1] ?? '', file), m[2], file));
+      } else if ((m = JAVA.exec(line.includes('$$Lambda') ? line.replace(JAVA_LAMBDA, '$1') : line))) part().frames.push(frame('java', javaName(m[1]), m[2], ''));
       else if ((m = DOTNET.exec(line))) part().frames.push(frame('dotnet', dotnetName(m[1]), m[3] ?? '', ''));
       else if ((m = V8.exec(line))) {
         const file = framePath(m[2]);
