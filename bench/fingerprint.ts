@@ -9,7 +9,7 @@ import { goIssues, rubyIssues } from '../libs/kinds/test/grouping-corpus/go-ruby
 // grouping corpus's 1,070 reports (docs/fingerprint.md): the previous rule (what the receiver
 // computed per report before the current rule), the current rule, and both (what it computes
 // now: the current group and the previous rule's, docs/fingerprint.md#upgrading). Measured with
-// process.cpuUsage, rounds interleaved, median of 7.
+// process.cpuUsage, rounds interleaved, median of 7 (`-- 15` for more).
 
 const issues: Issue[] = [...nodeIssues, ...browserIssues, ...pythonIssues, ...javaIssues, ...dotnetIssues, ...goIssues, ...rubyIssues];
 const r = new Rng(30);
@@ -36,7 +36,8 @@ function once(fn: (x: (typeof reports)[number]) => unknown): number {
 
 for (const [, fn] of ways) for (const x of reports) fn(x); // warm-up
 const runs = new Map<string, number[]>(ways.map(([name]) => [name, []]));
-for (let round = 0; round < 7; round++) for (const [name, fn] of ways) runs.get(name)!.push(once(fn));
+const ROUNDS = Number(process.argv[2] ?? 7);
+for (let round = 0; round < ROUNDS; round++) for (const [name, fn] of ways) runs.get(name)!.push(once(fn));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(
   `fingerprinting ${reports.length} corpus reports (${Math.round(reports.reduce((a, x) => a + x.stack_trace.length + x.error_message.length, 0) / reports.length)} characters a report)`,
