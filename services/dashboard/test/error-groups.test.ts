@@ -115,7 +115,8 @@ describe('error groups: upgrade, merge, list and group page', () => {
     const page = await api('GET', `/error-groups/${b}`);
     expect(page.body.group).toMatchObject({ fingerprint: b, count: 2, users: 2 });
     expect(page.body.merged).toEqual([a]);
-    expect((await api('GET', `/error-groups/${a}`)).body.group.fingerprint).toBe(b); // the merged one answers as its target
+    expect((await api('GET', `/error-groups/${a}`)).body.group).toMatchObject({ fingerprint: b, count: 2 }); // the merged one answers as its target
+    expect((await api('GET', `/error-groups/${a}/triage`)).body.fingerprint).toBe(b);
     const history = (await api('GET', `/error-groups/${b}/triage`)).body.history.map((h: any) => h.action);
     expect(history).toEqual(expect.arrayContaining(['merge', 'ignore']));
     // a later event of the merged group joins the target, and the answer says so

@@ -93,11 +93,12 @@ export function registerReadRoutes(
 
   app.get(READ_PATHS.errorGroup, async (request) => {
     const projectId = await projectOf(request);
-    const { fingerprint } = fingerprintParam.parse(request.params);
+    const asked = fingerprintParam.parse(request.params).fingerprint;
     const q = rangeQuery.parse(request.query);
     const retentionDays = (await retentionOf(projectId)).error;
     const merges = await mergesOf(projectId);
     // A group merged into another is read as that one (its answer names the target).
+    const fingerprint = merges.get(asked) ?? asked;
     const [group] = await readErrorGroups(store, { projectId, retentionDays, fingerprint, merges, range: { fromMs: 0 } });
     if (!group) throw notFound('Error group');
     const scope = { projectId, retentionDays, fingerprints: membersOf(group.fingerprint, merges) };

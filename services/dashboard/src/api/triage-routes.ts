@@ -120,9 +120,10 @@ export function registerTriageRoutes(app: FastifyInstance, store: ColumnStore, r
 
   app.get(TRIAGE_PATHS.group, async (request) => {
     const projectId = await projectOf(request);
-    const { fingerprint } = fingerprintParam.parse(request.params);
+    const asked = fingerprintParam.parse(request.params).fingerprint;
     const retentionDays = (await retentionOf(projectId)).error;
     const merges = await mergesOf(projectId);
+    const fingerprint = merges.get(asked) ?? asked; // a merged group answers as its target
     const [[group], states, history, breakdown] = await Promise.all([
       readErrorGroups(store, { projectId, retentionDays, fingerprint, merges, range: { fromMs: 0 } }),
       repo.states(projectId, [fingerprint]),
