@@ -114,6 +114,8 @@ describe('the message rule (no in-app frame)', () => {
     expect(errorTypeOf('boom', 'boom', { 'exception.type': '*fmt.wrapError' })).toBe('*fmt.wrapError');
     expect(errorTypeOf('Error: boom', 'boom', { error_type: 'StripeConnectionError' })).toBe('StripeConnectionError');
     expect(errorTypeOf('', 'Uncaught (in promise) TypeError: x')).toBe('TypeError');
+    // the SDK's typeof of a thrown string or object is not a type
+    expect(errorTypeOf('boom', 'boom', { error_type: 'string' })).toBe('Error');
   });
 });
 

@@ -32,10 +32,13 @@ function exceptionLine(lines: string[]): string | undefined {
   return lines[lines.length - 1];
 }
 
+// What the SDK names the type of a thrown value that is not an Error (its typeof): no type.
+const NOT_A_TYPE = new Set(['string', 'number', 'bigint', 'boolean', 'symbol', 'undefined', 'object', 'function']);
+
 function senderType(context: Record<string, unknown> | undefined): string | undefined {
   for (const k of TYPE_KEYS) {
     const v = context?.[k];
-    if (typeof v === 'string' && v.trim() !== '') return v.trim().slice(0, TYPE_CHARS);
+    if (typeof v === 'string' && v.trim() !== '' && !NOT_A_TYPE.has(v.trim())) return v.trim().slice(0, TYPE_CHARS);
   }
   return undefined;
 }
