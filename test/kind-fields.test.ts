@@ -13,7 +13,7 @@ import { embeddedAdapters } from './support/embedded-adapters.ts';
 // fails here, naming the place and the field.
 
 /** Fields the receiver computes rather than reads from the request. */
-const DERIVED: Record<EventKind, string[]> = { log: [], error: ['timestamp', 'fingerprint', 'error_type'], span: [], llm: ['timestamp'] };
+const DERIVED: Record<EventKind, string[]> = { log: [], error: ['timestamp', 'fingerprint', 'error_type', 'previous_fingerprint'], span: [], llm: ['timestamp'] };
 /** The LLM read API is a summary per day, model, provider and service: these fields are aggregated away (latency as p50 and p95). */
 const NOT_READ: Record<EventKind, string[]> = { log: [], error: [], span: [], llm: ['environment', 'release', 'timestamp', 'operation', 'metadata', 'latency_ms'] };
 /** The OpenAPI component documenting what the read API answers for each kind. */
