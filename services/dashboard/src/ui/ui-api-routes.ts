@@ -5,7 +5,7 @@ import { readErrorActivity, readLlmUsage } from '@devtrail/kinds';
 import { projectOf, requirePrincipal, type Authenticator } from '../api/access.ts';
 import { apiTimeRange, queryInt, rangeQuery } from '../api/api-schemas.ts';
 import type { LlmPriceTable } from '@devtrail/config';
-import { defaultPrices, withEstimates } from '../api/llm-estimates.ts';
+import { defaultPrices } from '../api/llm-estimates.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
 
 // Reads only the web UI needs (chart series), beside the read API and under the same
@@ -50,15 +50,16 @@ export function registerUiApiRoutes(
         readLlmUsage(store, {
           projectId: id,
           retentionDays,
+          prices,
           buckets,
           service: q.service,
           by: ['bucket', 'model'],
-          measures: ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd'],
+          measures: ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd', 'estimated_cost_usd'],
           limit: 20_000,
         }),
-        readLlmUsage(store, { projectId: id, retentionDays, buckets, service: q.service, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
+        readLlmUsage(store, { projectId: id, retentionDays, prices, buckets, service: q.service, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
       ]);
-      return { ...axisOf(buckets), series: withEstimates(series, prices), models: withEstimates(models, prices) };
+      return { ...axisOf(buckets), series, models };
     });
   });
 }
