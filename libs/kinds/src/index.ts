@@ -65,6 +65,6 @@ export {
   type LlmMetadataRow,
   type LlmSession,
 } from './llm/calls.ts';
-export { COST_SOURCES, type CostSource, type LlmPrices } from './llm/cost.ts';
+export { COST_SOURCES, MAX_PRICED_MODELS, type CostSource, type PriceOf } from './llm/cost.ts';
 export { capMessages, MAX_CONTENT_CHARS, MAX_MESSAGES, toMessages, type Message, type MessagePart } from './llm/messages.ts';
 export { spanConversation } from './llm/otlp-content.ts';

@@ -53,7 +53,12 @@ describe.skipIf(!browserAvailable())(`LLM calls in the dashboard${browserAvailab
     // Before any key is used (the receiver caches a project's policy with its key).
     await admin('PUT', `/api/admin/projects/${projects.kept.id}/scrubbing`, { rules: [{ match: 'email' }] });
     await admin('PUT', `/api/admin/projects/${projects.kept.id}/llm`, { llm: { metadata_attributes: ['feature'] } });
-    await admin('PUT', `/api/admin/projects/${projects.off.id}/llm`, { llm: { capture_content: false } });
+    // Content capture off through the settings page.
+    await b.page.goto(`/projects/${projects.off.id}/settings?tab=llm`);
+    await b.page.locator('input[name="llm-capture"]').uncheck();
+    await b.page.getByTestId('save-llm').click();
+    await b.page.getByRole('status').getByText('Saved.').waitFor();
+    expect((await admin('GET', `/api/admin/projects/${projects.off.id}/data-policy`)).effective.llm.capture_content).toBe(false);
 
     const calls = genAiCalls(M);
     const ordered = [calls.current, calls.olderInEvents, calls.indexed, calls.perMessageEvents];
@@ -96,7 +101,7 @@ describe.skipIf(!browserAvailable())(`LLM calls in the dashboard${browserAvailab
     expect((await ingest(dt.url, projects.kept.key, 'llm', long)).status).toBe(200);
 
     await until(async () => (await allCalls('kept')).length === 6 && (await allCalls('off')).length === 2);
-  }, 120_000);
+  }, 180_000);
   afterAll(async () => {
     await b?.close();
     await dt?.close();

@@ -13,7 +13,7 @@ import {
 import type { RecordOf } from '../kind.ts';
 import { searchSql } from '../log/search/sql.ts';
 import type { SearchNode } from '../log/search/syntax.ts';
-import { COST_SOURCE_SQL, EFFECTIVE_COST_SQL, ESTIMATE_SQL, PRICED_SQL, PRICES_WITH, priceParams, SENT_SQL, type CostSource, type LlmPrices } from './cost.ts';
+import { COST_SOURCE_SQL, EFFECTIVE_COST_SQL, ESTIMATE_SQL, PRICED_SQL, PRICES_WITH, priceParams, SENT_SQL, type CostSource, type PriceOf } from './cost.ts';
 import type { LlmEvent } from './event.ts';
 import { llm } from './index.ts';
 
@@ -36,7 +36,7 @@ export interface LlmCallFilter {
   /** The project's retention of the kind: older rows are never returned (docs/data.md). */
   retentionDays: number;
   /** The deployment's price table (cost.ts); absent: nothing is estimated. */
-  prices?: LlmPrices;
+  prices?: PriceOf;
   range?: Partial<TimeRange>;
   model?: string;
   service?: string;
@@ -70,7 +70,7 @@ export function llmSearch(node: SearchNode): SearchNode {
 }
 
 function llmWhere(f: LlmCallFilter, range: TimeRange) {
-  const params: Record<string, unknown> = { project: f.projectId, from: range.fromMs, to: range.toMs, retention: f.retentionDays, ...priceParams(f.prices) };
+  const params: Record<string, unknown> = { project: f.projectId, from: range.fromMs, to: range.toMs, retention: f.retentionDays };
   const where = [
     'project_id = {project:String}',
     'timestamp >= fromUnixTimestamp64Milli({from:Int64})',
@@ -130,7 +130,9 @@ export async function readLlmCalls(
   const limit = clampLimit(f.limit);
   const sort = f.sort ?? 'time';
   const dir = f.order === 'asc' ? 'ASC' : 'DESC';
-  const { where, params } = llmWhere(f, rangeOrDefault(f.range));
+  const range = rangeOrDefault(f.range);
+  const { where, params } = llmWhere(f, range);
+  Object.assign(params, await priceParams(store, llm.name, f.projectId, range, f.prices));
   const sorted = sort !== 'time';
   const cursor = decodeSortCursor(f.cursor, sorted);
   if (cursor) {
@@ -190,7 +192,9 @@ export type LlmBreakdownSort = keyof typeof BREAKDOWN_SORTS;
 
 /** Usage per value of one metadata key, most called first or by `sort` (at most `limit` values). */
 export async function readLlmByMetadata(store: ColumnStore, f: LlmCallFilter & { key: string; limit?: number; sort?: LlmBreakdownSort }): Promise<LlmMetadataRow[]> {
-  const { where, params } = llmWhere(f, rangeOrDefault(f.range));
+  const range = rangeOrDefault(f.range);
+  const { where, params } = llmWhere(f, range);
+  Object.assign(params, await priceParams(store, llm.name, f.projectId, range, f.prices));
   const rows = await store.query<Record<string, string | number | null>>(
     `${PRICES_WITH}
      SELECT if(JSONHas(metadata, {key:String}),
@@ -230,7 +234,9 @@ export interface LlmSession {
 
 /** Sessions with calls in the range, latest activity first (at most `limit`). */
 export async function readLlmSessions(store: ColumnStore, f: LlmCallFilter & { limit?: number }): Promise<LlmSession[]> {
-  const { where, params } = llmWhere(f, rangeOrDefault(f.range));
+  const range = rangeOrDefault(f.range);
+  const { where, params } = llmWhere(f, range);
+  Object.assign(params, await priceParams(store, llm.name, f.projectId, range, f.prices));
   const rows = await store.query<Record<string, string | number | null>>(
     `${PRICES_WITH}
      SELECT ${SESSION_SQL} AS m_session, count() AS m_calls, sum(input_tokens) AS m_input_tokens, sum(output_tokens) AS m_output_tokens,

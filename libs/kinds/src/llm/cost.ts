@@ -1,38 +1,59 @@
+import type { ColumnStore, TimeRange } from '@devtrail/column-store';
+
 // One cost for every LLM figure (docs/otlp.md#llm-cost): the effective cost of a call is the
-// cost the client sent (cost_usd > 0), else the price table's estimate from its tokens, else 0
-// (a model the table does not price). Computed at read time, in SQL, from the deployment's
-// price table passed as query parameters, so a price change applies to past calls too and
-// the stored rows stay as sent. libs/config's effectiveCostUsd is the same rule in JS (the
-// llm_cost alert); priceOf there is the same lookup as PRICE_INDEX here.
+// cost the client sent (cost_usd not 0, a credit included), else the price table's estimate
+// from its tokens, else 0 (a model the table does not price). Computed at read time, so a
+// price change applies to past calls too and the stored rows stay as sent.
+//
+// The table's lookup (exact name, else the longest entry the name extends with "-", after a
+// routing prefix) is libs/config's priceOf, run here once per model name of the range, not
+// per row: the names and their prices go to the query as parameters, where transform() reads
+// them off the LowCardinality column's dictionary. The llm_cost alert runs the same priceOf
+// per call (libs/config effectiveCostUsd), so both agree.
 
-/** The deployment's price table as the reads take it (libs/config's LlmPriceTable fits). */
-export interface LlmPrices {
-  /** USD per million tokens, by lower-case model name. */
-  prices: ReadonlyMap<string, { input: number; output: number }>;
+/** A model's price, USD per million tokens; undefined when the table does not price it. */
+export type PriceOf = (model: string) => { input: number; output: number } | undefined;
+
+/** Model names priced per query: the range's most called ones (a bound on the query's parameters). */
+export const MAX_PRICED_MODELS = 1000;
+
+/** The query parameters PRICES_WITH reads. */
+export interface PriceParams {
+  price_models: string[];
+  price_in: number[];
+  price_out: number[];
 }
 
-/** The table as query parameters: longest names first, so the first match is priceOf's. */
-export function priceParams(table: LlmPrices = { prices: new Map() }): { price_models: string[]; price_in: number[]; price_out: number[] } {
-  const entries = [...table.prices.entries()].sort(([a], [b]) => b.length - a.length || (a < b ? -1 : 1));
-  return { price_models: entries.map(([m]) => m), price_in: entries.map(([, p]) => p.input), price_out: entries.map(([, p]) => p.output) };
+/** The prices of the project's model names in the range (none without a table). */
+export async function priceParams(store: ColumnStore, table: string, projectId: string, range: TimeRange, priceOf?: PriceOf): Promise<PriceParams> {
+  const out: PriceParams = { price_models: [], price_in: [], price_out: [] };
+  if (!priceOf) return out;
+  const rows = await store.query<{ model: string }>(
+    `SELECT model FROM ${table} WHERE project_id = {project:String}
+        AND timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp <= fromUnixTimestamp64Milli({to:Int64})
+      GROUP BY model ORDER BY count() DESC LIMIT {limit:UInt32}`,
+    { project: projectId, from: range.fromMs, to: range.toMs, limit: MAX_PRICED_MODELS },
+  );
+  for (const { model } of rows) {
+    const p = priceOf(model);
+    if (!p) continue;
+    out.price_models.push(model);
+    out.price_in.push(p.input);
+    out.price_out.push(p.output);
+  }
+  return out;
 }
 
-/**
- * The price lookup, once per query (prepend to SELECT): the table's parameters and, per row,
- * the model as the table names it (trimmed, lower case, without a routing prefix such as
- * "openai/") and the 1-based index of its price (exact, or the longest entry it extends with
- * "-"; 0 when unpriced). The expressions below use these names.
- */
-export const PRICES_WITH = `WITH {price_models:Array(String)} AS _price_models, {price_in:Array(Float64)} AS _price_in, {price_out:Array(Float64)} AS _price_out,
-  replaceRegexpOne(lower(trimBoth(model)), '^.*/', '') AS _price_name,
-  arrayFirstIndex(k -> (_price_name = k OR startsWith(_price_name, concat(k, '-'))), _price_models) AS _price_index`;
+/** Each row's price (0 when unpriced) and whether it has one; prepend to SELECT, with priceParams' parameters. */
+export const PRICES_WITH = `WITH transform(model, {price_models:Array(String)}, {price_in:Array(Float64)}, toFloat64(-1)) AS _price_in,
+  transform(model, {price_models:Array(String)}, {price_out:Array(Float64)}, toFloat64(0)) AS _price_out`;
 
 /** Whether the client sent the call's cost. */
-export const SENT_SQL = 'cost_usd > 0';
-/** The table's estimate of a call (0 when unpriced), rounded as estimateCostUsd rounds. */
-export const ESTIMATE_SQL = 'round((input_tokens * _price_in[_price_index] + output_tokens * _price_out[_price_index]) / 1000000, 8)';
+export const SENT_SQL = 'cost_usd != 0';
 /** Whether the table prices the call's model. */
-export const PRICED_SQL = '_price_index > 0';
+export const PRICED_SQL = '_price_in >= 0';
+/** The table's estimate of a call (0 when unpriced), rounded as libs/config's estimateCostUsd rounds. */
+export const ESTIMATE_SQL = `if(${PRICED_SQL}, round((input_tokens * _price_in + output_tokens * _price_out) / 1000000, 8), 0)`;
 /** The call's effective cost. */
 export const EFFECTIVE_COST_SQL = `if(${SENT_SQL}, cost_usd, ${ESTIMATE_SQL})`;
 /** Which cost a call's effective cost is: 'sent', 'estimated' or 'unpriced'. */

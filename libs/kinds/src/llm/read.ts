@@ -1,6 +1,6 @@
 import { bucketExpr, rangeOrDefault, withinRetention, type Buckets, type ColumnStore, type TimeRange } from '@devtrail/column-store';
 import { llm } from './index.ts';
-import { EFFECTIVE_COST_SQL, ESTIMATE_SQL, PRICED_SQL, PRICES_WITH, priceParams, SENT_SQL, type LlmPrices } from './cost.ts';
+import { EFFECTIVE_COST_SQL, ESTIMATE_SQL, PRICED_SQL, PRICES_WITH, priceParams, SENT_SQL, type PriceOf } from './cost.ts';
 
 // LLM usage over de-duplicated rows, broken down as the caller asks: the read API per day,
 // model, provider and service; the UI's chart per bucket and model, its table per model
@@ -57,7 +57,7 @@ export interface LlmUsageQuery<D extends LlmDimension, M extends LlmMeasure> {
   /** The project's retention of LLM usage: older rows never count (docs/data.md). */
   retentionDays: number;
   /** The deployment's price table, behind every cost (cost.ts); absent: nothing is estimated. */
-  prices?: LlmPrices;
+  prices?: PriceOf;
   range?: Partial<TimeRange>;
   /** Chart buckets, needed to group by `bucket`; they replace `range`. */
   buckets?: Buckets;
@@ -80,6 +80,7 @@ export async function readLlmUsage<D extends LlmDimension = (typeof SUMMARY_BY)[
   const measures = (q.measures ?? SUMMARY_MEASURES) as readonly M[];
   if (by.includes('bucket' as D) && !q.buckets) throw new Error('grouping LLM usage by bucket needs buckets');
   const range = q.buckets ?? rangeOrDefault(q.range);
+  const prices = await priceParams(store, llm.name, q.projectId, range, q.prices);
   const rows = await store.query<Record<string, string | number>>(
     `${PRICES_WITH}
      SELECT ${[...by.map((d) => `${DIMENSIONS[d].sql} AS ${d}`), ...measures.map((m) => `${MEASURES[m]} AS m_${m}`)].join(', ')}
@@ -99,7 +100,7 @@ export async function readLlmUsage<D extends LlmDimension = (typeof SUMMARY_BY)[
       ...(q.buckets && { step: q.buckets.stepMs }),
       limit: q.limit ?? 10_000,
       retention: q.retentionDays,
-      ...priceParams(q.prices),
+      ...prices,
     },
   );
   return rows.map((r) => Object.fromEntries([...by.map((d) => [d, DIMENSIONS[d].read(r[d])]), ...measures.map((m) => [m, Number(r[`m_${m}`])])]) as LlmUsageRow<D, M>);

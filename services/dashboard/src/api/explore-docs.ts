@@ -26,7 +26,7 @@ export const SEARCH_NOTE =
 /** What each LLM cost figure is (docs/otlp.md#llm-cost). */
 export const LLM_COST_NOTES = {
   cost_usd:
-    'Effective cost in USD: the cost the client sent where it sent one (> 0), else the estimate from the tokens and the price table (libs/config/data/llm-prices.json or LLM_PRICES_FILE), else 0.',
+    'Effective cost in USD: the cost the client sent where it sent one (not 0), else the estimate from the tokens and the price table (libs/config/data/llm-prices.json or LLM_PRICES_FILE), else 0.',
   sent_cost_usd: 'The part of cost_usd the clients sent.',
   estimated_cost_usd: 'The part of cost_usd that is estimated from the price table.',
 };

@@ -14,6 +14,7 @@ import {
   type LogFilter,
 } from '@devtrail/kinds';
 import type { LlmPriceTable } from '@devtrail/config';
+import { pricesOf } from './llm-estimates.ts';
 import { apiTimeRange } from './api-schemas.ts';
 import { projectOf } from './access.ts';
 import {
@@ -62,7 +63,7 @@ type LlmFiltersQuery = Partial<ReturnType<typeof llmFiltersQuery.parse>>;
 const llmFilter = (projectId: string, q: LlmFiltersQuery, retentionDays: number, prices: LlmPriceTable): LlmCallFilter => ({
   projectId,
   retentionDays,
-  prices,
+  prices: pricesOf(prices),
   range: apiTimeRange(q),
   model: q.model,
   service: q.service,

@@ -5,7 +5,7 @@ import { readErrorActivity, readLlmUsage } from '@devtrail/kinds';
 import { projectOf, requirePrincipal, type Authenticator } from '../api/access.ts';
 import { apiTimeRange, queryInt, rangeQuery } from '../api/api-schemas.ts';
 import type { LlmPriceTable } from '@devtrail/config';
-import { defaultPrices } from '../api/llm-estimates.ts';
+import { defaultPrices, pricesOf } from '../api/llm-estimates.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
 
 // Reads only the web UI needs (chart series), beside the read API and under the same
@@ -46,18 +46,19 @@ export function registerUiApiRoutes(
       const q = seriesQuery.parse(request.query);
       const buckets = bucketsOf(apiTimeRange(q), q.buckets);
       const retentionDays = (await retentionOf(id)).llm;
+      const lookup = pricesOf(prices);
       const [series, models] = await Promise.all([
         readLlmUsage(store, {
           projectId: id,
           retentionDays,
-          prices,
+          prices: lookup,
           buckets,
           service: q.service,
           by: ['bucket', 'model'],
           measures: ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd', 'estimated_cost_usd'],
           limit: 20_000,
         }),
-        readLlmUsage(store, { projectId: id, retentionDays, prices, buckets, service: q.service, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
+        readLlmUsage(store, { projectId: id, retentionDays, prices: lookup, buckets, service: q.service, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
       ]);
       return { ...axisOf(buckets), series, models };
     });

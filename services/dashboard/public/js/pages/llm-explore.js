@@ -44,7 +44,7 @@ export function MetadataBreakdown({ projectId, bounds, filters, boundsKey, by })
   const present = (keys.data?.keys || []).map((k) => k.key);
   const available = [...ATTRIBUTION_KEYS.filter((k) => present.includes(k)), ...present.filter((k) => !ATTRIBUTION_KEYS.includes(k))];
   const key = by || available.find((k) => k !== 'trace_id' && k !== 'span_id') || available[0] || '';
-  const [sort, setSort] = useState('cost');
+  const [sort, setSort] = useState('calls');
   const rows = useData(
     () => (key ? api(projectApi(projectId, '/llm-calls/by-metadata'), { query: { ...bounds, ...filters, key, sort } }) : Promise.resolve({ key, values: [] })),
     `by|${boundsKey}|${key}|${sort}`,
@@ -59,7 +59,7 @@ export function MetadataBreakdown({ projectId, bounds, filters, boundsKey, by })
       </label>
       <label class="inline-label">Sort
         <select data-testid="llm-metadata-sort" value=${sort} onChange=${(e) => setSort(e.currentTarget.value)}>
-          ${['cost', 'calls', 'tokens', 'latency'].map((k) => html`<option value=${k}>${k}</option>`)}
+          ${['calls', 'cost', 'tokens', 'latency'].map((k) => html`<option value=${k}>${k}</option>`)}
         </select>
       </label>
     </div>
