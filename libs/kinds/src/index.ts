@@ -33,11 +33,27 @@ export { parseSearch, printSearch, SearchSyntaxError, SEARCH_FIELDS, SEARCH_LIMI
 export { searchTerms } from './log/search/terms.ts';
 
 export { fingerprintHex, severities, type ErrorEvent } from './error/event.ts';
-export { breadcrumbSchema, errorReportSchema, MAX_BREADCRUMBS, errorToEvent, type ErrorReport } from './error/request.ts';
-export { errorTypeOf, fingerprint, fingerprintParts, normaliseFrames, normaliseMessage, normalisePath, type FingerprintInput } from './error/fingerprint.ts';
+export { breadcrumbSchema, clientFingerprintSchema, errorReportSchema, MAX_BREADCRUMBS, errorToEvent, type ErrorReport } from './error/request.ts';
+export { defaultFingerprintText, fingerprint, fingerprintParts, type FingerprintInput, type FingerprintParts } from './error/fingerprint.ts';
+export { errorTypeOf } from './error/error-type.ts';
+export { stripMessage } from './error/message-mask.ts';
+export { previousFingerprint } from './error/fingerprint-previous.ts';
 export { exceptionReport } from './error/otlp.ts';
-export { readErrorActivity, readErrorGroups, readErrors, type ErrorGroup, type ErrorRecord } from './error/read.ts';
+export {
+  GROUP_SORTS,
+  membersOf,
+  readErrorActivity,
+  readErrorGroups,
+  readErrors,
+  readErrorServices,
+  type ErrorGroup,
+  type ErrorRecord,
+  type GroupSort,
+  type Merges,
+} from './error/read.ts';
+export { errorSearchSql } from './error/search.ts';
 export { readGroupBreakdown, type GroupBreakdownRow } from './error/group-breakdown.ts';
+export { readGroupChart, readGroupReleases, readGroupTags, type GroupChart, type GroupRelease, type GroupTag } from './error/group-detail.ts';
 
 export { spanStatuses, type SpanEvent } from './span/event.ts';
 export { spanSchema, spanToEvent, type SpanInput } from './span/request.ts';

@@ -25,6 +25,8 @@ export interface CaptureErrorOptions {
   breadcrumbs?: Breadcrumb[];
   /** Overrides the trace id taken from the active span. */
   traceId?: string;
+  /** The group this error joins, instead of the computed one; "{{ default }}" stands for the computed one (docs/fingerprint.md). */
+  fingerprint?: string[];
 }
 
 export interface LlmUsageInput {
@@ -78,6 +80,7 @@ export interface ErrorReportInput {
   traceId?: string;
   userId?: string;
   breadcrumbs?: Breadcrumb[];
+  fingerprint?: string[];
 }
 
 export interface LogEntryInput {

@@ -126,6 +126,7 @@ export interface WireErrorReport {
   trace_id?: string;
   user_id?: string;
   breadcrumbs?: WireBreadcrumb[];
+  fingerprint?: string[];
 }
 
 export function buildErrorReport(input: ErrorReportInput): WireErrorReport {
@@ -141,6 +142,8 @@ export function buildErrorReport(input: ErrorReportInput): WireErrorReport {
     trace_id: w.trace_id,
     user_id: w.user_id === undefined || w.user_id === null ? undefined : String(w.user_id),
     breadcrumbs: crumbs && crumbs.length > 0 ? crumbs : undefined,
+    // The receiver takes up to 20 strings of up to 500 characters.
+    fingerprint: Array.isArray(w.fingerprint) && w.fingerprint.length > 0 ? w.fingerprint.slice(0, 20).map((f) => String(f).slice(0, 500)) : undefined,
   }) as unknown as WireErrorReport;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BREAKDOWN_SORTS, CALL_SORTS, llmSearch, MAX_ID_LENGTH, spanStatuses, type SearchNode } from '@devtrail/kinds';
+import { BREAKDOWN_SORTS, CALL_SORTS, GROUP_SORTS, llmSearch, MAX_ID_LENGTH, spanStatuses, type SearchNode } from '@devtrail/kinds';
 import { nameText, pgText } from '@devtrail/http';
 import { logsQuery, queryInt, rangeQuery } from './api-schemas.ts';
 import { searchParam } from './search-param.ts';
@@ -22,7 +22,12 @@ export const surroundingQuery = z.object({
 });
 
 /** Error groups with an occurrence of this service or environment. */
-export const errorGroupsQuery = rangeQuery.extend({ service: z.string().max(500).optional(), environment: z.string().max(500).optional() });
+export const errorGroupsQuery = rangeQuery.extend({
+  service: z.string().max(500).optional(),
+  environment: z.string().max(500).optional(),
+  q: searchParam.optional(),
+  sort: z.enum(GROUP_SORTS).optional(),
+});
 
 export const traceSearchQuery = rangeQuery.extend({
   operation: z.string().max(500).optional(),

@@ -36,7 +36,9 @@ export function documentReadApi(docs: ApiDocs) {
     'ErrorGroup',
     z.object({
       fingerprint: z.string(),
-      count: z.number().int().openapi({ description: 'Distinct occurrences (by event id).' }),
+      count: z.number().int().openapi({ description: 'Distinct occurrences (by event id) over the retention.' }),
+      range_count: z.number().int().openapi({ description: 'Distinct occurrences in the range asked for that match the search and filters.' }),
+      users: z.number().int().openapi({ description: 'Distinct user ids (user_id; OTLP enduser.id) among those occurrences.' }),
       first_seen: z.string().datetime(),
       last_seen: z.string().datetime(),
       max_severity: z.enum(severities),
@@ -107,18 +109,41 @@ export function documentReadApi(docs: ApiDocs) {
   );
   read(
     READ_PATHS.errorGroups,
-    'Error groups seen in the range, most recently seen first',
+    'Error groups with an occurrence in the range, most recently seen first (or by sort)',
     describeFields(errorGroupsQuery, {
       service: 'Groups with an occurrence of this service in the range.',
       environment: 'Groups with an occurrence in this environment.',
+      q: `Groups with an occurrence matching this search, in the logs' syntax over the errors' fields (docs/dashboard.md, "Errors"). ${SEARCH_NOTE}`,
+      sort: 'last_seen (default), first_seen, events (range_count), users: largest first.',
     }),
     z.object({ groups: z.array(errorGroup) }),
   );
+  const tag = r.register(
+    'ErrorGroupTag',
+    z.object({
+      key: z.string().openapi({ description: 'release, environment, service, browser, os, or context.<key>.' }),
+      values: z.array(z.object({ value: z.string(), count: z.number().int() })).openapi({ description: 'The 10 most frequent values, by distinct occurrences.' }),
+    }),
+  );
   read(
     READ_PATHS.errorGroup,
-    'One error group and its 20 most recent occurrences',
-    null,
-    z.object({ group: errorGroup, recent: z.array(errorRecord) }),
+    'One error group: counts, users, tags, releases, its chart and its 20 most recent occurrences (a merged group answers as its target)',
+    describeFields(rangeQuery.pick({ from: true, to: true }), { from: "The chart's start (default: the group's first seen)." }),
+    z.object({
+      group: errorGroup,
+      merged: z.array(z.string()).openapi({ description: 'Fingerprints merged into this group by hand (docs/fingerprint.md).' }),
+      tags: z.array(tag),
+      releases: z.array(z.object({ release: z.string(), count: z.number().int(), first_seen: z.string().datetime(), last_seen: z.string().datetime() })).openapi({
+        description: 'Every release it was seen in (up to 200), by first seen.',
+      }),
+      chart: z
+        .object({ from: z.string().datetime(), step_ms: z.number().int(), counts: z.array(z.number().int()) })
+        .openapi({ description: 'Distinct occurrences per step over the range (48 steps at most).' }),
+      recent: z.array(errorRecord),
+      next_cursor: nextCursor.openapi({
+        description: "For the next page of occurrences: GET /errors with this fingerprint, from the group's first_seen, and this cursor.",
+      }),
+    }),
     fingerprintParam,
     notFound('Error group').message,
   );
