@@ -47,11 +47,21 @@ export function startDeletionWorker(repo: DeletionsRepo, store: ColumnStore, log
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  let lastPublishError: string | undefined;
 
   const tick = async () => {
     let d: Deletion | null = null;
     try {
-      await publishPending(repo, opts.publish);
+      try {
+        await publishPending(repo, opts.publish);
+        lastPublishError = undefined;
+      } catch (err) {
+        // Said once per distinct error (not every second of a Kafka outage); nothing is deleted meanwhile.
+        const message = (err as Error).message;
+        if (message !== lastPublishError) logger.warn({ err: message }, 'deletions not published on the deletions topic yet: they are carried out once they are');
+        lastPublishError = message;
+        throw err;
+      }
       d = await repo.claim(opts.leaseMs ?? 60_000);
       if (d && !d.publishedAt) await publishPending(repo, opts.publish, [d]); // recorded after the sweep above
       if (d) await step(repo, store, d, opts.graceMs);
