@@ -123,6 +123,7 @@ describe.each([
             span_id: SPAN_ID,
             'otel.span_name': 'chat gpt-4o',
           },
+          input: [{ role: 'user', parts: [] }],
         },
       },
     ]);

@@ -1,5 +1,5 @@
 import { enqueueMessage, type AlertMessage, type RuleParams } from '@devtrail/alerting';
-import { estimateCostUsd, type LlmPriceTable } from '@devtrail/config';
+import { effectiveCostUsd, type LlmPriceTable } from '@devtrail/config';
 import type { Envelope } from '@devtrail/contract';
 import type { EventKind } from '@devtrail/kinds';
 import {
@@ -154,7 +154,7 @@ function countOthers(ctx: BatchContext, kind: EventKind, items: StreamItem[], co
       if ((i.event as Envelope<'span'>).data.status === 'error') counts.add(i.projectId, 'spans:error', i.atMs);
     } else if (kind === 'llm') {
       const d = (i.event as Envelope<'llm'>).data;
-      const cost = d.cost_usd > 0 ? d.cost_usd : (estimateCostUsd(ctx.llmPrices, d.model, d.input_tokens, d.output_tokens) ?? 0);
+      const cost = effectiveCostUsd(ctx.llmPrices, d);
       if (cost > 0) counts.add(i.projectId, 'llm:cost', i.atMs, cost);
     }
   }

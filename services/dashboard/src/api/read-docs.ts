@@ -1,7 +1,7 @@
 import { z, type AnyZodObject } from 'zod';
 import type { ErrorGroup, IngestionRate, LlmUsageSummary, SpanRecord as SpanRecordType, TraceSummary } from '@devtrail/kinds';
 import { errorGroupsQuery, traceSearchQuery } from './explore-schemas.ts';
-import { SEARCH_NOTE } from './explore-docs.ts';
+import { LLM_COST_NOTES, SEARCH_NOTE } from './explore-docs.ts';
 import { errorsQuery, fingerprintParam, ingestionQuery, logsQuery, rangeQuery } from './api-schemas.ts';
 import { EVENT_KINDS, severities } from '@devtrail/kinds';
 import { notFound } from '@devtrail/http';
@@ -9,7 +9,6 @@ import { KINDS, type EventKind } from '@devtrail/kinds';
 import { traceIdParam, tracesQuery } from './api-schemas.ts';
 import { describeFields, json, openApiPath, sameKeys, type ApiDocs } from '@devtrail/http/api-docs';
 import { READ_PATHS } from './read-routes.ts';
-import type { withEstimates } from './llm-estimates.ts';
 import { apiAnswers } from './access-docs.ts';
 
 // The OpenAPI documentation of read-routes.ts. Its answers are written out here and
@@ -57,10 +56,11 @@ export function documentReadApi(docs: ApiDocs) {
       calls: z.number().int(),
       input_tokens: z.number().int(),
       output_tokens: z.number().int(),
-      cost_usd: z.number().openapi({ description: 'As sent (default 0).' }),
-      estimated_cost_usd: z.number().nullable().openapi({
-        description: 'From the summed tokens and the price table (libs/config/data/llm-prices.json or LLM_PRICES_FILE); null for a model it does not price.',
-      }),
+      cost_usd: z.number().openapi({ description: LLM_COST_NOTES.cost_usd }),
+      sent_cost_usd: z.number().openapi({ description: LLM_COST_NOTES.sent_cost_usd }),
+      estimated_cost_usd: z.number().openapi({ description: LLM_COST_NOTES.estimated_cost_usd }),
+      estimated_calls: z.number().int().openapi({ description: 'Calls whose cost is the estimate.' }),
+      unpriced_calls: z.number().int().openapi({ description: 'Calls sent without a cost, of a model the price table does not price (counted as 0).' }),
       latency_p50_ms: z.number(),
       latency_p95_ms: z.number(),
     }),
@@ -70,7 +70,7 @@ export function documentReadApi(docs: ApiDocs) {
   // The log, error and span records derive from their kind's fields, as the read queries' records do.
   sameKeys<z.infer<typeof errorGroup>, ErrorGroup>(true);
   sameKeys<z.infer<typeof latest>, ErrorGroup['latest']>(true);
-  sameKeys<z.infer<typeof llmSummary>, ReturnType<typeof withEstimates<LlmUsageSummary>>[number]>(true);
+  sameKeys<z.infer<typeof llmSummary>, LlmUsageSummary>(true);
   sameKeys<z.infer<typeof ingestionRate>, IngestionRate>(true);
 
   const nextCursor = z.string().nullable().openapi({ description: 'Pass as cursor for the next (older) page; null on the last page.' });

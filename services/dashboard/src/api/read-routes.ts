@@ -21,7 +21,7 @@ import { traceIdParam, errorsQuery, fingerprintParam, ingestionQuery, logsQuery,
 import { notFound } from '@devtrail/http';
 import { projectOf } from './access.ts';
 import type { LlmPriceTable } from '@devtrail/config';
-import { defaultPrices, withEstimates } from './llm-estimates.ts';
+import { defaultPrices, pricesOf } from './llm-estimates.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
 import { noMerges, type MergesOf } from './group-merges.ts';
 
@@ -147,7 +147,7 @@ export function registerReadRoutes(
   app.get(READ_PATHS.llmUsage, async (request) => {
     const projectId = await projectOf(request);
     const q = rangeQuery.parse(request.query);
-    return { usage: withEstimates(await readLlmUsage(store, { projectId, retentionDays: (await retentionOf(projectId)).llm, range: apiTimeRange(q) }), prices) };
+    return { usage: await readLlmUsage(store, { projectId, retentionDays: (await retentionOf(projectId)).llm, prices: pricesOf(prices), range: apiTimeRange(q) }) };
   });
 
   app.get(READ_PATHS.ingestion, async (request) => {

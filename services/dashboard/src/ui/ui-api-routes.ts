@@ -5,7 +5,7 @@ import { readErrorActivity, readErrorServices, readLlmUsage } from '@devtrail/ki
 import { projectOf, requirePrincipal, type Authenticator } from '../api/access.ts';
 import { apiTimeRange, queryInt, rangeQuery } from '../api/api-schemas.ts';
 import type { LlmPriceTable } from '@devtrail/config';
-import { defaultPrices, withEstimates } from '../api/llm-estimates.ts';
+import { defaultPrices, pricesOf } from '../api/llm-estimates.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
 import { noMerges, type MergesOf } from '../api/group-merges.ts';
 
@@ -61,19 +61,21 @@ export function registerUiApiRoutes(
       const q = seriesQuery.parse(request.query);
       const buckets = bucketsOf(apiTimeRange(q), q.buckets);
       const retentionDays = (await retentionOf(id)).llm;
+      const lookup = pricesOf(prices);
       const [series, models] = await Promise.all([
         readLlmUsage(store, {
           projectId: id,
           retentionDays,
+          prices: lookup,
           buckets,
           service: q.service,
           by: ['bucket', 'model'],
-          measures: ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd'],
+          measures: ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd', 'estimated_cost_usd'],
           limit: 20_000,
         }),
-        readLlmUsage(store, { projectId: id, retentionDays, buckets, service: q.service, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
+        readLlmUsage(store, { projectId: id, retentionDays, prices: lookup, buckets, service: q.service, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
       ]);
-      return { ...axisOf(buckets), series: withEstimates(series, prices), models: withEstimates(models, prices) };
+      return { ...axisOf(buckets), series, models };
     });
   });
 }
