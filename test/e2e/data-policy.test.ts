@@ -139,7 +139,8 @@ describe.skipIf(!up)(`data policy end to end${up ? '' : ` (skipped: ${NO_STACK_R
     // as a receiver wrote them 7 days ago, still in Kafka; the consumers and ClickHouse are real.
     const expiresAt = Date.now() + 15_000;
     const old = new Date(expiresAt - 7 * DAY).toISOString();
-    const report = (message: string) => ({ error_message: message, stack_trace: `Error: ${message}\n    at f (/a.js:1:1)` });
+    // Two groups: the stack, not the message, makes the group (docs/fingerprint.md).
+    const report = (message: string) => ({ error_message: message, stack_trace: `Error: ${message}\n    at ${message.replace(/\W+/g, '_')} (/a.js:1:1)` });
     const topics = topicNames(p.env.KAFKA_TOPIC_PREFIX);
     const kafka = createKafkaLog({ brokers: STACK.kafkaBrokers, clientId: 'e2e-retention' });
     const producer = kafka.createProducer();
