@@ -39,7 +39,7 @@ function clientLogger(log: LogFn | undefined): new () => ClickHouseLogger {
   };
 }
 
-/** ClickHouse server (24.x or later, or the dev stand-in) through the official HTTP client. */
+/** ClickHouse server (24.8 or later, server-version.ts; or the dev stand-in) through the official HTTP client. */
 export function createClickHouseStore(opts: ClickHouseStoreOptions): ColumnStore {
   const client = createClient({
     url: opts.url,

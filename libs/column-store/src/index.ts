@@ -1,5 +1,6 @@
 export { ColumnStoreError, type ColumnStore, type InsertResult, type QueryParams } from './column-store.ts';
 export { createClickHouseStore, ensureClickHouseDatabase, type ClickHouseStoreOptions } from './clickhouse-http-store.ts';
+export { CLICKHOUSE_FLOOR, parseServerVersion, requireSupportedServer, supportedServer } from './server-version.ts';
 export { migrateColumnStore, STEPS_TABLE, type MigrateOptions } from './migrations.ts';
 export {
   clampDays,

@@ -4,7 +4,7 @@ import type { Config, Logger } from '@devtrail/config';
 import { topicNames, type Topics } from '@devtrail/contract';
 import { KIND_TABLES } from '@devtrail/kinds';
 import { createKafkaLog, createMemoryLog, type MessageLog } from '@devtrail/message-log';
-import { createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
+import { createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, requireSupportedServer, type ColumnStore } from '@devtrail/column-store';
 import { createPgStore, createPgliteStore, migrateRelational, type RelationalStore } from '@devtrail/relational-store';
 import type { LogFn } from '@devtrail/failures';
 import type { Metrics } from '@devtrail/metrics';
@@ -47,6 +47,8 @@ export async function openAdapters(config: Config, logger: Logger, opts: OpenOpt
     const ch = { url: config.clickhouse.url, database: config.clickhouse.database, username: config.clickhouse.user, password: config.clickhouse.password, log };
     if (opts.migrate) await ensureClickHouseDatabase(ch);
     columnStore = createClickHouseStore(ch);
+    // Every service migrates at start: it refuses a server older than devtrail supports first.
+    if (opts.migrate) logger.info({ clickhouse: await requireSupportedServer(columnStore, new URL(ch.url).origin) }, 'ClickHouse server version');
     const pg = relationalObserver(log);
     relational = pg.observe(
       createPgStore({

@@ -11,13 +11,34 @@ const TIME = COLUMN.time.sql;
 export const GROUPS_TABLE = 'error_groups';
 const VIEW = `${GROUPS_TABLE}_mv`;
 
+/** The latest occurrence's fields, in the order of the `latest` state's tuple (read.ts reads it by position). */
+const LATEST: ReadonlyArray<readonly [column: string, type: string]> = [
+  ['event_id', 'UUID'],
+  ['error_type', 'String'],
+  ['error_message', 'String'],
+  ['stack_trace', 'String'],
+  ['severity', 'String'],
+  ['service', 'String'],
+  ['release', 'String'],
+  ['environment', 'String'],
+];
+const LATEST_TYPE = `Tuple(${LATEST.map(([, type]) => type).join(', ')})`;
+
+/**
+ * The latest occurrence as the state column's unnamed tuple type. ClickHouse 24.7 to 24.8.5
+ * name a tuple()'s elements after its columns (enable_named_columns_in_function_tuple on by
+ * default), and an argMax state of a named tuple does not convert to the column's unnamed
+ * one: the CAST makes the type the same on every version (docs/deployment.md#clickhouse-version).
+ */
+export const latestTuple = () => `CAST(tuple(${LATEST.map(([column]) => column).join(', ')}), '${LATEST_TYPE}')`;
+
 /** The view's query; `where` narrows it to rebuild some groups from the errors table (a deletion, docs/data.md). */
 export function groupsSelect(errorsTable: string, where = ''): string {
   return `SELECT project_id, fingerprint,
              min(timestamp) AS first_seen,
              max(timestamp) AS last_seen,
              uniqExactState(event_id) AS events,
-             argMaxState(tuple(event_id, error_type, error_message, stack_trace, severity, service, release, environment), timestamp) AS latest,
+             argMaxState(${latestTuple()}, timestamp) AS latest,
              max(multiIf(severity = 'critical', 4, severity = 'high', 3, severity = 'medium', 2, 1)) AS max_severity,
              max(${RETENTION_COLUMN}) AS ${RETENTION_COLUMN}
         FROM ${errorsTable}${where ? ` WHERE ${where}` : ''}
@@ -32,7 +53,7 @@ export function errorGroupStatements(errorsTable: string, retentionDays: number)
       first_seen SimpleAggregateFunction(min, ${TIME}),
       last_seen SimpleAggregateFunction(max, ${TIME}),
       events AggregateFunction(uniqExact, UUID),
-      latest AggregateFunction(argMax, Tuple(UUID, String, String, String, String, String, String, String), ${TIME}),
+      latest AggregateFunction(argMax, ${LATEST_TYPE}, ${TIME}),
       max_severity SimpleAggregateFunction(max, UInt8),
       ${groupsRetentionColumn(retentionDays)}
     ) ENGINE = AggregatingMergeTree
@@ -54,4 +75,13 @@ export const groupsRetentionStep: TableStep = {
     `ALTER TABLE ${VIEW} MODIFY QUERY ${groupsSelect(errorsTable)}`,
     `ALTER TABLE ${GROUPS_TABLE} MODIFY TTL ${ttlExpression('last_seen')} SETTINGS materialize_ttl_after_modify = 0`,
   ],
+};
+
+/**
+ * A view made before the CAST (latestTuple) fails every insert into the errors table once the
+ * server is upgraded to a version that names the tuple's elements: its query is replaced.
+ */
+export const groupsUnnamedTupleStep: TableStep = {
+  id: 'error-groups-unnamed-latest-tuple',
+  statements: (_days, errorsTable) => [`ALTER TABLE ${VIEW} MODIFY QUERY ${groupsSelect(errorsTable)}`],
 };

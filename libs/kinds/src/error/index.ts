@@ -2,7 +2,7 @@ import { defineKind } from '../kind.ts';
 import { ERROR_FIELDS } from './event.ts';
 import { errorReportSchema, errorToEvent } from './request.ts';
 import { errorsFromOtlp } from './otlp.ts';
-import { errorGroupStatements, groupsRetentionStep } from './groups.ts';
+import { errorGroupStatements, groupsRetentionStep, groupsUnnamedTupleStep } from './groups.ts';
 import { ERROR_PATH, errorDocs } from './docs.ts';
 
 // Errors: one report per request (also from OTLP exception events, otlp.ts), fingerprinted
@@ -25,7 +25,7 @@ export const error = defineKind({
     ttlColumn: 'timestamp',
     timeColumn: 'timestamp',
     after: (days, table) => errorGroupStatements(table, days),
-    steps: [groupsRetentionStep],
+    steps: [groupsRetentionStep, groupsUnnamedTupleStep],
   },
   otlp: errorsFromOtlp,
   docs: errorDocs,
