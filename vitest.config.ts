@@ -18,6 +18,7 @@ const FLOOR = [
   'libs/column-store/test/clickhouse-store.test.ts',
   'libs/kinds/test/log-search-sql.test.ts',
   'test/retention-migration.test.ts',
+  'test/clickhouse-schema.test.ts',
   'test/kind-fields.test.ts',
   'services/dashboard/test/explore-api.test.ts',
   'test/e2e/data-deletion.test.ts',

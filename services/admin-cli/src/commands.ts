@@ -1,3 +1,4 @@
+import { CLICKHOUSE_SCHEMA_USAGE } from './clickhouse-schema.ts';
 import { REPLAY_USAGE } from './replay/replay-command.ts';
 import { detectLayout, findMaps, type BuildLayout } from './source-map-scan.ts';
 
@@ -52,6 +53,7 @@ export const USAGE = `usage: devtrail <command> [--json] [--api URL] [--token TO
                                            upload a build's source maps (Next.js, Vite;
                                            --token may be the project's API key)
 ${REPLAY_USAGE}
+${CLICKHOUSE_SCHEMA_USAGE}
 
 env: DEVTRAIL_API_URL (default http://127.0.0.1:3000), DEVTRAIL_OPERATOR_TOKEN`;
 

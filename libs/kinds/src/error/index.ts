@@ -24,7 +24,7 @@ export const error = defineKind({
     orderBy: '(project_id, fingerprint, timestamp, event_id)',
     ttlColumn: 'timestamp',
     timeColumn: 'timestamp',
-    after: (days, table) => errorGroupStatements(table, days),
+    after: (days, table, cluster) => errorGroupStatements(table, days, cluster),
     steps: [groupsRetentionStep, groupsUnnamedTupleStep],
   },
   otlp: errorsFromOtlp,
