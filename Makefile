@@ -12,7 +12,7 @@ SCRIPTS := deploy/scripts
         cluster-up cluster-down cluster-status cluster-env
 
 help:
-	@echo "make install          Node.js 22 when the machine's node is older, npm install (when node_modules is missing or stale), Kafka jars, postgresql-15, schemathesis, the Next.js test app's packages, helm and kubeconform, the consumer kit's dependencies in npm's cache, the Python consumer example's venv"
+	@echo "make install          Node.js 22 when the machine's node is older, npm install (when node_modules is missing or stale), Kafka jars, postgresql-15, schemathesis, the Next.js test app's packages, helm and kubeconform, the consumer kit's dependencies in npm's cache, the Python consumer example's venv, the ClickHouse floor's venv (chdb==3.0.1)"
 	@echo "make services-up      start PostgreSQL :15432, Kafka :19092, ClickHouse stand-in :18123 and wait"
 	@echo "make services-down    stop them (data is kept in .devtrail/)"
 	@echo "make services-status  exit 0 only when all three answer"
@@ -32,6 +32,7 @@ install: node-modules
 	@$(SCRIPTS)/k8s-tools.sh install
 	@$(SCRIPTS)/consumer-kit.sh install
 	@$(SCRIPTS)/python-consumer.sh install
+	@$(SCRIPTS)/clickhouse-floor.sh install
 
 # npm install only when node_modules is missing or older than package-lock.json
 node-modules: node-runtime

@@ -10,6 +10,21 @@ const ALL = ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'deploy
 const UNIT = ALL.map((glob) => glob.replace(/\*\.test\.ts$/, '*.unit.test.ts'));
 const EXCLUDE = ['**/node_modules/**', '**/dist/**'];
 
+// The suites that also run against the oldest ClickHouse devtrail supports (docs/deployment.md#clickhouse-version):
+// the floor stand-in (deploy/scripts/clickhouse-floor.sh) at CLICKHOUSE_FLOOR_URL, which test.sh sets. Every
+// SQL family devtrail sends: DDL and migrations, inserts, reads and the read API, search, deletion, retention.
+const FLOOR = [
+  'test/floor/*.test.ts',
+  'libs/column-store/test/clickhouse-store.test.ts',
+  'libs/kinds/test/log-search-sql.test.ts',
+  'test/retention-migration.test.ts',
+  'test/clickhouse-schema.test.ts',
+  'test/kind-fields.test.ts',
+  'services/dashboard/test/explore-api.test.ts',
+  'test/e2e/data-deletion.test.ts',
+];
+const floorUrl = process.env.CLICKHOUSE_FLOOR_URL;
+
 // One run covers both projects. Files run one at a time (fileParallelism is global, across
 // projects): several integration suites stop and start shared engines (Kafka, ClickHouse),
 // which must never overlap with another suite's traffic. test/final/* runs last: it checks what
@@ -23,7 +38,20 @@ export default defineConfig({
     sequence: { sequencer: FinalChecksLast },
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT, exclude: EXCLUDE } },
-      { extends: true, test: { name: 'integration', include: ALL, exclude: [...EXCLUDE, ...UNIT], globalSetup: ['test/support/global-setup.ts'] } },
+      { extends: true, test: { name: 'integration', include: ALL, exclude: [...EXCLUDE, ...UNIT, 'test/floor/**'], globalSetup: ['test/support/global-setup.ts'] } },
+      ...(floorUrl
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'floor',
+                include: FLOOR,
+                exclude: EXCLUDE,
+                env: { CLICKHOUSE_URL: floorUrl, DEVTRAIL_TEST_CLICKHOUSE_URL: floorUrl },
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

@@ -17,14 +17,23 @@ ensure_node_modules verbose
 "$DT_SCRIPTS/k8s-tools.sh" install || warn "helm/kubeconform not built; test/deploy/helm-chart.test.ts will report it"
 "$DT_SCRIPTS/consumer-kit.sh" install || warn "the consumer kit's dependencies are not in npm's cache; libs/consumer-kit/test/published-package.test.ts will report it"
 "$DT_SCRIPTS/python-consumer.sh" install || warn "the Python consumer example is not installed; test/e2e/python-consumer.test.ts will report it"
+"$DT_SCRIPTS/clickhouse-floor.sh" install || warn "the ClickHouse floor (chdb==3.0.1) is not installed; the floor suites will report it"
 
 started_here=0
 if ! "$DT_SCRIPTS/services.sh" status >/dev/null 2>&1; then
   "$DT_SCRIPTS/services.sh" up || exit 1
   started_here=1
 fi
+# The oldest ClickHouse devtrail supports, for the "floor" suites (vitest.config.ts); a failed start
+# leaves CLICKHOUSE_FLOOR_URL set, so those suites fail and say why.
+floor_started_here=0
+if ! "$DT_SCRIPTS/clickhouse-floor.sh" status >/dev/null 2>&1; then
+  "$DT_SCRIPTS/clickhouse-floor.sh" start && floor_started_here=1 || warn "the ClickHouse floor did not start; the floor suites will fail"
+fi
+export CLICKHOUSE_FLOOR_URL="${CLICKHOUSE_FLOOR_URL:-$("$DT_SCRIPTS/clickhouse-floor.sh" url)}"
 # An if, not `[ ] && …`: the trap's last status would otherwise become the script's.
 cleanup() {
+  if [ "$floor_started_here" = 1 ]; then "$DT_SCRIPTS/clickhouse-floor.sh" stop || true; fi
   if [ "$started_here" = 1 ]; then "$DT_SCRIPTS/services.sh" down || true; fi
 }
 trap cleanup EXIT

@@ -26,7 +26,8 @@ describe.skipIf(!installed && !STACK_REQUIRED)(
         expect([Number(valid), Number(invalid), Number(errors), Number(skipped)]).toEqual([Number(found), 0, 0, 0]);
       }
       const rendered = readFileSync(join(TOOLS, 'rendered/default.yaml'), 'utf8');
-      for (const kind of ['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ConfigMap']) expect(rendered).toContain(`kind: ${kind}`);
+      for (const kind of ['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ConfigMap', 'Secret', 'NetworkPolicy'])
+        expect(rendered).toContain(`kind: ${kind}`);
       for (const path of ['/health', '/health/ready']) expect(rendered).toContain(`path: ${path}`);
       // Prometheus scrapes the receiver and the dashboard on their metrics port, which no Service exposes.
       expect(rendered).toContain('METRICS_PORT: "9464"');

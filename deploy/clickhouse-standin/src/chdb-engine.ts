@@ -1,16 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { Session } from 'chdb';
+import behaviour from './server-behaviour.json' with { type: 'json' };
 
 // Settings whose chDB (clickhouse-local) default differs from a server's, so
 // code tested here meets server behaviour: UInt64 quoted in JSON, ISO-8601
-// 'T…Z' refused by the basic DateTime parser, synchronous inserts.
-const SERVER_DEFAULTS = [
-  '--output_format_json_quote_64bit_integers=1',
-  '--date_time_input_format=basic',
-  '--async_insert=0',
-  '--mutations_sync=0',
-  '--implicit_select=0',
-];
+// 'T…Z' refused by the basic DateTime parser, synchronous inserts (shared with
+// the floor stand-in, floor/standin.py).
+const SERVER_DEFAULTS = Object.entries(behaviour.serverDefaults).map(([name, value]) => `--${name}=${value}`);
 
 const quoteIdentifier = (name: string) => `\`${name.replace(/\\/g, '\\\\').replace(/`/g, '\\`')}\``;
 

@@ -1,3 +1,5 @@
+import behaviour from './server-behaviour.json' with { type: 'json' };
+
 // A ClickHouse exception as the server's HTTP handler reports it: the body
 // clickhouse-js parses into ClickHouseError { code, type }, and the status.
 export class ClickHouseException extends Error {
@@ -22,18 +24,8 @@ export class ClickHouseException extends Error {
   }
 }
 
-const STATUS_CODES: ReadonlyArray<[number, readonly number[]]> = [
-  [400, [6, 8, 15, 25, 26, 27, 36, 37, 38, 41, 44, 53, 62, 72, 117, 123, 167, 168, 223, 321, 376, 427, 441, 675, 676]],
-  [401, [194]],
-  [403, [192, 193, 497, 512, 516]],
-  [404, [46, 47, 50, 56, 60, 63, 73, 78, 81, 115, 152, 336, 511]],
-  [408, [159]],
-  [411, [381]],
-  [413, [229]],
-  [415, [779]],
-  [501, [48]],
-  [503, [76, 209, 439]],
-];
+// (The table is shared with the floor stand-in, floor/standin.py.)
+const STATUS_CODES = Object.entries(behaviour.httpStatus).map(([status, codes]) => [Number(status), codes] as const);
 
 // What the stand-in refuses itself, with the server's codes for it.
 export const notImplemented = (message: string) => new ClickHouseException(48, 'NOT_IMPLEMENTED', message);

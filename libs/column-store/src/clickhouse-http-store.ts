@@ -8,6 +8,8 @@ export interface ClickHouseStoreOptions {
   username?: string;
   password?: string;
   requestTimeoutMs?: number;
+  /** Settings of every insert (on a cluster: its quorum, clusterInsertSettings). */
+  insertSettings?: Record<string, string | number>;
   /** Where the client's lines go (its own at debug; see clientLogger), and one line per change of the server's reachability. */
   log?: LogFn;
 }
@@ -39,14 +41,16 @@ function clientLogger(log: LogFn | undefined): new () => ClickHouseLogger {
   };
 }
 
-/** ClickHouse server (24.x or later, or the dev stand-in) through the official HTTP client. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** ClickHouse server (24.8 or later, server-version.ts; or the dev stand-in) through the official HTTP client. */
 export function createClickHouseStore(opts: ClickHouseStoreOptions): ColumnStore {
   const client = createClient({
     url: opts.url,
     database: opts.database,
     username: opts.username ?? 'default',
     password: opts.password ?? '',
-    request_timeout: opts.requestTimeoutMs ?? 30_000,
+    request_timeout: opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
     max_open_connections: 8,
     log: { LoggerClass: clientLogger(opts.log), level: ClickHouseLogLevel.WARN },
   });
@@ -69,7 +73,7 @@ export function createClickHouseStore(opts: ClickHouseStoreOptions): ColumnStore
     kind: 'clickhouse',
     async insert(table, rows) {
       if (rows.length === 0) return { bytes: 0 };
-      const r = await wrap(client.insert({ table, values: rows as Record<string, unknown>[], format: 'JSONEachRow' }));
+      const r = await wrap(client.insert({ table, values: rows as Record<string, unknown>[], format: 'JSONEachRow', clickhouse_settings: opts.insertSettings }));
       return { bytes: Number(r.summary?.written_bytes ?? 0) };
     },
     async query<T>(sql: string, params?: Record<string, unknown>) {
@@ -108,3 +112,16 @@ export async function ensureClickHouseDatabase(opts: ClickHouseStoreOptions): Pr
     await client.close();
   }
 }
+
+/**
+ * An insert into a cluster's Distributed table (docs/deployment.md#a-clickhouse-cluster) answers once
+ * `quorum` replicas of each shard it wrote to hold the rows ('auto': a majority): the insert is
+ * forwarded at once, not queued on the receiving node's disk, and the quorum is waited for less
+ * long than the client's request timeout, so that a missing replica is a retryable error the
+ * consumer retries, with its offsets not committed.
+ */
+export const clusterInsertSettings = (quorum: string, requestTimeoutMs = REQUEST_TIMEOUT_MS) => ({
+  distributed_foreground_insert: 1,
+  insert_quorum: quorum,
+  insert_quorum_timeout: Math.floor((requestTimeoutMs * 2) / 3),
+});

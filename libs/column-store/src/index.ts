@@ -1,5 +1,16 @@
 export { ColumnStoreError, type ColumnStore, type InsertResult, type QueryParams } from './column-store.ts';
-export { createClickHouseStore, ensureClickHouseDatabase, type ClickHouseStoreOptions } from './clickhouse-http-store.ts';
+export { clusterInsertSettings, createClickHouseStore, ensureClickHouseDatabase, type ClickHouseStoreOptions } from './clickhouse-http-store.ts';
+export { CLICKHOUSE_FLOOR, parseServerVersion, requireSupportedServer, supportedServer } from './server-version.ts';
+export {
+  addColumnStatements,
+  addIndexStatement,
+  clusteredTableStatements,
+  clusterSchema,
+  localTable,
+  onCluster,
+  qualified,
+  type ClusteredTable,
+} from './cluster-schema.ts';
 export { migrateColumnStore, STEPS_TABLE, type MigrateOptions } from './migrations.ts';
 export {
   clampDays,
@@ -9,6 +20,7 @@ export {
   RETENTION_COLUMN,
   ttlExpression,
   withinRetention,
+  type ClusterTarget,
   type TableDef,
   type TableStep,
 } from './table.ts';

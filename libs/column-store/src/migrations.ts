@@ -1,5 +1,6 @@
 import { ColumnStoreError, type ColumnStore } from './column-store.ts';
-import { columnsOf, createTableSql, type TableDef } from './table.ts';
+import { migrateCluster } from './cluster-migrations.ts';
+import { columnsOf, createTableSql, type ClusterTarget, type TableDef } from './table.ts';
 
 // Brings the store's tables to what the kinds declare (TableDef): a table of a former name
 // is renamed, a missing table is created, a declared column or index the table lacks is
@@ -10,6 +11,8 @@ import { columnsOf, createTableSql, type TableDef } from './table.ts';
 
 export interface MigrateOptions {
   retentionDays: number;
+  /** A cluster: the cluster schema instead (cluster-migrations.ts). */
+  cluster?: ClusterTarget;
 }
 
 /** Where applied steps are recorded (table, step id); a replayed insert changes nothing. */
@@ -17,6 +20,7 @@ export const STEPS_TABLE = 'devtrail_schema_steps';
 
 /** Answers what it changed ("created logs", "added column logs.host", ...): nothing when the store was already up to date. */
 export async function migrateColumnStore(store: ColumnStore, tables: readonly TableDef[], opts: MigrateOptions): Promise<string[]> {
+  if (opts.cluster) return migrateCluster(store, tables, opts.retentionDays, opts.cluster);
   const changes: string[] = [];
   await idempotent(
     store,

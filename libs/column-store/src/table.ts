@@ -13,6 +13,13 @@ export const RETENTION_COLUMN = 'retention_days';
 /** The longest retention a project may set, in days (ten years; the column is a UInt16). */
 export const MAX_RETENTION_DAYS = 3650;
 
+/** Where the cluster schema goes (cluster-schema.ts, docs/deployment.md#a-clickhouse-cluster). */
+export interface ClusterTarget {
+  /** A cluster of the servers' remote_servers. */
+  cluster: string;
+  database: string;
+}
+
 export interface TableDef {
   name: string;
   /** Names the table had in older versions: such a table is renamed, not created anew. */
@@ -27,8 +34,12 @@ export interface TableDef {
   ttlColumn: string;
   /** The time column the read API's time ranges (and an operator's deletion by time range) filter on. */
   timeColumn: string;
-  /** More statements after the table (a materialised view and its target), each IF NOT EXISTS. */
-  after?(retentionDays: number, table: string): string[];
+  /**
+   * More statements after the table (a materialised view and its target), each IF NOT EXISTS. With
+   * `cluster`, their form on a cluster (cluster-schema.ts): `table` is then the Distributed table,
+   * and `localTable(table)` the one a view reads.
+   */
+  after?(retentionDays: number, table: string, cluster?: ClusterTarget): string[];
   /**
    * One-off changes a declaration cannot express (a new TTL expression, a view's new query),
    * each applied once to a table that exists, in order, and recorded (migrations.ts). Every

@@ -49,6 +49,16 @@ const envSchema = z.object({
     .default('devtrail'),
   CLICKHOUSE_USER: z.string().default('default'),
   CLICKHOUSE_PASSWORD: z.string().default(''),
+  // A cluster of remote_servers: the tables are Replicated…MergeTree ON CLUSTER behind Distributed ones (docs/deployment.md#a-clickhouse-cluster).
+  CLICKHOUSE_CLUSTER: z
+    .string()
+    .regex(/^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/)
+    .optional(),
+  CLICKHOUSE_INSERT_QUORUM: z
+    .string()
+    .regex(/^(auto|[1-9][0-9]?)$/)
+    .default('auto'),
+  CLICKHOUSE_MIGRATE: bool(true),
   RETENTION_DAYS: z.coerce.number().int().positive().max(MAX_RETENTION_DAYS).default(30),
 
   DATABASE_URL: z.string().default('postgresql://devtrail:devtrail@127.0.0.1:15432/devtrail'),
@@ -118,7 +128,19 @@ export interface Config {
     ssl: boolean | { ca: string[] };
     sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
   };
-  clickhouse: { url: string; database: string; user: string; password: string; retentionDays: number };
+  clickhouse: {
+    url: string;
+    database: string;
+    user: string;
+    password: string;
+    retentionDays: number;
+    /** CLICKHOUSE_CLUSTER: the cluster the schema spans, or null for one server. */
+    cluster: string | null;
+    /** Replicas of a shard that confirm an insert on a cluster ('auto': a majority). */
+    insertQuorum: string;
+    /** false: devtrail creates and alters no ClickHouse table (the operator applies `devtrail clickhouse-schema`). */
+    migrate: boolean;
+  };
   postgres: { url: string; connectTimeoutMs: number; queryTimeoutMs: number };
   ingest: {
     bodyLimitBytes: number;
@@ -212,6 +234,9 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       user: e.CLICKHOUSE_USER,
       password: e.CLICKHOUSE_PASSWORD,
       retentionDays: e.RETENTION_DAYS,
+      cluster: e.CLICKHOUSE_CLUSTER ?? null,
+      insertQuorum: e.CLICKHOUSE_INSERT_QUORUM,
+      migrate: e.CLICKHOUSE_MIGRATE,
     },
     postgres: { url: e.DATABASE_URL, connectTimeoutMs: e.POSTGRES_CONNECT_TIMEOUT_MS, queryTimeoutMs: e.POSTGRES_QUERY_TIMEOUT_MS },
     ingest: {

@@ -45,6 +45,28 @@ describe('config', () => {
   });
 });
 
+describe('config: ClickHouse on a cluster', () => {
+  it('is one server with migrations on unless told otherwise', () => {
+    expect(loadConfig({}).clickhouse).toMatchObject({ cluster: null, insertQuorum: 'auto', migrate: true });
+  });
+
+  it('takes a cluster, a quorum and migrations off, and refuses what is not a name or a count', () => {
+    expect(loadConfig({ CLICKHOUSE_CLUSTER: 'prod-ch.1', CLICKHOUSE_INSERT_QUORUM: '2', CLICKHOUSE_MIGRATE: 'false' }).clickhouse).toMatchObject({
+      cluster: 'prod-ch.1',
+      insertQuorum: '2',
+      migrate: false,
+    });
+    for (const bad of [
+      { CLICKHOUSE_CLUSTER: 'a b' },
+      { CLICKHOUSE_CLUSTER: "x' --" },
+      { CLICKHOUSE_INSERT_QUORUM: '0' },
+      { CLICKHOUSE_INSERT_QUORUM: 'all' },
+      { CLICKHOUSE_MIGRATE: 'no' },
+    ])
+      expect(() => loadConfig(bad), JSON.stringify(bad)).toThrow(ConfigError);
+  });
+});
+
 describe('logger', () => {
   it('redacts every secret-bearing field, at the top level, one level down and in headers', () => {
     const lines: string[] = [];

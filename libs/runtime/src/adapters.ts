@@ -4,7 +4,14 @@ import type { Config, Logger } from '@devtrail/config';
 import { DELETIONS_TOPIC, topicNames, type Topics } from '@devtrail/contract';
 import { KIND_TABLES } from '@devtrail/kinds';
 import { createKafkaLog, createMemoryLog, type MessageLog } from '@devtrail/message-log';
-import { createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
+import {
+  clusterInsertSettings,
+  createClickHouseStore,
+  ensureClickHouseDatabase,
+  migrateColumnStore,
+  requireSupportedServer,
+  type ColumnStore,
+} from '@devtrail/column-store';
 import { createPgStore, createPgliteStore, migrateRelational, type RelationalStore } from '@devtrail/relational-store';
 import type { LogFn } from '@devtrail/failures';
 import type { Metrics } from '@devtrail/metrics';
@@ -44,9 +51,20 @@ export async function openAdapters(config: Config, logger: Logger, opts: OpenOpt
     relational = await createPgliteStore(join(config.dataDir, 'postgres'));
   } else {
     messageLog = createKafkaLog({ brokers: config.kafka.brokers, clientId: config.kafka.clientId, ssl: config.kafka.ssl, sasl: config.kafka.sasl, log });
-    const ch = { url: config.clickhouse.url, database: config.clickhouse.database, username: config.clickhouse.user, password: config.clickhouse.password, log };
-    if (opts.migrate) await ensureClickHouseDatabase(ch);
+    const { cluster } = config.clickhouse;
+    const ch = {
+      url: config.clickhouse.url,
+      database: config.clickhouse.database,
+      username: config.clickhouse.user,
+      password: config.clickhouse.password,
+      log,
+      ...(cluster ? { insertSettings: clusterInsertSettings(config.clickhouse.insertQuorum) } : {}),
+    };
+    // On a cluster the database is the operator's (docs/deployment.md#a-clickhouse-cluster), as it is when migrations are off.
+    if (opts.migrate && config.clickhouse.migrate && !cluster) await ensureClickHouseDatabase(ch);
     columnStore = createClickHouseStore(ch);
+    // Every service migrates at start: it refuses a server older than devtrail supports first.
+    if (opts.migrate) logger.info({ clickhouse: await requireSupportedServer(columnStore, new URL(ch.url).origin) }, 'ClickHouse server version');
     const pg = relationalObserver(log);
     relational = pg.observe(
       createPgStore({
@@ -60,7 +78,14 @@ export async function openAdapters(config: Config, logger: Logger, opts: OpenOpt
   if (opts.metrics) columnStore = observeColumnStore(columnStore, opts.metrics);
   if (opts.migrate) {
     await migrateRelational(relational);
-    await migrateColumnStore(columnStore, KIND_TABLES, { retentionDays: config.clickhouse.retentionDays });
+    if (config.mode === 'embedded' || config.clickhouse.migrate) {
+      const { cluster, database, retentionDays } = config.clickhouse;
+      const changes = await migrateColumnStore(columnStore, KIND_TABLES, {
+        retentionDays,
+        ...(cluster && config.mode !== 'embedded' ? { cluster: { cluster, database } } : {}),
+      });
+      if (changes.length > 0) logger.info({ changes }, 'ClickHouse schema migrated');
+    }
     await messageLog.ensureTopics(topics.all(), config.kafka.partitions, config.kafka.replicationFactor);
     await messageLog.ensureTopics([topics.deletions()], DELETIONS_TOPIC.partitions, config.kafka.replicationFactor, DELETIONS_TOPIC.config);
   }

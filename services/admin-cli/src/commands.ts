@@ -1,3 +1,4 @@
+import { CLICKHOUSE_SCHEMA_USAGE } from './clickhouse-schema.ts';
 import { REPLAY_USAGE } from './replay/replay-command.ts';
 import { REDRIVE_USAGE } from './redrive-command.ts';
 import { EMPTY_USAGE } from './replay/empty-range.ts';
@@ -58,6 +59,7 @@ export const USAGE = `usage: devtrail <command> [--json] [--api URL] [--token TO
 ${REPLAY_USAGE}
 ${EMPTY_USAGE}
 ${REDRIVE_USAGE}
+${CLICKHOUSE_SCHEMA_USAGE}
 
 env: DEVTRAIL_API_URL (default http://127.0.0.1:3000), DEVTRAIL_OPERATOR_TOKEN`;
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, createLogger, loadConfig } from '@devtrail/config';
 import { Failure } from '@devtrail/failures';
+import { clickhouseSchema } from './clickhouse-schema.ts';
 import { CliError, runCommand } from './commands.ts';
 import { ReplayError } from './replay/range.ts';
 import { runReplay } from './replay/replay-command.ts';
@@ -41,6 +42,9 @@ try {
     await runEmpty(loadConfig(process.env), createLogger('silent', 'devtrail-cli'), argv.slice(1), { out, err: (l) => console.error(l), json });
   } else if (argv[0] === 'redrive') {
     await runRedrive(loadConfig(process.env), createLogger('silent', 'devtrail-cli'), argv.slice(1), { out, err: (l) => console.error(l), json });
+  } else if (argv[0] === 'clickhouse-schema') {
+    // The DDL only: nothing is connected to.
+    out(clickhouseSchema(loadConfig(process.env), take('--cluster')));
   } else await runCommand({ apiUrl, token, json, out }, argv);
 } catch (err) {
   const expected = err instanceof CliError || err instanceof ReplayError || err instanceof RedriveError || err instanceof ConfigError || err instanceof Failure;

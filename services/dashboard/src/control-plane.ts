@@ -1,3 +1,4 @@
+import type { ClusterTarget } from '@devtrail/column-store';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type LlmPriceTable, type Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
@@ -26,6 +27,8 @@ export interface ControlPlaneOptions {
   defaultRetentionDays: number;
   /** DELETION_GRACE_MS: how long a project's deletion waits before it checks that nothing came back. */
   deletionGraceMs: number;
+  /** CLICKHOUSE_CLUSTER and the database, when the column store is a cluster (deletions go to its local tables). */
+  clickhouseCluster?: ClusterTarget;
   /** Extra ways to authenticate (the web UI's sessions). */
   authenticators?: Authenticator[];
   /** Consumer lag for the ingestion-health view, when this process can see it. */
@@ -68,6 +71,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
   const worker = startDeletionWorker(deletionsRepo(adapters.relational), adapters.columnStore, logger, {
     graceMs: opts.deletionGraceMs,
     publish: deletionPublisher(adapters.messageLog, adapters.topics),
+    cluster: opts.clickhouseCluster,
   });
   app.addHook('onClose', async () => worker.stop());
 }

@@ -29,6 +29,7 @@ await registerControlPlane(app, adapters, logger, {
   defaultRateLimitPerMinute: config.ingest.defaultRateLimitPerMinute,
   defaultRetentionDays: config.ingest.defaultRetentionDays,
   deletionGraceMs: config.deletionGraceMs,
+  ...(config.clickhouse.cluster ? { clickhouseCluster: { cluster: config.clickhouse.cluster, database: config.clickhouse.database } } : {}),
   authenticators: [ui.authenticator],
   llmPrices: config.llmPrices,
   delivery: deliveryOptionsOf(config.alerts),

@@ -54,6 +54,11 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 {{- end -}}
 
+{{/* The Secret holding the operator token: the operator's own, or the one the chart makes. */}}
+{{- define "devtrail.operatorTokenSecret" -}}
+{{- .Values.secrets.operatorToken.existingSecret | default (printf "%s-operator-token" (include "devtrail.fullname" .)) -}}
+{{- end -}}
+
 {{/* A component's own variables: a map NAME: value. */}}
 {{- define "devtrail.extraEnv" -}}
 {{- range $name, $value := . }}
@@ -62,7 +67,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 {{- end -}}
 
-{{/* Pod-level settings every Deployment shares: (dict "root" $ "component" "receiver") */}}
+{{/* Pod-level settings every Deployment shares: (dict "root" $ "component" "receiver"), and "volumes" of its own. */}}
 {{- define "devtrail.podSpec" -}}
 serviceAccountName: {{ include "devtrail.serviceAccountName" .root }}
 {{- with .root.Values.imagePullSecrets }}
@@ -96,6 +101,9 @@ volumes:
   # The root filesystem is read-only; tsx keeps its compile cache under /tmp.
   - name: tmp
     emptyDir: {}
+{{- with .volumes }}
+  {{- toYaml . | nindent 2 }}
+{{- end }}
 {{- end -}}
 
 {{/* Probes on a port: liveness /health, readiness /health/ready (docs/operations.md#probes). */}}

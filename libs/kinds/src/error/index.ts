@@ -2,7 +2,7 @@ import { defineKind } from '../kind.ts';
 import { ERROR_FIELDS } from './event.ts';
 import { errorReportSchema, errorToEvent } from './request.ts';
 import { errorsFromOtlp } from './otlp.ts';
-import { errorGroupStatements, groupsRetentionStep } from './groups.ts';
+import { errorGroupStatements, groupsRetentionStep, groupsUnnamedTupleStep } from './groups.ts';
 import { ERROR_PATH, errorDocs } from './docs.ts';
 
 // Errors: one report per request (also from OTLP exception events, otlp.ts), fingerprinted
@@ -24,8 +24,8 @@ export const error = defineKind({
     orderBy: '(project_id, fingerprint, timestamp, event_id)',
     ttlColumn: 'timestamp',
     timeColumn: 'timestamp',
-    after: (days, table) => errorGroupStatements(table, days),
-    steps: [groupsRetentionStep],
+    after: (days, table, cluster) => errorGroupStatements(table, days, cluster),
+    steps: [groupsRetentionStep, groupsUnnamedTupleStep],
   },
   otlp: errorsFromOtlp,
   docs: errorDocs,

@@ -1,4 +1,4 @@
-import type { ColumnStore } from '@devtrail/column-store';
+import { localTable, onCluster, qualified, type ClusterTarget, type ColumnStore } from '@devtrail/column-store';
 import { isRetryable } from '@devtrail/failures';
 import type { Logger } from '@devtrail/config';
 import type { Deletion, DeletionsRepo } from '@devtrail/relational-store';
@@ -41,6 +41,8 @@ export interface DeletionWorkerOptions {
   /** Pause between steps when there is nothing to do. */
   idleMs?: number;
   leaseMs?: number;
+  /** CLICKHOUSE_CLUSTER: deletes go to every shard's local tables (docs/deployment.md#a-clickhouse-cluster). */
+  cluster?: ClusterTarget;
 }
 
 export function startDeletionWorker(repo: DeletionsRepo, store: ColumnStore, logger: Logger, opts: DeletionWorkerOptions): { stop(): Promise<void> } {
@@ -64,7 +66,7 @@ export function startDeletionWorker(repo: DeletionsRepo, store: ColumnStore, log
       }
       d = await repo.claim(opts.leaseMs ?? 60_000);
       if (d && !d.publishedAt) await publishPending(repo, opts.publish, [d]); // recorded after the sweep above
-      if (d) await step(repo, store, d, opts.graceMs);
+      if (d) await step(repo, store, d, opts.graceMs, opts.cluster);
     } catch (err) {
       if (d && !isRetryable(err)) {
         // ClickHouse refused a statement for good: the deletion says so instead of retrying forever.
@@ -98,43 +100,47 @@ async function publishPending(repo: DeletionsRepo, publish: DeletionWorkerOption
 const count = async (store: ColumnStore, t: { table: string; where: string; params: Record<string, unknown> }) =>
   Number((await store.query<{ n: string | number }>(`SELECT count() AS n FROM ${t.table} WHERE ${t.where}`, t.params))[0]?.n ?? 0);
 
-const mutating = async (store: ColumnStore, table: string) =>
-  Number(
-    (
-      await store.query<{ n: string | number }>('SELECT count() AS n FROM system.mutations WHERE database = currentDatabase() AND table = {t:String} AND NOT is_done', {
-        t: table,
-      })
-    )[0]?.n ?? 0,
-  ) > 0;
+/** A mutation of the table under way: on a cluster, of its local table on any replica. */
+export const mutationsSql = (cluster?: ClusterTarget) =>
+  cluster
+    ? `SELECT count() AS n FROM clusterAllReplicas('${cluster.cluster}', system.mutations) WHERE database = {db:String} AND table = {t:String} AND NOT is_done`
+    : 'SELECT count() AS n FROM system.mutations WHERE database = currentDatabase() AND table = {t:String} AND NOT is_done';
 
-const lightweightDelete = (store: ColumnStore, t: { table: string; where: string; params: Record<string, unknown> }) =>
-  store.command(`DELETE FROM ${t.table} WHERE ${t.where} SETTINGS lightweight_deletes_sync = 0`, t.params);
+const mutating = async (store: ColumnStore, table: string, cluster?: ClusterTarget) =>
+  Number((await store.query<{ n: string | number }>(mutationsSql(cluster), cluster ? { db: cluster.database, t: localTable(table) } : { t: table }))[0]?.n ?? 0) > 0;
+
+/** The lightweight DELETE of a plan's rows: on a cluster, from the local tables of every shard (a Distributed table takes none). */
+export const deleteSql = (t: { table: string; where: string }, cluster?: ClusterTarget) =>
+  `DELETE FROM ${cluster ? `${qualified(cluster, localTable(t.table))} ${onCluster(cluster)}` : t.table} WHERE ${t.where} SETTINGS lightweight_deletes_sync = 0`;
+
+const lightweightDelete = (store: ColumnStore, t: { table: string; where: string; params: Record<string, unknown> }, cluster?: ClusterTarget) =>
+  store.command(deleteSql(t, cluster), t.params);
 
 /** One table: count what is left, delete it unless a mutation is under way. */
-async function deleteFrom(store: ColumnStore, t: TablePlan, progress: DeletionProgress): Promise<boolean> {
+async function deleteFrom(store: ColumnStore, t: TablePlan, progress: DeletionProgress, cluster?: ClusterTarget): Promise<boolean> {
   const remaining = await count(store, t);
   const p = (progress.tables[t.table] ??= { rows_at_start: remaining, remaining, done: false });
   p.remaining = remaining;
   p.done = remaining === 0;
-  if (!p.done && !(await mutating(store, t.table))) await lightweightDelete(store, t);
+  if (!p.done && !(await mutating(store, t.table, cluster))) await lightweightDelete(store, t, cluster);
   return p.done;
 }
 
-export async function step(repo: DeletionsRepo, store: ColumnStore, d: Deletion, graceMs: number): Promise<void> {
+export async function step(repo: DeletionsRepo, store: ColumnStore, d: Deletion, graceMs: number, cluster?: ClusterTarget): Promise<void> {
   const plan = planDeletion(d);
   const progress: DeletionProgress = { phase: 'deleting', tables: {}, ...(d.progress as Partial<DeletionProgress>) };
   if (progress.phase === 'deleting') {
     let all = true;
-    for (const t of plan.tables) all = (await deleteFrom(store, t, progress)) && all;
+    for (const t of plan.tables) all = (await deleteFrom(store, t, progress, cluster)) && all;
     if (all) progress.phase = plan.groups ? 'groups' : d.reason === 'project' ? 'verifying' : 'done';
   } else if (progress.phase === 'groups' && plan.groups) {
     const g = plan.groups;
     if (!g.rebuild) {
-      if (await deleteFrom(store, g, progress)) progress.phase = 'verifying';
+      if (await deleteFrom(store, g, progress, cluster)) progress.phase = 'verifying';
     } else if (!progress.groups_issued) {
-      await lightweightDelete(store, g);
+      await lightweightDelete(store, g, cluster);
       progress.groups_issued = true;
-    } else if (!(await mutating(store, g.table))) {
+    } else if (!(await mutating(store, g.table, cluster))) {
       // The delete is applied: rebuild the project's groups from the errors that remain.
       await store.command(g.rebuild, g.params);
       progress.phase = 'done';
