@@ -119,6 +119,23 @@ describe.skipIf(!up)(`devtrail replay${up ? '' : ` (skipped: ${NO_STACK_REASON})
     expect([back.errors, back.groups]).toEqual([before.errors, before.groups]);
   });
 
+  it('needs PostgreSQL only while the deletions topic does not exist, and then names it when it is down; a dry run goes on', { timeout: 120_000 }, async () => {
+    // A deployment whose dashboard has not yet run this version: the kinds' topics, no deletions topic.
+    const prefix = `${p.env.KAFKA_TOPIC_PREFIX}old.`;
+    const log = createKafkaLog({ brokers: STACK.kafkaBrokers, clientId: 'replay-old' });
+    await log.ensureTopics(topicNames(prefix).all(), 1);
+    await log.close();
+    const env = { ...p.env, KAFKA_TOPIC_PREFIX: prefix, DATABASE_URL: 'postgres://devtrail:secret@127.0.0.1:1/devtrail' };
+    const rebuild = await runCli(['replay', 'logs'], env);
+    expect(rebuild.code).toBe(1);
+    expect(rebuild.stderr).toContain('PostgreSQL at 127.0.0.1:1 (DATABASE_URL)');
+    expect(rebuild.stderr).not.toContain('secret');
+    const dry = await runCli(['replay', 'logs', '--dry-run', '--json'], env);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, events: 0, discarded: 0 });
+    expect(dry.stderr).toContain('dry run without the deletions');
+  });
+
   it('moves a stopped consumer group to a point in time; its consumer then reads from there; not while it runs', { timeout: 120_000 }, async () => {
     await new Promise((r) => setTimeout(r, 50));
     const t = new Date().toISOString();
