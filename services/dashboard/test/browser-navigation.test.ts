@@ -192,6 +192,7 @@ describe.skipIf(!browserAvailable())(`dashboard navigation in Chromium${browserA
     await poll(() => page.getByTestId('llm-call-row').count()).toBe(20);
     await page.getByTestId('llm-latency-chart').locator('canvas').first().waitFor();
     expect(await page.getByTestId('llm-metadata-key').inputValue()).toBe('feature');
+    await poll(() => page.getByTestId('llm-metadata-row').count()).toBe(3); // read after the keys
     const breakdown = await page.getByTestId('llm-metadata-row').evaluateAll((rows) => rows.map((r) => [r.children[0].textContent, r.children[1].textContent]));
     expect(breakdown).toEqual([
       ['search', '12'],
