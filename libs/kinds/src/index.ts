@@ -68,19 +68,17 @@ export { readLlmUsage, type LlmDimension, type LlmMeasure, type LlmUsageRow, typ
 export {
   BREAKDOWN_SORTS,
   CALL_SORTS,
-  llmSearch,
   readLlmByMetadata,
   readLlmCalls,
   readLlmLatency,
   readLlmMetadataKeys,
-  readLlmSessions,
   type LlmBreakdownSort,
-  type LlmCallFilter,
   type LlmCallRecord,
   type LlmCallSort,
   type LlmMetadataRow,
-  type LlmSession,
 } from './llm/calls.ts';
+export { llmSearch, type LlmCallFilter } from './llm/call-filter.ts';
+export { readLlmSessions, type LlmSession } from './llm/sessions.ts';
 export { COST_SOURCES, MAX_PRICED_MODELS, type CostSource, type PriceOf } from './llm/cost.ts';
 export { capMessages, MAX_CONTENT_CHARS, MAX_MESSAGES, toMessages, type Message, type MessagePart } from './llm/messages.ts';
 export { spanConversation } from './llm/otlp-content.ts';
