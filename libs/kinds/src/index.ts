@@ -8,6 +8,7 @@ export { jsonObject, MAX_ID_LENGTH, MAX_JSON_DEPTH, MAX_RELEASE_LENGTH } from '.
 export { readIngestionRates, type IngestionRate } from './ingestion.ts';
 export { MAX_RETENTION_DAYS } from '@devtrail/column-store';
 export { GROUPS_TABLE, groupsSelect } from './error/groups.ts';
+export { GROUP_COLUMNS, rebuildGroupsStatement } from './error/groups-rebuild.ts';
 
 export { logLevels, type LogEvent } from './log/event.ts';
 export { logBatchSchema, logEntrySchema, logsToEvents, MAX_LOGS_PER_BATCH, type LogBatch, type LogEntry } from './log/request.ts';

@@ -1,4 +1,6 @@
 import { REPLAY_USAGE } from './replay/replay-command.ts';
+import { REDRIVE_USAGE } from './redrive-command.ts';
+import { EMPTY_USAGE } from './replay/empty-range.ts';
 import { detectLayout, findMaps, type BuildLayout } from './source-map-scan.ts';
 
 // Each command is one admin API call (an upload: one per map; replay: replay/replay-command.ts); output is human text, or JSON with --json.
@@ -54,6 +56,8 @@ export const USAGE = `usage: devtrail <command> [--json] [--api URL] [--token TO
                                            upload a build's source maps (Next.js, Vite;
                                            --token may be the project's API key)
 ${REPLAY_USAGE}
+${EMPTY_USAGE}
+${REDRIVE_USAGE}
 
 env: DEVTRAIL_API_URL (default http://127.0.0.1:3000), DEVTRAIL_OPERATOR_TOKEN`;
 

@@ -12,6 +12,7 @@ import { defaultPrices } from './api/llm-estimates.ts';
 import { registerDataRoutes } from './data/data-routes.ts';
 import { retentionLookup } from './data/project-retention.ts';
 import { startDeletionWorker } from './data/deletion-worker.ts';
+import { deletionPublisher } from './data/deletion-publisher.ts';
 import { registerTriageRoutes } from './api/triage-routes.ts';
 import { registerAlertRoutes } from './api/alert-routes.ts';
 import { registerSourceMapUploads, registerSymbolication, type SourceMapLimits } from './api/source-map-routes.ts';
@@ -64,6 +65,9 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? []), projectKeyAuthenticator(repo)]));
     registerSourceMapUploads(api, adapters.relational, opts.sourceMaps ?? defaults().sourceMaps);
   });
-  const worker = startDeletionWorker(deletionsRepo(adapters.relational), adapters.columnStore, logger, { graceMs: opts.deletionGraceMs });
+  const worker = startDeletionWorker(deletionsRepo(adapters.relational), adapters.columnStore, logger, {
+    graceMs: opts.deletionGraceMs,
+    publish: deletionPublisher(adapters.messageLog, adapters.topics),
+  });
   app.addHook('onClose', async () => worker.stop());
 }
