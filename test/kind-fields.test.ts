@@ -13,7 +13,12 @@ import { embeddedAdapters } from './support/embedded-adapters.ts';
 // fails here, naming the place and the field.
 
 /** Fields the receiver computes rather than reads from the request. */
-const DERIVED: Record<EventKind, string[]> = { log: [], error: ['timestamp', 'fingerprint', 'error_type', 'previous_fingerprint'], span: [], llm: ['timestamp', 'content_truncated'] };
+const DERIVED: Record<EventKind, string[]> = {
+  log: [],
+  error: ['timestamp', 'fingerprint', 'error_type', 'previous_fingerprint'],
+  span: [],
+  llm: ['timestamp', 'content_truncated'],
+};
 /**
  * The LLM read API is a summary per day, model, provider and service: these fields are aggregated away (latency as p50 and p95);
  * the calls one by one (/llm-calls, LlmCallRecord, derived from the same fields) answer them.
