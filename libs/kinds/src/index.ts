@@ -8,6 +8,7 @@ export { jsonObject, MAX_ID_LENGTH, MAX_JSON_DEPTH, MAX_RELEASE_LENGTH } from '.
 export { readIngestionRates, type IngestionRate } from './ingestion.ts';
 export { MAX_RETENTION_DAYS } from '@devtrail/column-store';
 export { GROUPS_TABLE, groupsSelect } from './error/groups.ts';
+export { GROUP_COLUMNS, rebuildGroupsStatement } from './error/groups-rebuild.ts';
 
 export { logLevels, type LogEvent } from './log/event.ts';
 export { logBatchSchema, logEntrySchema, logsToEvents, MAX_LOGS_PER_BATCH, type LogBatch, type LogEntry } from './log/request.ts';
@@ -68,19 +69,17 @@ export { readLlmUsage, type LlmDimension, type LlmMeasure, type LlmUsageRow, typ
 export {
   BREAKDOWN_SORTS,
   CALL_SORTS,
-  llmSearch,
   readLlmByMetadata,
   readLlmCalls,
   readLlmLatency,
   readLlmMetadataKeys,
-  readLlmSessions,
   type LlmBreakdownSort,
-  type LlmCallFilter,
   type LlmCallRecord,
   type LlmCallSort,
   type LlmMetadataRow,
-  type LlmSession,
 } from './llm/calls.ts';
+export { llmSearch, type LlmCallFilter } from './llm/call-filter.ts';
+export { readLlmSessions, type LlmSession } from './llm/sessions.ts';
 export { COST_SOURCES, MAX_PRICED_MODELS, type CostSource, type PriceOf } from './llm/cost.ts';
 export { capMessages, MAX_CONTENT_CHARS, MAX_MESSAGES, toMessages, type Message, type MessagePart } from './llm/messages.ts';
 export { spanConversation } from './llm/otlp-content.ts';

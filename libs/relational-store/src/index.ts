@@ -12,6 +12,7 @@ export { quotaRepo, type QuotaRepo } from './quota-repo.ts';
 export {
   deletionsRepo,
   PROJECT_DELETED_CHANNEL,
+  EVENTS_DELETED_CHANNEL,
   type Deletion,
   type DeletionReason,
   type DeletionStatus,

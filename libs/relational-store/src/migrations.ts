@@ -189,6 +189,17 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       );
     `,
   },
+  {
+    version: 11,
+    name: 'deletions published on the deletions topic',
+    sql: `
+      -- When the deletion was published on <prefix>deletions (docs/topics.md, "Deletions"); a
+      -- deletion is carried out only once published. Deletions made before this step are
+      -- published by the next dashboard that starts.
+      ALTER TABLE data_deletions ADD COLUMN published_at timestamptz;
+      CREATE INDEX data_deletions_unpublished ON data_deletions (requested_at) WHERE published_at IS NULL;
+    `,
+  },
   ...GROUPING_MIGRATIONS,
 ];
 

@@ -107,14 +107,18 @@ export function relationalStoreContract(name: string, open: () => Promise<{ stor
 
     it('creates exactly one owner, only with a live setup code, even when two first visits race', async () => {
       const users = usersRepo(store);
-      await users.addSetupCode('CODE-AAAA', new Date(Date.now() + 60_000));
-      await users.addSetupCode('CODE-BBBB', new Date(Date.now() + 60_000));
       await users.addSetupCode('CODE-OLD0', new Date(Date.now() - 1000));
       expect(await users.setupCodeValid('CODE-OLD0')).toBe(false);
       expect(await users.createOwner('zed', 'h0', 'CODE-OLD0')).toBeNull();
+      // A later start's code ends the earlier one: only the newest is valid.
+      await users.addSetupCode('CODE-AAAA', new Date(Date.now() + 60_000));
+      await users.addSetupCode('CODE-BBBB', new Date(Date.now() + 60_000));
+      expect(await users.setupCodeValid('CODE-AAAA')).toBe(false);
+      expect(await users.setupCodeValid('CODE-BBBB')).toBe(true);
+      expect(await users.createOwner('zed', 'h0', 'CODE-AAAA')).toBeNull();
       expect(await users.createOwner('zed', 'h0', 'CODE-NONE')).toBeNull();
       expect(JSON.stringify(await store.query('SELECT * FROM setup_codes'))).not.toContain('CODE-');
-      const both = await Promise.all([users.createOwner('alice', 'h1', 'CODE-AAAA'), users.createOwner('bob', 'h2', 'CODE-BBBB')]);
+      const both = await Promise.all([users.createOwner('alice', 'h1', 'CODE-BBBB'), users.createOwner('bob', 'h2', 'CODE-BBBB')]);
       expect(both.filter(Boolean)).toHaveLength(1);
       // The owner ends every code; the operator's way in (code null) finds the owner taken too.
       expect(await store.query('SELECT 1 FROM setup_codes')).toHaveLength(0);

@@ -13,6 +13,7 @@ import { defaultPrices } from './api/llm-estimates.ts';
 import { registerDataRoutes } from './data/data-routes.ts';
 import { retentionLookup } from './data/project-retention.ts';
 import { startDeletionWorker } from './data/deletion-worker.ts';
+import { deletionPublisher } from './data/deletion-publisher.ts';
 import { registerTriageRoutes } from './api/triage-routes.ts';
 import { registerAlertRoutes } from './api/alert-routes.ts';
 import { registerSourceMapUploads, registerSymbolication, type SourceMapLimits } from './api/source-map-routes.ts';
@@ -70,6 +71,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
   const worker = startDeletionWorker(deletionsRepo(adapters.relational), adapters.columnStore, logger, {
     graceMs: opts.deletionGraceMs,
     cluster: opts.clickhouseCluster,
+    publish: deletionPublisher(adapters.messageLog, adapters.topics),
   });
   app.addHook('onClose', async () => worker.stop());
 }

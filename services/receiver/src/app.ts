@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
 import { registerHealthRoutes, type Adapters } from '@devtrail/runtime';
 import { errorGroupsRepo, idempotencyRepo, projectsRepo, quotaRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
-import { createMetrics, registerMetricsRoute, type Metrics } from '@devtrail/metrics';
+import { createMetrics, registerMetricsRoute, type Metrics, type MetricsAccess } from '@devtrail/metrics';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
 import { GrantPolicies } from './data/grant-policy.ts';
 import { EventQuotas } from './data/event-quotas.ts';
@@ -27,7 +27,14 @@ export interface Receiver {
    * in the embedded mode, which adds its consumers' figures to the JSON view of /metrics and
    * serves the OpenAPI document of every route it hosts).
    */
-  register(app: FastifyInstance, moreMetrics?: () => Promise<Record<string, unknown>>, openApi?: () => Record<string, unknown>): Promise<void>;
+  register(
+    app: FastifyInstance,
+    moreMetrics?: () => Promise<Record<string, unknown>>,
+    openApi?: () => Record<string, unknown>,
+    metricsAccess?: MetricsAccess,
+  ): Promise<void>;
+  /** The JSON view of /metrics (what the private metrics port serves too). */
+  metricsJson(moreMetrics?: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>>;
   /** Stops intake bookkeeping: drains queued produces, stops listening for key changes. */
   stop(): Promise<void>;
   keyCache: KeyCache;
@@ -98,18 +105,22 @@ export async function createReceiver(
   const queue = new ProduceQueue(producer, { maxPendingEvents: opts.maxPendingEvents, ackTimeoutMs: opts.ackTimeoutMs, metrics });
   const counters = new IngestCounters(metrics);
 
+  const metricsJson = async (moreMetrics?: () => Promise<Record<string, unknown>>) => ({
+    receiver: { ...(await counters.snapshot()), produce_queue_pending: queue.pending },
+    ...(await moreMetrics?.()),
+  });
+
   return {
     keyCache,
     queue,
     counters,
     metrics,
-    async register(app, moreMetrics, openApi = receiverOpenApi) {
+    metricsJson,
+    // metricsAccess: loopback only by default; config.metrics adds its token (docs/operations.md#metrics).
+    async register(app, moreMetrics, openApi = receiverOpenApi, metricsAccess = { token: undefined }) {
       registerHealthRoutes(app, adapters, openApi);
       registerSchemaRoutes(app);
-      registerMetricsRoute(app, metrics, async () => ({
-        receiver: { ...(await counters.snapshot()), produce_queue_pending: queue.pending },
-        ...(await moreMetrics?.()),
-      }));
+      registerMetricsRoute(app, metrics, () => metricsJson(moreMetrics), metricsAccess);
       await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters, firstSeen: idempotency.firstSeen, policies, quotas, groups });
     },
     async stop() {

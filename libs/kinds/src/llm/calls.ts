@@ -1,106 +1,18 @@
-import {
-  bucketExpr,
-  clampLimit,
-  decodeCursor,
-  encodeCursor,
-  fromChTime,
-  rangeOrDefault,
-  withinRetention,
-  type Buckets,
-  type ColumnStore,
-  type TimeRange,
-} from '@devtrail/column-store';
+import { bucketExpr, clampLimit, decodeCursor, encodeCursor, rangeOrDefault, type Buckets, type ColumnStore } from '@devtrail/column-store';
 import type { RecordOf } from '../kind.ts';
-import { searchSql } from '../log/search/sql.ts';
-import type { SearchNode } from '../log/search/syntax.ts';
-import { COST_SOURCE_SQL, EFFECTIVE_COST_SQL, ESTIMATE_SQL, PRICED_SQL, PRICES_WITH, priceParams, SENT_SQL, type CostSource, type PriceOf } from './cost.ts';
+import { llmWhere, type LlmCallFilter } from './call-filter.ts';
+import { COST_SOURCE_SQL, EFFECTIVE_COST_SQL, ESTIMATE_SQL, PRICED_SQL, PRICES_WITH, priceParams, SENT_SQL, type CostSource } from './cost.ts';
 import type { LlmEvent } from './event.ts';
 import { llm } from './index.ts';
 
 // The LLM page's explorer: calls one by one (with their conversation and metadata, which
 // carries the trace id the SDK and the OTLP mapping put there), sorted as asked; usage broken
 // down by any metadata key (enduser.id and session.id among them); the metadata keys calls
-// carry; latency over time. A metadata filter and a search are the logs search's
-// (log/search/sql.ts), as metadata is the same JSON text in both tables and input and output
-// are JSON text too. Every cost is the effective cost (cost.ts).
+// carry; latency over time. Which calls: call-filter.ts. Every cost is the effective cost
+// (cost.ts). Sessions: sessions.ts.
 
 /** A call as the read API answers it: cost_usd is the effective cost; sent_cost_usd what the client sent (0: none). */
 export type LlmCallRecord = RecordOf<LlmEvent> & { sent_cost_usd: number; cost_source: CostSource; estimated_cost_usd: number | null };
-
-/** The calls of one session: its metadata session.id, else its gen_ai.conversation.id (a string, or another scalar's JSON text). */
-const scalar = (key: string) => `if(JSONType(metadata, '${key}') = 'String', JSONExtractString(metadata, '${key}'), JSONExtractRaw(metadata, '${key}'))`;
-export const SESSION_SQL = `if(${scalar('session.id')} != '', ${scalar('session.id')}, ${scalar('gen_ai.conversation.id')})`;
-
-export interface LlmCallFilter {
-  projectId: string;
-  /** The project's retention of the kind: older rows are never returned (docs/data.md). */
-  retentionDays: number;
-  /** The deployment's price table (cost.ts); absent: nothing is estimated. */
-  prices?: PriceOf;
-  range?: Partial<TimeRange>;
-  model?: string;
-  service?: string;
-  /** Calls whose metadata has this key with this value (a string, number, boolean or null as text). */
-  metadata?: { key: string; value: string };
-  /** The logs' search syntax over the conversation and metadata (llmSearch). */
-  search?: SearchNode | null;
-  /** Calls of this session (SESSION_SQL). */
-  session?: string;
-}
-
-/** Log fields the LLM search reads as metadata keys (the trace the call belongs to). */
-const AS_METADATA = new Set(['trace_id', 'span_id']);
-const LLM_COLUMNS = new Set(['service', 'environment', 'release', 'metadata', 'message']);
-
-/** A logs search as the LLM calls take it; throws (RangeError) naming a field calls do not have. */
-export function llmSearch(node: SearchNode): SearchNode {
-  switch (node.type) {
-    case 'and':
-    case 'or':
-      return { ...node, children: node.children.map(llmSearch) };
-    case 'not':
-      return { ...node, child: llmSearch(node.child) };
-    case 'text':
-      return node;
-    case 'field':
-      if (AS_METADATA.has(node.field)) return { ...node, field: 'metadata', key: node.field };
-      if (!LLM_COLUMNS.has(node.field) || (node.field === 'message' && node.op === 'exists')) throw new RangeError(`LLM calls cannot be searched by ${node.field}`);
-      return node;
-  }
-}
-
-function llmWhere(f: LlmCallFilter, range: TimeRange) {
-  const params: Record<string, unknown> = { project: f.projectId, from: range.fromMs, to: range.toMs, retention: f.retentionDays };
-  const where = [
-    'project_id = {project:String}',
-    'timestamp >= fromUnixTimestamp64Milli({from:Int64})',
-    'timestamp <= fromUnixTimestamp64Milli({to:Int64})',
-    withinRetention(llm.tableDef.ttlColumn),
-  ];
-  if (f.model) {
-    where.push('model = {model:String}');
-    params.model = f.model;
-  }
-  if (f.service) {
-    where.push('service = {service:String}');
-    params.service = f.service;
-  }
-  if (f.metadata) {
-    const s = searchSql({ type: 'field', field: 'metadata', key: f.metadata.key, op: '=', value: f.metadata.value, wildcard: false });
-    where.push(s.where);
-    Object.assign(params, s.params);
-  }
-  if (f.search) {
-    const s = searchSql(llmSearch(f.search), 'lq', ['input', 'output']);
-    where.push(s.where);
-    Object.assign(params, s.params);
-  }
-  if (f.session !== undefined) {
-    where.push(`${SESSION_SQL} = {session:String}`);
-    params.session = f.session;
-  }
-  return { where, params };
-}
 
 /** What calls can be sorted by. */
 export const CALL_SORTS = {
@@ -216,45 +128,6 @@ export async function readLlmByMetadata(store: ColumnStore, f: LlmCallFilter & {
     estimated_cost_usd: Number(r.m_estimated_cost_usd),
     latency_p50_ms: Number(r.m_latency_p50_ms),
     latency_p95_ms: Number(r.m_latency_p95_ms),
-  }));
-}
-
-export interface LlmSession {
-  /** The session.id (else gen_ai.conversation.id) its calls share. */
-  session: string;
-  calls: number;
-  input_tokens: number;
-  output_tokens: number;
-  cost_usd: number;
-  first_at: string;
-  last_at: string;
-  /** The enduser.id of its first call that carries one. */
-  user: string | null;
-}
-
-/** Sessions with calls in the range, latest activity first (at most `limit`). */
-export async function readLlmSessions(store: ColumnStore, f: LlmCallFilter & { limit?: number }): Promise<LlmSession[]> {
-  const range = rangeOrDefault(f.range);
-  const { where, params } = llmWhere(f, range);
-  Object.assign(params, await priceParams(store, llm.name, f.projectId, range, f.prices));
-  const rows = await store.query<Record<string, string | number | null>>(
-    `${PRICES_WITH}
-     SELECT ${SESSION_SQL} AS m_session, count() AS m_calls, sum(input_tokens) AS m_input_tokens, sum(output_tokens) AS m_output_tokens,
-            sum(${EFFECTIVE_COST_SQL}) AS m_cost_usd, min(timestamp) AS m_first_at, max(timestamp) AS m_last_at,
-            argMinIf(${scalar('enduser.id')}, timestamp, ${scalar('enduser.id')} != '') AS m_user
-       FROM ${llm.name} FINAL WHERE ${where.join(' AND ')} AND ${SESSION_SQL} != ''
-      GROUP BY m_session ORDER BY m_last_at DESC, m_session LIMIT {limit:UInt32}`,
-    { ...params, limit: clampLimit(f.limit, 50) },
-  );
-  return rows.map((r) => ({
-    session: String(r.m_session),
-    calls: Number(r.m_calls),
-    input_tokens: Number(r.m_input_tokens),
-    output_tokens: Number(r.m_output_tokens),
-    cost_usd: Number(r.m_cost_usd),
-    first_at: fromChTime(String(r.m_first_at)),
-    last_at: fromChTime(String(r.m_last_at)),
-    user: r.m_user ? String(r.m_user) : null,
   }));
 }
 
