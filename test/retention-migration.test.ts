@@ -72,6 +72,7 @@ describe.skipIf(!up)(`migration to per-row retention${up ? '' : ` (skipped: ${NO
   it('adds the column with the days in force, changes the TTL once, and the groups follow', async () => {
     const changes = await migrateColumnStore(store, [KINDS.error.tableDef], { retentionDays: 45 });
     expect(changes).toEqual([
+      'added column errors.previous_fingerprint',
       'added column errors.retention_days',
       'added index errors.idx_trace',
       'applied errors: ttl-per-row-retention',

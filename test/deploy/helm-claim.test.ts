@@ -141,6 +141,7 @@ describe.skipIf(!(installed && up) && !STACK_REQUIRED)(
         DEVTRAIL_DATA_DIR: dataDir,
         HOST: '127.0.0.1',
         DASHBOARD_PORT: String(port),
+        ...(env.METRICS_PORT ? { METRICS_PORT: String(await freePort()) } : {}),
         KAFKA_BROKERS: STACK.kafkaBrokers.join(','),
         KAFKA_REPLICATION_FACTOR: '1',
         KAFKA_TOPIC_PREFIX: `${ns}.`,
