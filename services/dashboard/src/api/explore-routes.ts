@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ColumnStore } from '@devtrail/column-store';
-import { bucketsOf } from '@devtrail/column-store';
+import { bucketsOf, rangeOrDefault } from '@devtrail/column-store';
 import {
   readLlmByMetadata,
   readLlmCalls,
   readLlmLatency,
   readLlmMetadataKeys,
   readLogFacets,
+  readServiceMap,
+  readSpanServices,
   readLogVolume,
   readSurroundingLogs,
   type LlmCallFilter,
@@ -16,11 +18,13 @@ import type { LlmPriceTable } from '@devtrail/config';
 import { apiTimeRange } from './api-schemas.ts';
 import { projectOf } from './access.ts';
 import { llmCallsQuery, llmLatencyQuery, llmMetadataQuery, logFiltersQuery, logVolumeQuery, surroundingQuery } from './explore-schemas.ts';
+import { rangeOnlyQuery } from './api-schemas.ts';
 import { withEstimates } from './llm-estimates.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
 
 // The explorer's reads beside read-routes.ts: the logs histogram, facets and surrounding
-// lines, and LLM calls one by one, by metadata and latency over time.
+// lines, LLM calls one by one, by metadata and latency over time, the services spans ran in
+// (the trace search's picker) and the service map.
 // Bounded by project, time range and the project's retention; every value a query parameter. explore-docs.ts
 // documents each path.
 
@@ -32,6 +36,8 @@ export const EXPLORE_PATHS = {
   llmMetadata: '/api/projects/:id/llm-calls/by-metadata',
   llmMetadataKeys: '/api/projects/:id/llm-calls/metadata-keys',
   llmLatency: '/api/projects/:id/llm-calls/latency',
+  spanServices: '/api/projects/:id/spans/services',
+  serviceMap: '/api/projects/:id/service-map',
 };
 
 type LogFiltersQuery = ReturnType<typeof logFiltersQuery.parse>;
@@ -56,6 +62,11 @@ const llmFilter = (projectId: string, q: LlmFiltersQuery, retentionDays: number)
   service: q.service,
   metadata: q.metadata,
 });
+/** The range a read covered, as epoch milliseconds (its defaults applied). */
+const rangeOf = (r: { fromMs?: number; toMs?: number }) => {
+  const { fromMs, toMs } = rangeOrDefault(r);
+  return { from: fromMs, to: toMs };
+};
 const axisOf = (b: { fromMs: number; stepMs: number; count: number }) => ({ from: b.fromMs, step_ms: b.stepMs, buckets: b.count });
 
 export function registerExploreRoutes(app: FastifyInstance, store: ColumnStore, retentionOf: RetentionOf, prices: LlmPriceTable): void {
@@ -87,6 +98,20 @@ export function registerExploreRoutes(app: FastifyInstance, store: ColumnStore, 
       after: q.after,
     });
     return { logs };
+  });
+
+  app.get(EXPLORE_PATHS.spanServices, async (request) => {
+    const projectId = await projectOf(request);
+    const q = rangeOnlyQuery.parse(request.query);
+    return { services: await readSpanServices(store, { projectId, retentionDays: (await retentionOf(projectId)).span, range: apiTimeRange(q) }) };
+  });
+
+  app.get(EXPLORE_PATHS.serviceMap, async (request) => {
+    const projectId = await projectOf(request);
+    const q = rangeOnlyQuery.parse(request.query);
+    const range = apiTimeRange(q);
+    const edges = await readServiceMap(store, { projectId, retentionDays: (await retentionOf(projectId)).span, range });
+    return { ...rangeOf(range), edges };
   });
 
   app.get(EXPLORE_PATHS.llmCalls, async (request) => {

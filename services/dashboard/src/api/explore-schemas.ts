@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { MAX_ID_LENGTH, spanStatuses } from '@devtrail/kinds';
+import { MAX_ID_LENGTH, spanStatuses, TRACE_SORTS } from '@devtrail/kinds';
 import { nameText, pgText } from '@devtrail/http';
 import { logsQuery, queryInt, rangeQuery } from './api-schemas.ts';
-import { searchParam } from './search-param.ts';
+import { searchParam, traceSearchParam } from './search-param.ts';
 
 // Request schemas of the explorer reads (explore-routes.ts) and saved searches
 // (saved-query-routes.ts), beside api-schemas.ts.
@@ -30,6 +30,8 @@ export const traceSearchQuery = rangeQuery.extend({
   min_duration_ms: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
   max_duration_ms: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
   status: z.enum(spanStatuses).optional(),
+  q: traceSearchParam.optional(),
+  sort: z.enum(TRACE_SORTS).default('time'),
 });
 
 /** `key:value` of a metadata filter: the key up to the first colon. */

@@ -93,6 +93,8 @@ export function registerReadRoutes(
       minDurationMs: q.min_duration_ms,
       maxDurationMs: q.max_duration_ms,
       status: q.status,
+      search: q.q,
+      sort: q.sort,
       limit: q.limit,
     });
     return { traces };
