@@ -10,9 +10,11 @@ import { percentile } from './stats.ts';
 // `npm run bench:traces -- [--rows 10000000] [--runs 10] [--data dir] [--reuse] [--only before|after]`
 // Trace search, the service picker and the service map over generated spans in the column
 // store (chdb, the ClickHouse engine in-process): p50/p95 over --runs runs each. Two tables,
-// the same rows: "before", the spans table's indexes before trace search (start time and
-// operation), and "after", the table as span/index.ts declares it (the search's skip indexes).
-// The queries are today's in both. A script, not a test: docs/benchmarks.md records its figures.
+// the same rows: "before", the spans table as it was before trace search (its first indexes,
+// no roots table) read by the query of then (the newest roots straight from spans, FINAL),
+// for what it could do (a service, a minimum duration); "after", the table as span/index.ts
+// declares it (the search's skip indexes, the roots table of roots.ts) read by searchTraces.
+// A script, not a test: docs/benchmarks.md records its figures.
 
 const { values: flags } = parseNodeArgs({
   options: {
@@ -31,7 +33,29 @@ const PROJECT = '00000000-0000-4000-8000-000000000001';
 const say = (m: string) => process.stderr.write(`[trace-search] ${m}\n`);
 
 const FIRST_INDEXES = ['idx_start start_time TYPE minmax GRANULARITY 1', 'idx_operation operation TYPE set(1024) GRANULARITY 4'];
-const TABLES: Record<string, TableDef> = { before: { ...KINDS.span.tableDef, indexes: FIRST_INDEXES }, after: KINDS.span.tableDef };
+const TABLES: Record<string, TableDef> = { before: { ...KINDS.span.tableDef, indexes: FIRST_INDEXES, after: undefined, steps: [] }, after: KINDS.span.tableDef };
+
+/** The roots query before trace search (one read of spans FINAL over the range); its span counts are read as now. */
+async function rootsBefore(store: ColumnStore, f: { range: { fromMs: number; toMs: number }; service?: string; minDurationMs?: number }) {
+  const tracesWith = (cond: string) =>
+    `trace_id IN (SELECT trace_id FROM spans WHERE project_id = {project:String}
+       AND start_time >= fromUnixTimestamp64Milli({wideFrom:Int64}) AND start_time <= fromUnixTimestamp64Milli({wideTo:Int64}) AND ${cond})`;
+  return store.query(
+    `SELECT ${KINDS.span.recordColumns.join(', ')} FROM spans FINAL
+      WHERE project_id = {project:String} AND start_time >= fromUnixTimestamp64Milli({from:Int64}) AND start_time <= fromUnixTimestamp64Milli({to:Int64})
+        AND parent_span_id = '' ${f.service ? `AND ${tracesWith('service = {service:String}')}` : ''} ${f.minDurationMs ? 'AND duration_ms >= {min:UInt64}' : ''}
+      ORDER BY start_time DESC LIMIT 200`,
+    {
+      project: PROJECT,
+      from: f.range.fromMs,
+      to: f.range.toMs,
+      wideFrom: f.range.fromMs - 3600_000,
+      wideTo: f.range.toMs + 3600_000,
+      service: f.service ?? '',
+      min: f.minDurationMs ?? 0,
+    },
+  );
+}
 
 /**
  * 24 hours of traces ending now, 20 spans each: a frontend root, then spans of six services
@@ -63,6 +87,16 @@ interface Case {
   run(store: ColumnStore): Promise<unknown[]>;
 }
 
+function beforeCases(): Case[] {
+  const now = Date.now();
+  const day = { fromMs: now - 25 * 3600_000, toMs: now + 60_000 };
+  return [
+    { name: 'no search', run: (s) => rootsBefore(s, { range: day }) },
+    { name: 'no search service=payments', run: (s) => rootsBefore(s, { range: day, service: 'payments' }) },
+    { name: 'min duration 2 s', run: (s) => rootsBefore(s, { range: day, minDurationMs: 2000 }) },
+  ];
+}
+
 function cases(): Case[] {
   const now = Date.now();
   const day = { fromMs: now - 25 * 3600_000, toMs: now + 60_000 };
@@ -76,6 +110,7 @@ function cases(): Case[] {
     search(''),
     search('', { sort: 'duration' }),
     search('', { service: 'PAYMENTS' }),
+    { name: 'min duration 2 s', run: (s) => searchTraces(s, { ...base, minDurationMs: 2000 }) },
     search('http.route:/checkout duration:>2s'),
     search('http.route:/checkout duration:>2s', { sort: 'duration' }),
     search('tenant:needle'),
@@ -119,7 +154,7 @@ async function main() {
       "SELECT count() AS parts, sum(data_compressed_bytes) AS bytes, sum(secondary_indices_compressed_bytes) AS idx FROM system.parts WHERE database = currentDatabase() AND table = 'spans' AND active",
     );
     say(`${db}: ${parts.parts} parts, data ${Math.round(Number(parts.bytes) / 2 ** 20)} MiB, skip indexes ${Math.round(Number(parts.idx) / 2 ** 20)} MiB`);
-    for (const c of cases()) {
+    for (const c of db === 'before' ? beforeCases() : cases()) {
       const found = await c.run(store); // warm-up
       const ms: number[] = [];
       for (let i = 0; i < RUNS; i++) {

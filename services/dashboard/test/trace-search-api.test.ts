@@ -166,7 +166,7 @@ beforeAll(async () => {
       ),
     ),
   );
-}, 60_000);
+}, 180_000);
 afterAll(async () => close?.());
 
 describe('trace search through the read API', () => {

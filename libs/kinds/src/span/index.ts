@@ -4,6 +4,7 @@ import { spanSchema, spanToEvent } from './request.ts';
 import { spansFromOtlp } from './otlp.ts';
 import { fastSpanToEvents } from './fast-path.ts';
 import { SPAN_PATH, spanDocs } from './docs.ts';
+import { rootsBackfillStep, rootsStatements } from './roots.ts';
 
 // Trace spans: one per request (also from OTLP spans, otlp.ts).
 export const span = defineKind({
@@ -37,6 +38,9 @@ export const span = defineKind({
     orderBy: '(project_id, trace_id, span_id, event_id)',
     ttlColumn: 'received_at',
     timeColumn: 'start_time',
+    // The root spans again, in time order, for trace search (roots.ts).
+    after: rootsStatements,
+    steps: [rootsBackfillStep],
   },
   otlp: spansFromOtlp,
   docs: spanDocs,

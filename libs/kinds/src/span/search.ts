@@ -3,10 +3,11 @@ import type { SearchNode } from '../log/search/syntax.ts';
 import { span } from './index.ts';
 import type { SpanRecord } from './read.ts';
 import { spanSearchSql } from './search-dialect.ts';
+import { ROOTS_DEF, ROOTS_TABLE } from './roots.ts';
 
 // Trace search (docs/dashboard.md, "Trace search"): root spans started in the range whose
 // trace has a span matching the search (search-dialect.ts: any span, one span matching the
-// whole search), a span of the service (any case), and the trace's status (error when any
+// whole search), a span of the service (any case) or environment, and the trace's status (error when any
 // span failed); by the root's operation part and duration too. Newest first or longest first,
 // ties broken by trace id so a page reads the same each time; each with its span count,
 // errors and services.
@@ -35,6 +36,7 @@ export interface TraceSearch {
   search?: SearchNode | null;
   operation?: string;
   service?: string;
+  environment?: string;
   minDurationMs?: number;
   maxDurationMs?: number;
   status?: 'ok' | 'error';
@@ -63,8 +65,9 @@ export async function searchTraces(store: ColumnStore, f: TraceSearch): Promise<
     limit: clampLimit(f.limit),
     retention: f.retentionDays,
   };
-  const where = [spansWithin('from', 'to', 'received'), "parent_span_id = ''", withinRetention(span.tableDef.ttlColumn)];
-  // Traces with a span matching `cond`, among the spans around the range.
+  // The roots started in the range (roots.ts: the roots in time order)...
+  const where = [spansWithin('from', 'to', 'received'), withinRetention(ROOTS_DEF.ttlColumn)];
+  // ... of traces with a span matching `cond`, among the spans around the range.
   const tracesWith = (cond: string) => `trace_id IN (SELECT trace_id FROM ${span.name} WHERE ${spansWithin('wideFrom', 'wideTo', 'received')} AND ${cond})`;
   const add = (clause: string, name: string, value: unknown) => {
     where.push(clause);
@@ -74,6 +77,7 @@ export async function searchTraces(store: ColumnStore, f: TraceSearch): Promise<
   if (f.minDurationMs !== undefined) add('duration_ms >= {min:UInt64}', 'min', f.minDurationMs);
   if (f.maxDurationMs !== undefined) add('duration_ms <= {max:UInt64}', 'max', f.maxDurationMs);
   if (f.service) add(tracesWith('lowerUTF8(service) = lowerUTF8({service:String})'), 'service', f.service);
+  if (f.environment) add(tracesWith('environment = {environment:String}'), 'environment', f.environment);
   if (f.status === 'error') where.push(tracesWith('status = {error:String}'));
   if (f.status === 'ok') where.push(`NOT ${tracesWith('status = {error:String}')}`);
   if (f.search) {
@@ -82,24 +86,34 @@ export async function searchTraces(store: ColumnStore, f: TraceSearch): Promise<
     Object.assign(params, s.params);
   }
   const order = f.sort === 'duration' ? 'duration_ms DESC, start_time DESC, trace_id DESC' : 'start_time DESC, trace_id DESC';
-  const roots = (
-    await store.query<Record<string, unknown>>(
-      `SELECT ${span.recordColumns.join(', ')} FROM ${span.name} FINAL WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT {limit:UInt32}`,
-      params,
-    )
-  ).map((r) => span.toRecord(r) as SpanRecord);
-  if (roots.length === 0) return [];
-  const stats = await store.query<{ trace_id: string; spans: string | number; errors: string | number; services: string[] }>(
-    `SELECT trace_id, count() AS spans, countIf(status = {error:String}) AS errors, arraySort(groupUniqArray(service)) AS services
-       FROM ${span.name} FINAL
-      WHERE project_id = {project:String} AND trace_id IN {ids:Array(String)}
-      GROUP BY trace_id`,
-    { project: f.projectId, error: 'error', ids: [...new Set(roots.map((r) => r.trace_id))] },
+  const page = await store.query<{ trace_id: string; event_id: string }>(
+    `SELECT trace_id, event_id FROM ${ROOTS_TABLE} FINAL WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT {limit:UInt32}`,
+    params,
   );
+  if (page.length === 0) return [];
+  const ids = [...new Set(page.map((r) => r.trace_id))];
+  // The root spans whole, and each trace's spans counted, by trace id (the spans' sorting key).
+  const [records, stats] = await Promise.all([
+    store.query<Record<string, unknown>>(
+      `SELECT ${span.recordColumns.join(', ')} FROM ${span.name} FINAL
+        WHERE project_id = {project:String} AND trace_id IN {ids:Array(String)} AND parent_span_id = '' AND ${withinRetention(span.tableDef.ttlColumn)}`,
+      { project: f.projectId, ids, retention: f.retentionDays },
+    ),
+    store.query<{ trace_id: string; spans: string | number; errors: string | number; services: string[] }>(
+      `SELECT trace_id, count() AS spans, countIf(status = {error:String}) AS errors, arraySort(groupUniqArray(service)) AS services
+         FROM ${span.name} FINAL
+        WHERE project_id = {project:String} AND trace_id IN {ids:Array(String)}
+        GROUP BY trace_id`,
+      { project: f.projectId, error: 'error', ids },
+    ),
+  ]);
+  const byEvent = new Map(records.map((r) => [String(r.event_id), span.toRecord(r) as SpanRecord]));
   const byTrace = new Map(stats.map((s) => [s.trace_id, s]));
-  return roots.map((r) => {
+  return page.flatMap(({ event_id }) => {
+    const r = byEvent.get(String(event_id));
+    if (!r) return [];
     const s = byTrace.get(r.trace_id);
-    return { ...r, span_count: Number(s?.spans ?? 1), error_count: Number(s?.errors ?? 0), services: s?.services ?? [r.service] };
+    return [{ ...r, span_count: Number(s?.spans ?? 1), error_count: Number(s?.errors ?? 0), services: s?.services ?? [r.service] }];
   });
 }
 

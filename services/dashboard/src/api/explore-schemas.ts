@@ -27,6 +27,7 @@ export const errorGroupsQuery = rangeQuery.extend({ service: z.string().max(500)
 export const traceSearchQuery = rangeQuery.extend({
   operation: z.string().max(500).optional(),
   service: z.string().max(500).optional(),
+  environment: z.string().max(500).optional(),
   min_duration_ms: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
   max_duration_ms: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
   status: z.enum(spanStatuses).optional(),

@@ -140,6 +140,7 @@ export function documentReadApi(docs: ApiDocs) {
       sort: 'time: newest first (the default); duration: longest root span first. Ties by trace id, descending.',
       operation: 'Part of the root operation, any case.',
       service: 'Traces with a span of this service, in any case (Checkout finds checkout).',
+      environment: 'Traces with a span in this environment (exactly).',
       min_duration_ms: "The root span's duration at least.",
       max_duration_ms: "The root span's duration at most.",
       status: 'error: a span of the trace failed; ok: none did.',

@@ -9,6 +9,7 @@ import { CallList, LatencyChart, MetadataBreakdown } from './llm-explore.js';
 import { TimeChart } from '../components/time-chart.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
+import { FilterChips } from '../components/filter-chips.js';
 
 /** Turns (bucket, model, value) points into uPlot columns: one series per model. */
 function columns(r, field) {
@@ -57,6 +58,7 @@ export function LlmPage({ project }) {
       <h1>LLM usage</h1>
       <div class="head-actions"><${TimeRangePicker} /></div>
     </div>
+    <${FilterChips} tab="llm" />
     ${error && html`<${ErrorBox} error=${error} />`}
     ${loading && !data && html`<${Loading} />`}
     ${data && data.models.length === 0 && html`<${Empty}>No LLM usage recorded in this time range.</${Empty}>`}

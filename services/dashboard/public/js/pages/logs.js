@@ -7,7 +7,9 @@ import { useData, useInterval } from '../lib/use-data.js';
 import { recall, remember } from '../lib/page-cache.js';
 import { formatNumber, zoneLabel } from '../lib/format.js';
 import { addTerm, fieldTerm } from '../lib/search-text.js';
+import { filtersOfTab } from '../lib/view-state.js';
 import { Facets } from '../components/facets.js';
+import { FilterChips } from '../components/filter-chips.js';
 import { SearchBar } from '../components/search-bar.js';
 import { TimeChart } from '../components/time-chart.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
@@ -30,12 +32,16 @@ const PARAM_FILTERS = [
   ['level', 'level'],
   ['trace_id', 'trace'],
 ];
+/** The ones only this page applies (service and environment are carried: view-state.js). */
+const OWN_FILTERS = PARAM_FILTERS.filter(([k]) => !filtersOfTab('logs').some(([f]) => f === k));
 const PAGE_SIZE = 100;
 const MAX_ROWS = 5000;
 const TAIL_MS = 2000;
 const BUCKETS = 60;
 
-const byNewest = (a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : a.event_id < b.event_id ? 1 : -1);
+// By time only: Array.sort is stable, so logs of one millisecond keep the server's order
+// (timestamp, then event id as ClickHouse orders UUIDs, which is not their text's order).
+const byNewest = (a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0);
 
 /** The query parameters of the logs reads, from the page's URL. @param {URLSearchParams} query */
 function filtersOf(query) {
@@ -182,7 +188,6 @@ export function LogsPage({ project }) {
     setQuery({ q: addTerm(query.get('q') || '', fieldTerm(name, value, exclude)) }, { replace: false });
   };
   const zoom = (/** @type {number} */ from, /** @type {number} */ to) => setQuery(rangeParams({ kind: 'absolute', from, to }), { replace: false });
-  const chips = PARAM_FILTERS.filter(([k]) => query.get(k));
 
   return html`
     <div class="page-head">
@@ -202,15 +207,7 @@ export function LogsPage({ project }) {
       </div>
     </div>
     <${SearchBar} projectId=${project.id} value=${query.get('q') || ''} onSearch=${search} range=${range.kind === 'relative' ? range.id : null} />
-    ${
-      chips.length > 0 &&
-      html`<div class="chips" data-testid="filter-chips">
-        ${chips.map(
-          ([k, label]) => html`<span class="chip">${label}: ${query.get(k)}
-            <button type="button" aria-label=${`Remove filter ${label}`} onClick=${() => setQuery({ [k]: null }, { replace: false })}>×</button></span>`,
-        )}
-      </div>`
-    }
+    <${FilterChips} tab="logs" own=${OWN_FILTERS} />
     ${volume.error && html`<${ErrorBox} error=${volume.error} />`}
     ${volume.data && html`<${Volume} data=${volume.data} onZoom=${zoom} />`}
     <div class="explorer">
