@@ -26,6 +26,7 @@ export {
 export { logLevel, levelOfNumber, levelOfText } from './log/otlp.ts';
 export { readLogs, type LogFilter, type LogRecord } from './log/read.ts';
 export { logWhere } from './log/filter.ts';
+export { exportLogs, MAX_EXPORT_LOGS } from './log/export.ts';
 export { readLogVolume, type LogVolume } from './log/volume.ts';
 export { readLogFacets, FACET_COLUMNS, METADATA_SAMPLE, type LogFacets, type FacetValue } from './log/facets.ts';
 export { readSurroundingLogs, type LogAnchor } from './log/surrounding.ts';
@@ -46,6 +47,7 @@ export { readSpans, readTrace, type SpanRecord } from './span/read.ts';
 export { MAX_SERVICES, readSpanServices, searchTraces, TRACE_SORTS, type TraceSearch, type TraceSort, type TraceSummary } from './span/search.ts';
 export { durationMs, parseSpanSearch, SPAN_SEARCH, SPAN_SEARCH_FIELDS } from './span/search-dialect.ts';
 export { MAX_EDGES, readServiceMap, type ServiceEdge } from './span/service-map.ts';
+export { ROOTS_TABLE } from './span/roots.ts';
 
 export type { LlmEvent } from './llm/event.ts';
 export { llmToEvent, llmUsageSchema, type LlmUsageInput } from './llm/request.ts';

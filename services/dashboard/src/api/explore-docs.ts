@@ -1,6 +1,7 @@
 import { z, type AnyZodObject } from 'zod';
 import {
   FACET_COLUMNS,
+  MAX_EXPORT_LOGS,
   KINDS,
   logLevels,
   MAX_EDGES,
@@ -21,6 +22,7 @@ import {
   llmCallsQuery,
   llmLatencyQuery,
   llmMetadataQuery,
+  logExportQuery,
   logFiltersQuery,
   logVolumeQuery,
   savedQueryBody,
@@ -127,6 +129,20 @@ export function documentExploreApi(docs: ApiDocs) {
   path('get', EXPLORE_PATHS.logFacets, 'Facets of the matching logs: services, environments, releases, levels and metadata keys with counts', {
     query: describeFields(logFiltersQuery, filterNotes),
     ok: facets,
+  });
+  path('get', EXPLORE_PATHS.logExport, 'The matching logs as a file: CSV or NDJSON, newest first, streamed', {
+    query: describeFields(logExportQuery, {
+      ...filterNotes,
+      format: "csv (RFC 4180; metadata as its JSON text; a text starting with = + - @ gets a ' before it) or ndjson (one log record per line).",
+      limit: `At most this many logs (default and most: ${MAX_EXPORT_LOGS.toLocaleString('en')}).`,
+    }),
+    description: 'The filters of GET /logs. Sent as an attachment; the body streams page by page.',
+    extra: {
+      200: {
+        description: 'The logs: a header line then one line per log (csv), or one JSON log record per line (ndjson).',
+        content: { 'text/csv': { schema: z.string() }, 'application/x-ndjson': { schema: z.string() } },
+      },
+    },
   });
   path('get', EXPLORE_PATHS.logSurrounding, 'The logs just before and after one log ("surrounding lines"), oldest first', {
     query: describeFields(surroundingQuery, {

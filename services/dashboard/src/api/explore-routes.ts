@@ -6,6 +6,7 @@ import {
   readLlmCalls,
   readLlmLatency,
   readLlmMetadataKeys,
+  exportLogs,
   readLogFacets,
   readServiceMap,
   readSpanServices,
@@ -17,7 +18,8 @@ import {
 import type { LlmPriceTable } from '@devtrail/config';
 import { apiTimeRange } from './api-schemas.ts';
 import { projectOf } from './access.ts';
-import { llmCallsQuery, llmLatencyQuery, llmMetadataQuery, logFiltersQuery, logVolumeQuery, surroundingQuery } from './explore-schemas.ts';
+import { llmCallsQuery, llmLatencyQuery, llmMetadataQuery, logExportQuery, logFiltersQuery, logVolumeQuery, surroundingQuery } from './explore-schemas.ts';
+import { EXPORT_TYPES, exportStream } from './log-export.ts';
 import { rangeOnlyQuery } from './api-schemas.ts';
 import { withEstimates } from './llm-estimates.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
@@ -36,6 +38,7 @@ export const EXPLORE_PATHS = {
   llmMetadata: '/api/projects/:id/llm-calls/by-metadata',
   llmMetadataKeys: '/api/projects/:id/llm-calls/metadata-keys',
   llmLatency: '/api/projects/:id/llm-calls/latency',
+  logExport: '/api/projects/:id/logs/export',
   spanServices: '/api/projects/:id/spans/services',
   serviceMap: '/api/projects/:id/service-map',
 };
@@ -83,6 +86,14 @@ export function registerExploreRoutes(app: FastifyInstance, store: ColumnStore, 
     const projectId = await projectOf(request);
     const q = logFiltersQuery.parse(request.query);
     return await readLogFacets(store, logFilter(projectId, q, await logsKept(projectId)));
+  });
+
+  app.get(EXPLORE_PATHS.logExport, async (request, reply) => {
+    const projectId = await projectOf(request);
+    const q = logExportQuery.parse(request.query);
+    const pages = exportLogs(store, logFilter(projectId, q, await logsKept(projectId)), q.limit);
+    const name = `logs-${new Date().toISOString().replace(/[:.]/g, '-')}.${q.format}`;
+    return reply.type(EXPORT_TYPES[q.format]).header('content-disposition', `attachment; filename="${name}"`).send(exportStream(pages, q.format));
   });
 
   app.get(EXPLORE_PATHS.logSurrounding, async (request) => {

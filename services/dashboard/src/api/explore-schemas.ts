@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_ID_LENGTH, spanStatuses, TRACE_SORTS } from '@devtrail/kinds';
+import { MAX_EXPORT_LOGS, MAX_ID_LENGTH, spanStatuses, TRACE_SORTS } from '@devtrail/kinds';
+import { EXPORT_FORMATS } from './log-export.ts';
 import { nameText, pgText } from '@devtrail/http';
 import { logsQuery, queryInt, rangeQuery } from './api-schemas.ts';
 import { searchParam, traceSearchParam } from './search-param.ts';
@@ -11,6 +12,10 @@ const { cursor: _c, limit: _l, ...logFilters } = logsQuery.shape;
 /** The logs list's filters without its paging. */
 export const logFiltersQuery = z.object(logFilters);
 export const logVolumeQuery = logFiltersQuery.extend({ buckets: queryInt(2, 500).default(60) });
+export const logExportQuery = logFiltersQuery.extend({
+  format: z.enum(EXPORT_FORMATS).default('csv'),
+  limit: queryInt(1, MAX_EXPORT_LOGS).default(MAX_EXPORT_LOGS),
+});
 
 const count = (max: number, def: number) => queryInt(0, max).default(def);
 export const surroundingQuery = z.object({

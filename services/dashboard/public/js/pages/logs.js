@@ -1,6 +1,6 @@
 import { html } from 'htm/preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, projectApi } from '../lib/api.js';
+import { api, projectApi, queryString } from '../lib/api.js';
 import { setQuery, useLocation } from '../lib/router.js';
 import { boundsOf, rangeOf, rangeParams } from '../lib/time-range.js';
 import { useData, useInterval } from '../lib/use-data.js';
@@ -187,6 +187,34 @@ export function LogsPage({ project }) {
     if (name.startsWith('metadata.') && /[\s:()"]/.test(name)) return;
     setQuery({ q: addTerm(query.get('q') || '', fieldTerm(name, value, exclude)) }, { replace: false });
   };
+  // j/k (or ↓/↑) move through the rows, Enter opens or closes one, Esc closes it (not while typing).
+  const [activeRow, setActiveRow] = useState(-1);
+  useEffect(() => setActiveRow(-1), [filterKey]);
+  useEffect(() => {
+    const onKey = (/** @type {KeyboardEvent} */ e) => {
+      const t = e.target;
+      if (
+        e.ctrlKey ||
+        e.metaKey ||
+        e.altKey ||
+        (t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON', 'A', 'SUMMARY'].includes(t.tagName)))
+      )
+        return;
+      const step = e.key === 'j' || e.key === 'ArrowDown' ? 1 : e.key === 'k' || e.key === 'ArrowUp' ? -1 : 0;
+      if (step && rows.length > 0) {
+        e.preventDefault();
+        const i = Math.max(0, Math.min(rows.length - 1, activeRow + step));
+        setActiveRow(i);
+        /** @type {HTMLElement | null} */ (document.querySelector(`[data-event="${CSS.escape(rows[i].event_id)}"]`))?.focus();
+      } else if (e.key === 'Enter' && rows[activeRow] && !(t instanceof HTMLElement && t.matches('[data-testid=log-row]'))) {
+        setOpenId(openId === rows[activeRow].event_id ? null : rows[activeRow].event_id);
+      } else if (e.key === 'Escape' && openId) {
+        setOpenId(null);
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [rows, activeRow, openId]);
   const zoom = (/** @type {number} */ from, /** @type {number} */ to) => setQuery(rangeParams({ kind: 'absolute', from, to }), { replace: false });
 
   return html`
@@ -203,6 +231,17 @@ export function LogsPage({ project }) {
             }</span>`
           }
         </div>
+        <details class="menu" data-testid="export-menu">
+          <summary class="btn btn-small">Export</summary>
+          <div class="menu-body">
+            <p class="small muted">The matching logs, newest first (at most 100,000)</p>
+            ${['csv', 'ndjson'].map(
+              (format) =>
+                html`<a class="btn btn-small" data-testid=${`export-${format}`} download
+                  href=${projectApi(project.id, '/logs/export') + queryString({ ...filters, ...boundsOf(range), format })}>${format.toUpperCase()}</a> `,
+            )}
+          </div>
+        </details>
         <${TimeRangePicker} />
       </div>
     </div>
@@ -221,9 +260,9 @@ export function LogsPage({ project }) {
               <thead><tr><th>Time <span class="muted small">(${zoneLabel()})</span></th><th>Level</th><th>Service</th><th>Message</th></tr></thead>
               <tbody>
                 ${rows.map(
-                  (l) =>
-                    html`<${LogRow} key=${l.event_id} log=${l} projectId=${project.id} terms=${terms} fresh=${fresh.has(l.event_id)}
-                      open=${openId === l.event_id} onToggle=${() => setOpenId(openId === l.event_id ? null : l.event_id)} />`,
+                  (l, i) =>
+                    html`<${LogRow} key=${l.event_id} log=${l} projectId=${project.id} terms=${terms} fresh=${fresh.has(l.event_id)} active=${i === activeRow}
+                      open=${openId === l.event_id} onToggle=${() => (setActiveRow(i), setOpenId(openId === l.event_id ? null : l.event_id))} onFilter=${filter} />`,
                 )}
               </tbody>
             </table></div>`

@@ -10,34 +10,35 @@ import { fieldTerm } from '../lib/search-text.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
 
 // The service map of the range (GET /service-map): which service calls which, from the
-// spans' parent-child links, drawn left to right by call depth, and listed with calls per
+// spans' parent-child links, drawn on a circle (calls go every way, cycles too), and listed with calls per
 // minute, errors and p95 per edge. The carried service filter keeps the edges it is on.
 
-const COL = 190;
-const ROW = 56;
-const NODE_W = 150;
-const NODE_H = 30;
+const NODE_H = 28;
+const CHAR_W = 7;
 
-/** Columns by call depth (a service called by nobody first; cycles stay where first placed). */
+/** The services on a circle (any graph, cycles too), each a box as wide as its name. */
 function layout(edges) {
   const services = [...new Set(edges.flatMap((e) => [e.caller, e.callee]))].sort();
-  const callers = new Map(services.map((s) => [s, edges.filter((e) => e.callee === s && e.caller !== s).map((e) => e.caller)]));
-  const depth = new Map();
-  let frontier = services.filter((s) => callers.get(s).length === 0);
-  if (frontier.length === 0) frontier = services.slice(0, 1);
-  for (let d = 0; frontier.length > 0 && d < services.length; d++) {
-    for (const s of frontier) depth.set(s, d);
-    frontier = [...new Set(edges.filter((e) => frontier.includes(e.caller)).map((e) => e.callee))].filter((s) => !depth.has(s));
-  }
-  for (const s of services) if (!depth.has(s)) depth.set(s, 0);
-  const columns = new Map();
-  for (const s of services) columns.set(depth.get(s), [...(columns.get(depth.get(s)) ?? []), s]);
-  const pos = new Map();
-  for (const [d, list] of columns) list.forEach((s, i) => pos.set(s, { x: 10 + d * COL, y: 10 + i * ROW }));
-  const width = 10 + Math.max(...[...columns.keys()]) * COL + NODE_W + 10;
-  const height = 10 + Math.max(...[...columns.values()].map((l) => l.length)) * ROW;
-  return { services, pos, width, height };
+  const n = services.length;
+  const widest = Math.max(...services.map((s) => Math.min(s.length, 18))) * CHAR_W + 34;
+  const r = n === 1 ? 0 : Math.max(90, (n * (NODE_H + 14)) / Math.PI);
+  const cx = r + widest / 2 + 10;
+  const cy = r + NODE_H / 2 + 10;
+  const pos = new Map(
+    services.map((s, i) => {
+      const a = (2 * Math.PI * i) / n - Math.PI / 2;
+      return [s, { x: cx + r * Math.cos(a), y: cy + r * Math.sin(a), w: Math.min(s.length, 18) * CHAR_W + 34 }];
+    }),
+  );
+  return { services, pos, width: 2 * cx, height: 2 * cy };
 }
+
+/** Where the line from a box's centre towards (dx, dy) leaves the box. */
+const exitOf = (/** @type {{ x: number, y: number, w: number }} */ p, /** @type {number} */ dx, /** @type {number} */ dy) => {
+  const len = Math.hypot(dx, dy) || 1;
+  const t = Math.min(p.w / 2 / (Math.abs(dx / len) || 1e-9), NODE_H / 2 / (Math.abs(dy / len) || 1e-9)) + 3;
+  return { x: p.x + (dx / len) * t, y: p.y + (dy / len) * t };
+};
 
 export function ServiceMap({ project, range, rangeKey }) {
   const { query } = useLocation();
@@ -60,23 +61,22 @@ export function ServiceMap({ project, range, rangeKey }) {
           ${edges.map((e) => {
             const a = pos.get(e.caller);
             const b = pos.get(e.callee);
-            const back = b.x <= a.x;
-            const x1 = a.x + NODE_W;
-            const y1 = a.y + NODE_H / 2;
-            const x2 = back ? b.x + NODE_W : b.x;
-            const y2 = b.y + NODE_H / 2 + (back ? 6 : 0);
-            const mid = back ? Math.max(x1, x2) + 40 : (x1 + x2) / 2;
+            // Bent to its right, so calls both ways are two lines.
+            const mx = (a.x + b.x) / 2 + (b.y - a.y) * 0.15;
+            const my = (a.y + b.y) / 2 - (b.x - a.x) * 0.15;
+            const from = exitOf(a, mx - a.x, my - a.y);
+            const to = exitOf(b, mx - b.x, my - b.y);
             return html`<g class=${e.errors > 0 ? 'map-edge map-edge-error' : 'map-edge'} data-testid="map-edge">
               <title>${e.caller} → ${e.callee}: ${formatNumber(e.calls)} calls, ${formatNumber(e.errors)} failed, p95 ${formatDuration(e.p95_ms)}</title>
-              <path d=${`M${x1},${y1} C${mid},${y1} ${mid},${y2} ${x2},${y2}`} marker-end="url(#arrow)" />
+              <path d=${`M${from.x},${from.y} Q${mx},${my} ${to.x},${to.y}`} marker-end="url(#arrow)" />
             </g>`;
           })}
           ${services.map((s) => {
             const p = pos.get(s);
             return html`<g class="map-node" data-testid="map-node">
-              <rect x=${p.x} y=${p.y} width=${NODE_W} height=${NODE_H} rx="6" style=${{ stroke: color(s) }} />
-              <circle cx=${p.x + 12} cy=${p.y + NODE_H / 2} r="5" style=${{ fill: color(s) }} />
-              <text x=${p.x + 24} y=${p.y + NODE_H / 2 + 4}>${s.length > 18 ? `${s.slice(0, 17)}…` : s}</text>
+              <rect x=${p.x - p.w / 2} y=${p.y - NODE_H / 2} width=${p.w} height=${NODE_H} rx="6" style=${{ stroke: color(s) }} />
+              <circle cx=${p.x - p.w / 2 + 12} cy=${p.y} r="5" style=${{ fill: color(s) }} />
+              <text x=${p.x - p.w / 2 + 23} y=${p.y + 4}>${s.length > 18 ? `${s.slice(0, 17)}…` : s}</text>
             </g>`;
           })}
         </svg>

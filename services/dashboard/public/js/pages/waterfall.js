@@ -115,7 +115,7 @@ export function Waterfall({ spans, selected, onSelect, color, collapsed, onFold,
   return html`
     <div class="wf-legend" data-testid="wf-legend">
       ${services.map((s) => html`<span class="service-tag"><span class="dot" style=${{ background: color(s) }}></span>${s}</span>`)}
-      ${critical && html`<span class="service-tag"><span class="wf-critical-mark"></span>critical path</span>`}
+      ${critical && html`<span class="wf-legend-note small"><span class="wf-critical-mark"></span>critical path</span>`}
     </div>
     <div class="waterfall" data-testid="waterfall" role="tree" aria-label="Spans">
       <div class="wf-head">
