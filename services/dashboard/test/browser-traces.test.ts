@@ -208,6 +208,39 @@ describe.skipIf(!browserAvailable())(`traces and filters in the browser${browser
     await screenshot(page, 'errors-filter-chips', { fullPage: false });
   }, 120_000);
 
+  it('moves through log rows by keyboard, copies, exports CSV and NDJSON, and filters from a metadata value', async () => {
+    await looks('logs-keyboard', async (phone) => {
+      await page.goto(at(`/logs?service=checkout`));
+      await page.getByTestId('log-row').nth(2).waitFor();
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      // j j k: the second row is the active one, and Enter opens it; Esc closes it.
+      for (const key of ['j', 'j', 'j', 'k']) await page.keyboard.press(key);
+      const second = page.getByTestId('log-row').nth(1);
+      await expect.poll(() => second.evaluate((e) => e.classList.contains('kbd-active') && document.activeElement === e)).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => second.getAttribute('aria-expanded')).toBe('true');
+      await page.getByTestId('copy-id').click();
+      const id = await second.getAttribute('data-event');
+      if (!phone) expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(id);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => second.getAttribute('aria-expanded')).toBe('false');
+      // Export: the links carry the page's filters and answer the file.
+      for (const format of ['csv', 'ndjson']) {
+        const href = (await page.getByTestId(`export-${format}`).getAttribute('href'))!;
+        expect(href).toContain('service=checkout');
+        const body = await page.evaluate(async (u) => (await fetch(u)).text(), href);
+        const lines = body.split(/\r?\n/).filter(Boolean);
+        expect(lines.length).toBe(format === 'csv' ? 31 : 30);
+        if (format === 'ndjson') expect(lines.every((l) => JSON.parse(l).service === 'checkout')).toBe(true);
+      }
+      // Click-to-filter from a metadata value: + keeps only it, in the search.
+      await page.getByTestId('log-row').first().click();
+      await page.getByTestId('metadata-filters').getByRole('button', { name: /^Filter in region / }).click();
+      await page.waitForURL(/q=metadata\.region/);
+      expect(decodeURIComponent(new URL(page.url()).searchParams.get('q')!)).toMatch(/^metadata\.region:(eu-west-1|us-east-1)$/);
+    });
+  }, 120_000);
+
   it("counts the Ingestion page's events by receive time: equal to what the consumers wrote, by kind", async () => {
     // Events whose own time is yesterday still count now, when they were received.
     const yesterday = new Date(Date.now() - 26 * 3600_000).toISOString();

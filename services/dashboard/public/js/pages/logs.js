@@ -193,13 +193,13 @@ export function LogsPage({ project }) {
   useEffect(() => {
     const onKey = (/** @type {KeyboardEvent} */ e) => {
       const t = e.target;
-      if (
-        e.ctrlKey ||
-        e.metaKey ||
-        e.altKey ||
-        (t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON', 'A', 'SUMMARY'].includes(t.tagName)))
-      )
+      if (e.ctrlKey || e.metaKey || e.altKey || (t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName)))) return;
+      if (e.key === 'Escape') {
+        if (openId) setOpenId(null);
         return;
+      }
+      // A button or a link keeps its own keys.
+      if (t instanceof HTMLElement && ['BUTTON', 'A', 'SUMMARY'].includes(t.tagName)) return;
       const step = e.key === 'j' || e.key === 'ArrowDown' ? 1 : e.key === 'k' || e.key === 'ArrowUp' ? -1 : 0;
       if (step && rows.length > 0) {
         e.preventDefault();
@@ -208,8 +208,6 @@ export function LogsPage({ project }) {
         /** @type {HTMLElement | null} */ (document.querySelector(`[data-event="${CSS.escape(rows[i].event_id)}"]`))?.focus();
       } else if (e.key === 'Enter' && rows[activeRow] && !(t instanceof HTMLElement && t.matches('[data-testid=log-row]'))) {
         setOpenId(openId === rows[activeRow].event_id ? null : rows[activeRow].event_id);
-      } else if (e.key === 'Escape' && openId) {
-        setOpenId(null);
       }
     };
     document.addEventListener('keydown', onKey);
