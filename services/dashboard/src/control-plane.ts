@@ -5,6 +5,7 @@ import { deletionsRepo, projectsRepo, savedQueriesRepo } from '@devtrail/relatio
 import { operatorAuthenticator, requirePrincipal, type Authenticator } from './api/access.ts';
 import { registerAdminRoutes } from './api/admin-routes.ts';
 import { registerReadRoutes } from './api/read-routes.ts';
+import { mergesLookup } from './api/group-merges.ts';
 import { registerExploreRoutes } from './api/explore-routes.ts';
 import { registerSavedQueryRoutes } from './api/saved-query-routes.ts';
 import { defaultPrices } from './api/llm-estimates.ts';
@@ -51,7 +52,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);
     registerDataRoutes(api, adapters.relational, opts.defaultRetentionDays);
     const retention = retentionLookup(adapters.relational, opts.defaultRetentionDays);
-    registerReadRoutes(api, adapters.columnStore, retention, opts.lagOf, opts.llmPrices);
+    registerReadRoutes(api, adapters.columnStore, retention, opts.lagOf, opts.llmPrices, mergesLookup(adapters.relational));
     registerExploreRoutes(api, adapters.columnStore, retention, opts.llmPrices ?? defaultPrices());
     registerSavedQueryRoutes(api, savedQueriesRepo(adapters.relational));
     registerTriageRoutes(api, adapters.columnStore, adapters.relational, retention);

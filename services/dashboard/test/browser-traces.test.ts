@@ -235,7 +235,10 @@ describe.skipIf(!browserAvailable())(`traces and filters in the browser${browser
       }
       // Click-to-filter from a metadata value: + keeps only it, in the search.
       await page.getByTestId('log-row').first().click();
-      await page.getByTestId('metadata-filters').getByRole('button', { name: /^Filter in region / }).click();
+      await page
+        .getByTestId('metadata-filters')
+        .getByRole('button', { name: /^Filter in region / })
+        .click();
       await page.waitForURL(/q=metadata\.region/);
       expect(decodeURIComponent(new URL(page.url()).searchParams.get('q')!)).toMatch(/^metadata\.region:(eu-west-1|us-east-1)$/);
     });

@@ -7,6 +7,7 @@ import {
   readLlmLatency,
   readLlmMetadataKeys,
   exportLogs,
+  readLlmSessions,
   readLogFacets,
   readServiceMap,
   readSpanServices,
@@ -16,17 +17,27 @@ import {
   type LogFilter,
 } from '@devtrail/kinds';
 import type { LlmPriceTable } from '@devtrail/config';
+import { pricesOf } from './llm-estimates.ts';
 import { apiTimeRange } from './api-schemas.ts';
 import { projectOf } from './access.ts';
-import { llmCallsQuery, llmLatencyQuery, llmMetadataQuery, logExportQuery, logFiltersQuery, logVolumeQuery, surroundingQuery } from './explore-schemas.ts';
+import {
+  llmCallsQuery,
+  llmFiltersQuery,
+  llmLatencyQuery,
+  llmMetadataQuery,
+  llmSessionsQuery,
+  logExportQuery,
+  logFiltersQuery,
+  logVolumeQuery,
+  surroundingQuery,
+} from './explore-schemas.ts';
 import { EXPORT_TYPES, exportStream } from './log-export.ts';
 import { rangeOnlyQuery } from './api-schemas.ts';
-import { withEstimates } from './llm-estimates.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
 
 // The explorer's reads beside read-routes.ts: the logs histogram, facets and surrounding
-// lines, LLM calls one by one, by metadata and latency over time, the services spans ran in
-// (the trace search's picker) and the service map.
+// lines, LLM calls one by one (sorted and searched as asked), by metadata, by session and
+// latency over time, the services spans ran in (the trace search's picker) and the service map.
 // Bounded by project, time range and the project's retention; every value a query parameter. explore-docs.ts
 // documents each path.
 
@@ -41,6 +52,7 @@ export const EXPLORE_PATHS = {
   logExport: '/api/projects/:id/logs/export',
   spanServices: '/api/projects/:id/spans/services',
   serviceMap: '/api/projects/:id/service-map',
+  llmSessions: '/api/projects/:id/llm-sessions',
 };
 
 type LogFiltersQuery = ReturnType<typeof logFiltersQuery.parse>;
@@ -56,14 +68,17 @@ export const logFilter = (projectId: string, q: LogFiltersQuery, retentionDays: 
   traceId: q.trace_id,
   search: q.q,
 });
-type LlmFiltersQuery = { from?: number; to?: number; model?: string; service?: string; metadata?: { key: string; value: string } };
-const llmFilter = (projectId: string, q: LlmFiltersQuery, retentionDays: number): LlmCallFilter => ({
+type LlmFiltersQuery = Partial<ReturnType<typeof llmFiltersQuery.parse>>;
+const llmFilter = (projectId: string, q: LlmFiltersQuery, retentionDays: number, prices: LlmPriceTable): LlmCallFilter => ({
   projectId,
   retentionDays,
+  prices: pricesOf(prices),
   range: apiTimeRange(q),
   model: q.model,
   service: q.service,
   metadata: q.metadata,
+  search: q.q,
+  session: q.session,
 });
 /** The range a read covered, as epoch milliseconds (its defaults applied). */
 const rangeOf = (r: { fromMs?: number; toMs?: number }) => {
@@ -128,27 +143,33 @@ export function registerExploreRoutes(app: FastifyInstance, store: ColumnStore, 
   app.get(EXPLORE_PATHS.llmCalls, async (request) => {
     const projectId = await projectOf(request);
     const q = llmCallsQuery.parse(request.query);
-    const r = await readLlmCalls(store, { ...llmFilter(projectId, q, await llmKept(projectId)), cursor: q.cursor, limit: q.limit });
-    return { calls: withEstimates(r.calls, prices), next_cursor: r.nextCursor };
+    const r = await readLlmCalls(store, { ...llmFilter(projectId, q, await llmKept(projectId), prices), cursor: q.cursor, limit: q.limit, sort: q.sort, order: q.order });
+    return { calls: r.calls, next_cursor: r.nextCursor };
+  });
+
+  app.get(EXPLORE_PATHS.llmSessions, async (request) => {
+    const projectId = await projectOf(request);
+    const q = llmSessionsQuery.parse(request.query);
+    return { sessions: await readLlmSessions(store, { ...llmFilter(projectId, q, await llmKept(projectId), prices), limit: q.limit }) };
   });
 
   app.get(EXPLORE_PATHS.llmMetadata, async (request) => {
     const projectId = await projectOf(request);
     const q = llmMetadataQuery.parse(request.query);
-    const rows = await readLlmByMetadata(store, { ...llmFilter(projectId, q, await llmKept(projectId)), key: q.key, limit: q.limit });
+    const rows = await readLlmByMetadata(store, { ...llmFilter(projectId, q, await llmKept(projectId), prices), key: q.key, limit: q.limit, sort: q.sort });
     return { key: q.key, values: rows };
   });
 
   app.get(EXPLORE_PATHS.llmMetadataKeys, async (request) => {
     const projectId = await projectOf(request);
-    const q = llmCallsQuery.omit({ cursor: true, limit: true }).parse(request.query);
-    return { keys: await readLlmMetadataKeys(store, llmFilter(projectId, q, await llmKept(projectId))) };
+    const q = llmFiltersQuery.omit({ cursor: true, limit: true }).parse(request.query);
+    return { keys: await readLlmMetadataKeys(store, llmFilter(projectId, q, await llmKept(projectId), prices)) };
   });
 
   app.get(EXPLORE_PATHS.llmLatency, async (request) => {
     const projectId = await projectOf(request);
     const q = llmLatencyQuery.parse(request.query);
     const buckets = bucketsOf(apiTimeRange(q), q.buckets);
-    return { ...axisOf(buckets), ...(await readLlmLatency(store, llmFilter(projectId, q, await llmKept(projectId)), buckets)) };
+    return { ...axisOf(buckets), ...(await readLlmLatency(store, llmFilter(projectId, q, await llmKept(projectId), prices), buckets)) };
   });
 }

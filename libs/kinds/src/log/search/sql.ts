@@ -64,8 +64,15 @@ export const LOG_COLUMNS: SearchColumns = {
   },
 };
 
-/** The condition of a parsed search; parameter names start with `prefix` and a number. */
-export function searchSql(node: SearchNode, prefix = 'sq', columns: SearchColumns = LOG_COLUMNS): SearchSql {
+/**
+ * The condition of a parsed search; parameter names start with `prefix` and a number.
+ * `on`: the table's columns (the logs' by default, a span's with span/search-dialect.ts), or
+ * JSON text columns that words and `message:` match instead of the logs' message (an LLM
+ * call's input and output, llm/calls.ts).
+ */
+export function searchSql(node: SearchNode, prefix = 'sq', on: SearchColumns | readonly string[] = LOG_COLUMNS): SearchSql {
+  const jsonText = Array.isArray(on) ? (on as readonly string[]) : undefined;
+  const columns = jsonText ? LOG_COLUMNS : (on as SearchColumns);
   const params: Record<string, unknown> = {};
   const param = (value: unknown, type: string) => {
     const name = `${prefix}${Object.keys(params).length}`;
@@ -107,10 +114,12 @@ export function searchSql(node: SearchNode, prefix = 'sq', columns: SearchColumn
       case 'not':
         return `NOT ${walk(n.child)}`;
       case 'text':
+        if (jsonText) return `(${[...jsonText, 'metadata'].map((c) => text(c, contains(jsonInner(n.value), n.wildcard))).join(' OR ')})`;
         return `(${text(columns.text, contains(n.value, n.wildcard))} OR ${text('metadata', contains(jsonInner(n.value), n.wildcard))})`;
       case 'field': {
         const root = columns.keyed[n.field];
         if (root && n.key !== undefined) return metadata(root, n.key, n.op, n.value, n.wildcard);
+        if (n.field === 'message' && jsonText && n.op !== 'exists') return `(${jsonText.map((c) => text(c, contains(jsonInner(n.value), n.wildcard))).join(' OR ')})`;
         const own = columns.field(n, param, text);
         if (own !== undefined) return own;
         if (n.op === 'exists') return `notEmpty(${n.field})`;
