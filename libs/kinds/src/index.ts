@@ -27,10 +27,11 @@ export {
 export { logLevel, levelOfNumber, levelOfText } from './log/otlp.ts';
 export { readLogs, type LogFilter, type LogRecord } from './log/read.ts';
 export { logWhere } from './log/filter.ts';
+export { exportLogs, MAX_EXPORT_LOGS } from './log/export.ts';
 export { readLogVolume, type LogVolume } from './log/volume.ts';
 export { readLogFacets, FACET_COLUMNS, METADATA_SAMPLE, type LogFacets, type FacetValue } from './log/facets.ts';
 export { readSurroundingLogs, type LogAnchor } from './log/surrounding.ts';
-export { parseSearch, printSearch, SearchSyntaxError, SEARCH_FIELDS, SEARCH_LIMITS, type SearchNode } from './log/search/syntax.ts';
+export { LOG_SEARCH, parseSearch, printSearch, SearchSyntaxError, SEARCH_FIELDS, SEARCH_LIMITS, type SearchDialect, type SearchNode } from './log/search/syntax.ts';
 export { searchTerms } from './log/search/terms.ts';
 
 export { fingerprintHex, severities, type ErrorEvent } from './error/event.ts';
@@ -60,7 +61,10 @@ export { spanStatuses, type SpanEvent } from './span/event.ts';
 export { spanSchema, spanToEvent, type SpanInput } from './span/request.ts';
 export { SPAN_KINDS } from './span/otlp.ts';
 export { readSpans, readTrace, type SpanRecord } from './span/read.ts';
-export { searchTraces, type TraceSearch, type TraceSummary } from './span/search.ts';
+export { MAX_SERVICES, readSpanServices, searchTraces, TRACE_SORTS, type TraceSearch, type TraceSort, type TraceSummary } from './span/search.ts';
+export { durationMs, parseSpanSearch, SPAN_SEARCH, SPAN_SEARCH_FIELDS } from './span/search-dialect.ts';
+export { MAX_EDGES, readServiceMap, type ServiceEdge } from './span/service-map.ts';
+export { ROOTS_TABLE } from './span/roots.ts';
 
 export type { LlmEvent } from './llm/event.ts';
 export { llmToEvent, llmUsageSchema, type LlmUsageInput } from './llm/request.ts';

@@ -7,10 +7,15 @@ export interface IngestionRate {
   events: number;
 }
 
-/** Stored events per minute and kind over the last `minutes`, by the time each table's rows age from (its TTL column). */
+/**
+ * Stored events per minute and kind over the last `minutes`, by receive time (every kind's
+ * table keeps the envelope's received_at): what the consumers wrote in those minutes, whatever
+ * time the events say they happened at. A replayed batch is counted once (FINAL).
+ */
 export async function readIngestionRates(store: ColumnStore, projectId: string, minutes: number): Promise<IngestionRate[]> {
   const perKind = EVENT_KINDS.map((kind) => {
-    const { name, ttlColumn: t } = KINDS[kind].tableDef;
+    const { name } = KINDS[kind].tableDef;
+    const t = 'received_at';
     return `SELECT toStartOfMinute(${t}) AS minute, '${kind}' AS kind, count() AS n FROM ${name} FINAL
          WHERE project_id = {project:String} AND ${t} >= now() - toIntervalMinute({minutes:UInt32}) GROUP BY minute`;
   });

@@ -21,13 +21,13 @@ const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** `*` matches any run of characters (newlines too) when `wildcard`; otherwise every character is itself. */
-function pattern(needle: string, wildcard: boolean, anchored: boolean): RegExp {
+export function pattern(needle: string, wildcard: boolean, anchored: boolean): RegExp {
   const body = wildcard ? needle.split('*').map(escapeRegex).join('.*') : escapeRegex(needle);
   return new RegExp(anchored ? `^${body}$` : body, 'su');
 }
-const contains = (hay: string, needle: string, wildcard: boolean) => pattern(asciiLower(needle), wildcard, false).test(asciiLower(hay));
+export const contains = (hay: string, needle: string, wildcard: boolean) => pattern(asciiLower(needle), wildcard, false).test(asciiLower(hay));
 
-function at(metadata: unknown, path: string[]): unknown {
+export function at(metadata: unknown, path: string[]): unknown {
   let v = metadata;
   for (const k of path) {
     if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, k)) return undefined;
@@ -36,9 +36,9 @@ function at(metadata: unknown, path: string[]): unknown {
   return v;
 }
 
-const compare = (a: number, op: Comparison, b: number) => ({ '>': a > b, '>=': a >= b, '<': a < b, '<=': a <= b })[op];
+export const compare = (a: number, op: Comparison, b: number) => ({ '>': a > b, '>=': a >= b, '<': a < b, '<=': a <= b })[op];
 
-function metadataMatches(v: unknown, n: Extract<SearchNode, { type: 'field' }>): boolean {
+export function metadataMatches(v: unknown, n: Extract<SearchNode, { type: 'field' }>): boolean {
   if (v === undefined) return false;
   if (n.op === 'exists') return true;
   if (n.op !== '=') return typeof v === 'number' && compare(v, n.op, Number(n.value));
@@ -62,7 +62,7 @@ export function matches(node: SearchNode, log: ReferenceLog): boolean {
     case 'field': {
       if (node.field === 'metadata') return metadataPaths(node.key!).some((p) => metadataMatches(at(log.metadata, p), node));
       if (node.field === 'level') return node.op === '=' ? log.level === node.value : levelsFrom(node.value, node.op as Comparison).includes(log.level);
-      const value = log[node.field];
+      const value = log[node.field as Exclude<keyof ReferenceLog, 'metadata'>];
       if (node.op === 'exists') return value !== '';
       if (node.field === 'message') return contains(value, node.value, node.wildcard);
       return node.wildcard ? pattern(node.value, true, true).test(value) : value === node.value;

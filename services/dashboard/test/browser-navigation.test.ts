@@ -23,7 +23,7 @@ describe.skipIf(!browserAvailable())(`dashboard navigation in Chromium${browserA
   beforeAll(async () => {
     demo = await openDemo();
     ({ dt, b, project } = demo);
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => demo?.close());
 
   it('carries the time range and the service filter from tab to tab, in the URL', async () => {

@@ -9,6 +9,7 @@ import { createHttpApp } from '@devtrail/http';
 import { KINDS } from '@devtrail/kinds';
 import { embeddedAdapters } from '../../../test/support/embedded-adapters.ts';
 import { registerControlPlane, registerDashboardUi } from '../src/index.ts';
+import { csvField } from '../src/api/log-export.ts';
 
 // The explorer's read API through its front door (inject), over the embedded adapters
 // (chdb, PGlite): logs search, histogram, facets and surrounding lines; trace search; LLM
@@ -115,6 +116,43 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => close());
+
+describe('logs export', () => {
+  const exported = async (query: string) => {
+    const res = await call('GET', `/api/projects/${project}/logs/export?${RANGE}&${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res;
+  };
+
+  it('streams the matching logs as CSV: a header, a line per log, quoted as RFC 4180, formulas defused', async () => {
+    const res = await exported('q=service:checkout');
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="logs-.*\.csv"$/);
+    const lines = res.body.split('\r\n').filter(Boolean);
+    expect(lines[0]).toBe(KINDS.log.recordColumns.join(','));
+    expect(lines).toHaveLength(4);
+    const messageAt = KINDS.log.recordColumns.indexOf('message');
+    // The newest first; a message with a colon needs no quotes, metadata (JSON with quotes and commas) does.
+    expect(lines[1]).toContain('payment declined: card expired');
+    expect(lines[1]).toContain('"{""user_id"":""u_1042""}"');
+    expect(messageAt).toBeGreaterThan(0);
+    expect(csvField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('-1')).toBe("'-1");
+  });
+
+  it('streams NDJSON records equal to the list, bounded by limit, and refuses an unknown format', async () => {
+    const listed = (await get(`/logs?${RANGE}`)).logs;
+    const lines = (await exported('format=ndjson')).body
+      .split('\n')
+      .filter(Boolean)
+      .map((l: string) => JSON.parse(l));
+    expect(lines).toEqual(listed);
+    expect((await exported('format=ndjson&limit=2')).body.split('\n').filter(Boolean)).toHaveLength(2);
+    expect((await call('GET', `/api/projects/${project}/logs/export?format=xlsx`)).statusCode).toBe(400);
+    expect((await call('GET', `/api/projects/${project}/logs/export?limit=100001`)).statusCode).toBe(400);
+  });
+});
 
 describe('logs explorer API', () => {
   it('searches message and metadata with the documented syntax, and says which terms to highlight', async () => {

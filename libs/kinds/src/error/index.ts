@@ -18,6 +18,8 @@ export const error = defineKind({
   // One group's occurrences in order on one partition, when a batch is all one group.
   partitionKey: 'fingerprint',
   table: {
+    // When it was received: the Ingestion page counts by it (rows written before it was added read 1970).
+    receivedAt: true,
     indexes: ['idx_trace trace_id TYPE bloom_filter(0.01) GRANULARITY 4'],
     engine: 'ReplacingMergeTree',
     partitionBy: 'toYYYYMMDD(timestamp)',

@@ -15,6 +15,8 @@ export const llm = defineKind({
   respond: () => ({ ok: true }),
   table: {
     formerly: ['llm_usage'],
+    // When it was received: the Ingestion page counts by it (rows written before it was added read 1970).
+    receivedAt: true,
     engine: 'ReplacingMergeTree',
     partitionBy: 'toYYYYMM(timestamp)',
     orderBy: '(project_id, timestamp, event_id)',

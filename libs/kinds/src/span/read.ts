@@ -12,7 +12,7 @@ export async function readTrace(store: ColumnStore, projectId: string, traceId: 
   const rows = await store.query<Record<string, unknown>>(
     `${select()}
       WHERE project_id = {project:String} AND trace_id = {trace:String} AND ${withinRetention(span.tableDef.ttlColumn)}
-      ORDER BY start_time, span_id LIMIT 10000`,
+      ORDER BY start_time, span_id, event_id LIMIT 10000`,
     { project: projectId, trace: traceId, retention: retentionDays },
   );
   return rows.map((r) => span.toRecord(r) as SpanRecord);
@@ -31,7 +31,7 @@ export async function readSpans(
         AND ${withinRetention(span.tableDef.ttlColumn)}
         ${f.operation ? 'AND operation = {operation:String}' : ''}
         ${f.rootsOnly ? "AND parent_span_id = ''" : ''}
-      ORDER BY start_time DESC LIMIT {limit:UInt32}`,
+      ORDER BY start_time DESC, event_id DESC LIMIT {limit:UInt32}`,
     { project: f.projectId, from: range.fromMs, to: range.toMs, operation: f.operation ?? '', limit: clampLimit(f.limit), retention: f.retentionDays },
   );
   return rows.map((r) => span.toRecord(r) as SpanRecord);

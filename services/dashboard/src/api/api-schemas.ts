@@ -32,6 +32,8 @@ export const time = z
 export const queryInt = (min: number, max: number) =>
   z.preprocess((v) => (typeof v === 'string' && !/^[0-9]{1,16}$/.test(v) ? Number.NaN : v), z.coerce.number().int().min(min).max(max));
 
+/** A time range alone. */
+export const rangeOnlyQuery = z.object({ from: time, to: time });
 export const rangeQuery = z.object({ from: time, to: time, limit: queryInt(1, 1000).optional(), cursor: z.string().max(500).optional() });
 
 export const logsQuery = rangeQuery.extend({

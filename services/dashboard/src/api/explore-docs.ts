@@ -1,15 +1,31 @@
 import { z, type AnyZodObject } from 'zod';
-import { COST_SOURCES, FACET_COLUMNS, KINDS, logLevels, METADATA_SAMPLE, type FacetValue, type LlmMetadataRow, type LlmSession, type LogFacets } from '@devtrail/kinds';
+import {
+  COST_SOURCES,
+  FACET_COLUMNS,
+  KINDS,
+  logLevels,
+  MAX_EDGES,
+  MAX_EXPORT_LOGS,
+  MAX_SERVICES,
+  METADATA_SAMPLE,
+  type FacetValue,
+  type LlmMetadataRow,
+  type LlmSession,
+  type LogFacets,
+  type ServiceEdge,
+} from '@devtrail/kinds';
 import { describeFields, json, openApiPath, sameKeys, type ApiDocs, type ResponseConfig } from '@devtrail/http/api-docs';
 import { notFound } from '@devtrail/http';
 import { MAX_SAVED_QUERIES } from '@devtrail/relational-store';
 import { apiAnswers } from './access-docs.ts';
+import { rangeOnlyQuery } from './api-schemas.ts';
 import { EXPLORE_PATHS } from './explore-routes.ts';
 import {
   llmCallsQuery,
   llmLatencyQuery,
   llmMetadataQuery,
   llmSessionsQuery,
+  logExportQuery,
   logFiltersQuery,
   logVolumeQuery,
   savedQueryBody,
@@ -23,6 +39,8 @@ import { SAVED_QUERY_PATHS, type savedQueryJson, TOO_MANY_SAVED } from './saved-
 export const SEARCH_NOTE =
   'The logs search (docs/dashboard.md, "Search syntax"): words and "quoted phrases" match the message or the metadata, key:value, metadata.key:value, -negation, OR, ( ), * wildcards, level:>=warn, metadata.key:>500. A search it cannot read is a 400 naming the problem and its position.';
 
+export const TRACE_SEARCH_NOTE =
+  'The trace search (docs/dashboard.md, "Trace search"): the logs\' syntax over spans; a trace matches when one of its spans matches the whole search. Words match the operation or the attributes; service, environment, release, operation, status (ok, error), duration (duration:>2s, duration:<=250ms; us, ms, s, m, h; a bare number is ms), trace_id, span_id, parent_span_id; attribute keys (http.route:/checkout, metadata.tenant:acme) and resource.<key> for OTLP resource attributes. A search it cannot read is a 400 naming the problem and its position.';
 /** What each LLM cost figure is (docs/otlp.md#llm-cost). */
 export const LLM_COST_NOTES = {
   cost_usd:
@@ -150,6 +168,20 @@ export function documentExploreApi(docs: ApiDocs) {
     query: describeFields(logFiltersQuery, filterNotes),
     ok: facets,
   });
+  path('get', EXPLORE_PATHS.logExport, 'The matching logs as a file: CSV or NDJSON, newest first, streamed', {
+    query: describeFields(logExportQuery, {
+      ...filterNotes,
+      format: "csv (RFC 4180; metadata as its JSON text; a text starting with = + - @ gets a ' before it) or ndjson (one log record per line).",
+      limit: `At most this many logs (default and most: ${MAX_EXPORT_LOGS.toLocaleString('en')}).`,
+    }),
+    description: 'The filters of GET /logs. Sent as an attachment; the body streams page by page.',
+    extra: {
+      200: {
+        description: 'The logs: a header line then one line per log (csv), or one JSON log record per line (ndjson).',
+        content: { 'text/csv': { schema: z.string() }, 'application/x-ndjson': { schema: z.string() } },
+      },
+    },
+  });
   path('get', EXPLORE_PATHS.logSurrounding, 'The logs just before and after one log ("surrounding lines"), oldest first', {
     query: describeFields(surroundingQuery, {
       timestamp: "The log's timestamp, which locates it.",
@@ -190,6 +222,30 @@ export function documentExploreApi(docs: ApiDocs) {
     query: llmLatencyQuery,
     ok: z.object({ ...axis, p50: series, p95: series, calls: series }),
   });
+  const serviceEdge = r.register(
+    'ServiceEdge',
+    z.object({
+      caller: z.string().openapi({ description: "The parent span's service." }),
+      callee: z.string().openapi({ description: "The child span's service." }),
+      calls: z.number().int().openapi({ description: 'Child spans started in the range.' }),
+      errors: z.number().int().openapi({ description: 'Of them, with status error.' }),
+      p95_ms: z.number().openapi({ description: 'Their duration, 95th percentile (exact), ms.' }),
+    }),
+  );
+  path('get', EXPLORE_PATHS.spanServices, "The services spans ran in over the range, busiest first (the trace search's service picker)", {
+    query: rangeOnlyQuery,
+    ok: z.object({ services: z.array(z.string()).openapi({ description: `At most ${MAX_SERVICES}.` }) }),
+  });
+  path('get', EXPLORE_PATHS.serviceMap, "Which service calls which over the range, from the spans' parent-child links", {
+    query: rangeOnlyQuery,
+    description: `An edge is a span started in the range whose parent span (within an hour around the range) ran in another service: calls, how many failed, and their duration p95 (exact). Busiest first, at most ${MAX_EDGES} edges.`,
+    ok: z.object({
+      from: z.number().int().openapi({ description: 'The range read, epoch milliseconds.' }),
+      to: z.number().int(),
+      edges: z.array(serviceEdge),
+    }),
+  });
+  sameKeys<z.infer<typeof serviceEdge>, ServiceEdge>(true);
   path('get', SAVED_QUERY_PATHS.list, "The project's saved log searches, by name", { ok: z.object({ saved_queries: z.array(savedQuery) }) });
   path('post', SAVED_QUERY_PATHS.list, 'Save a log search (a taken name is replaced)', {
     body: describeFields(savedQueryBody, { query: SEARCH_NOTE, name: '1 to 100 characters, unique in the project.' }),

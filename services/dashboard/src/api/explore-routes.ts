@@ -1,13 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ColumnStore } from '@devtrail/column-store';
-import { bucketsOf } from '@devtrail/column-store';
+import { bucketsOf, rangeOrDefault } from '@devtrail/column-store';
 import {
   readLlmByMetadata,
   readLlmCalls,
   readLlmLatency,
   readLlmMetadataKeys,
+  exportLogs,
   readLlmSessions,
   readLogFacets,
+  readServiceMap,
+  readSpanServices,
   readLogVolume,
   readSurroundingLogs,
   type LlmCallFilter,
@@ -23,15 +26,18 @@ import {
   llmLatencyQuery,
   llmMetadataQuery,
   llmSessionsQuery,
+  logExportQuery,
   logFiltersQuery,
   logVolumeQuery,
   surroundingQuery,
 } from './explore-schemas.ts';
+import { EXPORT_TYPES, exportStream } from './log-export.ts';
+import { rangeOnlyQuery } from './api-schemas.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
 
 // The explorer's reads beside read-routes.ts: the logs histogram, facets and surrounding
-// lines, and LLM calls one by one (sorted and searched as asked), by metadata, by session and
-// latency over time.
+// lines, LLM calls one by one (sorted and searched as asked), by metadata, by session and
+// latency over time, the services spans ran in (the trace search's picker) and the service map.
 // Bounded by project, time range and the project's retention; every value a query parameter. explore-docs.ts
 // documents each path.
 
@@ -43,6 +49,9 @@ export const EXPLORE_PATHS = {
   llmMetadata: '/api/projects/:id/llm-calls/by-metadata',
   llmMetadataKeys: '/api/projects/:id/llm-calls/metadata-keys',
   llmLatency: '/api/projects/:id/llm-calls/latency',
+  logExport: '/api/projects/:id/logs/export',
+  spanServices: '/api/projects/:id/spans/services',
+  serviceMap: '/api/projects/:id/service-map',
   llmSessions: '/api/projects/:id/llm-sessions',
 };
 
@@ -71,6 +80,11 @@ const llmFilter = (projectId: string, q: LlmFiltersQuery, retentionDays: number,
   search: q.q,
   session: q.session,
 });
+/** The range a read covered, as epoch milliseconds (its defaults applied). */
+const rangeOf = (r: { fromMs?: number; toMs?: number }) => {
+  const { fromMs, toMs } = rangeOrDefault(r);
+  return { from: fromMs, to: toMs };
+};
 const axisOf = (b: { fromMs: number; stepMs: number; count: number }) => ({ from: b.fromMs, step_ms: b.stepMs, buckets: b.count });
 
 export function registerExploreRoutes(app: FastifyInstance, store: ColumnStore, retentionOf: RetentionOf, prices: LlmPriceTable): void {
@@ -89,6 +103,14 @@ export function registerExploreRoutes(app: FastifyInstance, store: ColumnStore, 
     return await readLogFacets(store, logFilter(projectId, q, await logsKept(projectId)));
   });
 
+  app.get(EXPLORE_PATHS.logExport, async (request, reply) => {
+    const projectId = await projectOf(request);
+    const q = logExportQuery.parse(request.query);
+    const pages = exportLogs(store, logFilter(projectId, q, await logsKept(projectId)), q.limit);
+    const name = `logs-${new Date().toISOString().replace(/[:.]/g, '-')}.${q.format}`;
+    return reply.type(EXPORT_TYPES[q.format]).header('content-disposition', `attachment; filename="${name}"`).send(exportStream(pages, q.format));
+  });
+
   app.get(EXPLORE_PATHS.logSurrounding, async (request) => {
     const projectId = await projectOf(request);
     const q = surroundingQuery.parse(request.query);
@@ -102,6 +124,20 @@ export function registerExploreRoutes(app: FastifyInstance, store: ColumnStore, 
       after: q.after,
     });
     return { logs };
+  });
+
+  app.get(EXPLORE_PATHS.spanServices, async (request) => {
+    const projectId = await projectOf(request);
+    const q = rangeOnlyQuery.parse(request.query);
+    return { services: await readSpanServices(store, { projectId, retentionDays: (await retentionOf(projectId)).span, range: apiTimeRange(q) }) };
+  });
+
+  app.get(EXPLORE_PATHS.serviceMap, async (request) => {
+    const projectId = await projectOf(request);
+    const q = rangeOnlyQuery.parse(request.query);
+    const range = apiTimeRange(q);
+    const edges = await readServiceMap(store, { projectId, retentionDays: (await retentionOf(projectId)).span, range });
+    return { ...rangeOf(range), edges };
   });
 
   app.get(EXPLORE_PATHS.llmCalls, async (request) => {

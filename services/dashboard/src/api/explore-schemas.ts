@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { BREAKDOWN_SORTS, CALL_SORTS, GROUP_SORTS, llmSearch, MAX_ID_LENGTH, spanStatuses, type SearchNode } from '@devtrail/kinds';
+import { BREAKDOWN_SORTS, CALL_SORTS, GROUP_SORTS, llmSearch, MAX_EXPORT_LOGS, MAX_ID_LENGTH, spanStatuses, TRACE_SORTS, type SearchNode } from '@devtrail/kinds';
+import { EXPORT_FORMATS } from './log-export.ts';
 import { nameText, pgText } from '@devtrail/http';
 import { logsQuery, queryInt, rangeQuery } from './api-schemas.ts';
-import { searchParam } from './search-param.ts';
+import { searchParam, traceSearchParam } from './search-param.ts';
 
 // Request schemas of the explorer reads (explore-routes.ts) and saved searches
 // (saved-query-routes.ts), beside api-schemas.ts.
@@ -11,6 +12,10 @@ const { cursor: _c, limit: _l, ...logFilters } = logsQuery.shape;
 /** The logs list's filters without its paging. */
 export const logFiltersQuery = z.object(logFilters);
 export const logVolumeQuery = logFiltersQuery.extend({ buckets: queryInt(2, 500).default(60) });
+export const logExportQuery = logFiltersQuery.extend({
+  format: z.enum(EXPORT_FORMATS).default('csv'),
+  limit: queryInt(1, MAX_EXPORT_LOGS).default(MAX_EXPORT_LOGS),
+});
 
 const count = (max: number, def: number) => queryInt(0, max).default(def);
 export const surroundingQuery = z.object({
@@ -32,9 +37,12 @@ export const errorGroupsQuery = rangeQuery.extend({
 export const traceSearchQuery = rangeQuery.extend({
   operation: z.string().max(500).optional(),
   service: z.string().max(500).optional(),
+  environment: z.string().max(500).optional(),
   min_duration_ms: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
   max_duration_ms: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
   status: z.enum(spanStatuses).optional(),
+  q: traceSearchParam.optional(),
+  sort: z.enum(TRACE_SORTS).default('time'),
 });
 
 /** `key:value` of a metadata filter: the key up to the first colon. */

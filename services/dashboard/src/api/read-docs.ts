@@ -1,7 +1,7 @@
 import { z, type AnyZodObject } from 'zod';
 import type { ErrorGroup, IngestionRate, LlmUsageSummary, SpanRecord as SpanRecordType, TraceSummary } from '@devtrail/kinds';
 import { errorGroupsQuery, traceSearchQuery } from './explore-schemas.ts';
-import { LLM_COST_NOTES, SEARCH_NOTE } from './explore-docs.ts';
+import { LLM_COST_NOTES, SEARCH_NOTE, TRACE_SEARCH_NOTE } from './explore-docs.ts';
 import { errorsQuery, fingerprintParam, ingestionQuery, logsQuery, rangeQuery } from './api-schemas.ts';
 import { EVENT_KINDS, severities } from '@devtrail/kinds';
 import { notFound } from '@devtrail/http';
@@ -159,10 +159,13 @@ export function documentReadApi(docs: ApiDocs) {
   sameKeys<Pick<z.infer<typeof traceSummary>, 'span_count' | 'error_count' | 'services'>, Omit<TraceSummary, keyof SpanRecordType>>(true);
   read(
     READ_PATHS.traces,
-    'Traces (their root spans) started in the range, newest first',
+    'Traces (their root spans) started in the range, newest or longest first',
     describeFields(traceSearchQuery, {
+      q: TRACE_SEARCH_NOTE,
+      sort: 'time: newest first (the default); duration: longest root span first. Ties by trace id, descending.',
       operation: 'Part of the root operation, any case.',
-      service: 'Traces with a span of this service.',
+      service: 'Traces with a span of this service, in any case (Checkout finds checkout).',
+      environment: 'Traces with a span in this environment (exactly).',
       min_duration_ms: "The root span's duration at least.",
       max_duration_ms: "The root span's duration at most.",
       status: 'error: a span of the trace failed; ok: none did.',

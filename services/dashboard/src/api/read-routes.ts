@@ -120,9 +120,12 @@ export function registerReadRoutes(
       range: apiTimeRange(q),
       operation: q.operation,
       service: q.service,
+      environment: q.environment,
       minDurationMs: q.min_duration_ms,
       maxDurationMs: q.max_duration_ms,
       status: q.status,
+      search: q.q,
+      sort: q.sort,
       limit: q.limit,
     });
     return { traces };

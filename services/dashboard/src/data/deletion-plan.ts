@@ -1,4 +1,4 @@
-import { EVENT_KINDS, GROUPS_TABLE, KINDS, rebuildGroupsStatement, type EventKind } from '@devtrail/kinds';
+import { EVENT_KINDS, GROUPS_TABLE, KINDS, ROOTS_TABLE, rebuildGroupsStatement, type EventKind } from '@devtrail/kinds';
 import type { QueryParams } from '@devtrail/column-store';
 import type { Deletion } from '@devtrail/relational-store';
 
@@ -57,6 +57,9 @@ export function planDeletion(d: Deletion): DeletionPlan {
     }
     return { table: def.name, where: where.join(' AND '), params: p };
   });
+  // The spans' roots kept in time order for trace search (libs/kinds/src/span/roots.ts) go with them: same columns, same conditions.
+  const spans = tables.find((t) => t.table === KINDS.span.tableDef.name);
+  if (spans) tables.push({ ...spans, table: ROOTS_TABLE });
   const errorsTable = KINDS.error.tableDef.name;
   const groups = !kinds.includes('error' as EventKind)
     ? null

@@ -86,7 +86,7 @@ export async function reloadUntilVisible(page: Page, text: string | RegExp, time
     const found = await page
       .getByText(text)
       .first()
-      .waitFor({ state: 'visible', timeout: 1000 })
+      .waitFor({ state: 'visible', timeout: 3000 })
       .then(
         () => true,
         () => false,

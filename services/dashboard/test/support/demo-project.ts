@@ -16,7 +16,7 @@ export async function demoProject(page: Page, base: string, setupCode: string, o
   const sentAt = Date.now();
   await sendDemoData(base, project.key, sentAt);
   await page.goto(`/projects/${project.id}/logs`);
-  await reloadUntilVisible(page, /180 matching logs/, 10_000);
+  await reloadUntilVisible(page, /180 matching logs/, 60_000);
   return { ...project, sentAt };
 }
 

@@ -1,7 +1,8 @@
 import { logLevels } from '../event.ts';
 import type { Comparison, FieldOp, SearchNode } from './syntax.ts';
 
-// A parsed search (syntax.ts) as a WHERE condition over the logs table. Every value the
+// A parsed search (syntax.ts) as a WHERE condition over a kind's table (the logs', the spans'
+// with span/search-dialect.ts). Every value the
 // user typed becomes a query parameter ({name:Type}); the SQL text is made only of the
 // column and function names below, so no input can change what the query does.
 //
@@ -35,12 +36,43 @@ export interface SearchSql {
   params: Record<string, unknown>;
 }
 
+/** How a kind's table answers its search dialect (syntax.ts). */
+export interface SearchColumns {
+  /** The column a word is looked for in, beside the metadata's JSON text. */
+  text: string;
+  /** Where a keyed field's keys are in the metadata: `metadata` at its top, a span's `resource` under `otel.resource`. */
+  keyed: Record<string, string[]>;
+  /** The condition of one of the dialect's own fields; undefined for a column compared exactly. */
+  field(
+    n: Extract<SearchNode, { type: 'field' }>,
+    param: (value: unknown, type: string) => string,
+    text: (column: string, pattern: string) => string,
+  ): string | undefined;
+}
+
+/** The logs table: words in the message, levels by severity, `message:` as a word. */
+export const LOG_COLUMNS: SearchColumns = {
+  text: 'message',
+  keyed: { metadata: [] },
+  field(n, param, text) {
+    if (n.field === 'level') {
+      if (n.op === '=') return `level = ${param(n.value, 'String')}`;
+      return `level IN ${param(levelsFrom(n.value, n.op as Comparison), 'Array(String)')}`;
+    }
+    if (n.field === 'message' && n.op !== 'exists') return text('message', contains(n.value, n.wildcard));
+    return undefined;
+  },
+};
+
 /**
  * The condition of a parsed search; parameter names start with `prefix` and a number.
- * `jsonText`: JSON text columns that words and `message:` match instead of the logs' message
- * (an LLM call's input and output, llm/calls.ts).
+ * `on`: the table's columns (the logs' by default, a span's with span/search-dialect.ts), or
+ * JSON text columns that words and `message:` match instead of the logs' message (an LLM
+ * call's input and output, llm/calls.ts).
  */
-export function searchSql(node: SearchNode, prefix = 'sq', jsonText?: readonly string[]): SearchSql {
+export function searchSql(node: SearchNode, prefix = 'sq', on: SearchColumns | readonly string[] = LOG_COLUMNS): SearchSql {
+  const jsonText = Array.isArray(on) ? (on as readonly string[]) : undefined;
+  const columns = jsonText ? LOG_COLUMNS : (on as SearchColumns);
   const params: Record<string, unknown> = {};
   const param = (value: unknown, type: string) => {
     const name = `${prefix}${Object.keys(params).length}`;
@@ -49,9 +81,9 @@ export function searchSql(node: SearchNode, prefix = 'sq', jsonText?: readonly s
   };
   const text = (column: string, pattern: string) => `lower(${column}) LIKE ${param(pattern, 'String')}`;
 
-  const metadata = (key: string, op: FieldOp, value: string, wildcard: boolean) => {
+  const metadata = (root: string[], key: string, op: FieldOp, value: string, wildcard: boolean) => {
     const one = (path: string[]) => {
-      const at = path.map((k) => param(k, 'String')).join(', ');
+      const at = [...root, ...path].map((k) => param(k, 'String')).join(', ');
       const type = `JSONType(metadata, ${at})`;
       if (op === 'exists') return `JSONHas(metadata, ${at})`;
       if (op !== '=') return `(${type} IN ${NUMERIC_TYPES} AND JSONExtractFloat(metadata, ${at}) ${op} ${param(Number(value), 'Float64')})`;
@@ -83,16 +115,14 @@ export function searchSql(node: SearchNode, prefix = 'sq', jsonText?: readonly s
         return `NOT ${walk(n.child)}`;
       case 'text':
         if (jsonText) return `(${[...jsonText, 'metadata'].map((c) => text(c, contains(jsonInner(n.value), n.wildcard))).join(' OR ')})`;
-        return `(${text('message', contains(n.value, n.wildcard))} OR ${text('metadata', contains(jsonInner(n.value), n.wildcard))})`;
+        return `(${text(columns.text, contains(n.value, n.wildcard))} OR ${text('metadata', contains(jsonInner(n.value), n.wildcard))})`;
       case 'field': {
-        if (n.field === 'metadata') return metadata(n.key!, n.op, n.value, n.wildcard);
-        if (n.field === 'level') {
-          if (n.op === '=') return `level = ${param(n.value, 'String')}`;
-          return `level IN ${param(levelsFrom(n.value, n.op as Comparison), 'Array(String)')}`;
-        }
+        const root = columns.keyed[n.field];
+        if (root && n.key !== undefined) return metadata(root, n.key, n.op, n.value, n.wildcard);
+        if (n.field === 'message' && jsonText && n.op !== 'exists') return `(${jsonText.map((c) => text(c, contains(jsonInner(n.value), n.wildcard))).join(' OR ')})`;
+        const own = columns.field(n, param, text);
+        if (own !== undefined) return own;
         if (n.op === 'exists') return `notEmpty(${n.field})`;
-        if (n.field === 'message' && jsonText) return `(${jsonText.map((c) => text(c, contains(jsonInner(n.value), n.wildcard))).join(' OR ')})`;
-        if (n.field === 'message') return text('message', contains(n.value, n.wildcard));
         return n.wildcard ? `${n.field} LIKE ${param(likePattern(n.value, true), 'String')}` : `${n.field} = ${param(n.value, 'String')}`;
       }
     }

@@ -18,7 +18,8 @@ export const SEARCH_FIELDS = {
   message: { kind: 'text', aliases: ['msg'] },
 } as const;
 
-export type SearchField = keyof typeof SEARCH_FIELDS | 'metadata';
+/** A field a search names: one of its dialect's fields, or a keyed one (`metadata`, a span's `resource`). */
+export type SearchField = string;
 export type Comparison = '>' | '>=' | '<' | '<=';
 export type FieldOp = '=' | Comparison | 'exists';
 
@@ -30,6 +31,19 @@ export type SearchNode =
   | { type: 'text'; value: string; wildcard: boolean }
   /** `key` is the metadata key (for field 'metadata' only). `value` is '' for 'exists'. */
   | { type: 'field'; field: SearchField; key?: string; op: FieldOp; value: string; wildcard: boolean };
+
+/**
+ * What one kind's search names: its fields (with their other spellings), the prefixes of its
+ * keyed fields (`metadata.` for every kind) and the check of a field term, which answers the
+ * term as it is stored (a level lowered, a duration in milliseconds) or fails with the reason.
+ * The grammar (words, phrases, AND/OR/NOT, brackets, wildcards) is every kind's.
+ */
+export interface SearchDialect {
+  fields: Record<string, { kind: string; aliases: readonly string[] }>;
+  /** `prefix` -> keyed field: `metadata.user_id` is { field: 'metadata', key: 'user_id' }. The first is the one a bare key means. */
+  keyed: Record<string, string>;
+  check(node: Extract<SearchNode, { type: 'field' }>, fail: (message: string) => never): SearchNode;
+}
 
 /** Bounds on the work one query can ask for. */
 export const SEARCH_LIMITS = { length: 1000, terms: 64, depth: 16 } as const;
@@ -45,12 +59,19 @@ export class SearchSyntaxError extends Error {
 }
 
 const KEYWORDS = new Set(['AND', 'OR', 'NOT']);
-const FIELD_BY_NAME = new Map<string, keyof typeof SEARCH_FIELDS>(
-  Object.entries(SEARCH_FIELDS).flatMap(([name, f]) => [name, ...f.aliases].map((n) => [n, name as keyof typeof SEARCH_FIELDS] as const)),
-);
 /** A metadata key written without the `metadata.` prefix. */
 const BARE_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const METADATA_PREFIX = 'metadata.';
+const fieldNames = new WeakMap<SearchDialect, Map<string, string>>();
+/** A dialect's field names and aliases (lower case) -> its field. */
+function namesOf(d: SearchDialect): Map<string, string> {
+  let names = fieldNames.get(d);
+  if (!names) {
+    names = new Map(Object.entries(d.fields).flatMap(([name, f]) => [name, ...f.aliases].map((n) => [n, name] as const)));
+    fieldNames.set(d, names);
+  }
+  return names;
+}
 const SPACE = /\s/;
 const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const LEVEL_NAMES = logLevels as readonly string[];
@@ -60,21 +81,22 @@ const isSpace = (c: string | undefined) => c !== undefined && SPACE.test(c);
 const ends = (c: string | undefined) => c === undefined || isSpace(c) || c === '(' || c === ')' || c === '"';
 
 /** What the part before the first ':' of a word names, or undefined when the word is plain text. */
-function fieldOf(word: string): { field: SearchField; key?: string; rest: string } | undefined {
+function fieldOf(word: string, d: SearchDialect): { field: SearchField; key?: string; rest: string } | undefined {
   const colon = word.indexOf(':');
   if (colon <= 0) return undefined;
   const name = word.slice(0, colon);
   const rest = word.slice(colon + 1);
   if (rest.startsWith('//')) return undefined; // a URL (https://…) is text
-  const known = FIELD_BY_NAME.get(name.toLowerCase());
+  const known = namesOf(d).get(name.toLowerCase());
   if (known) return { field: known, rest };
-  if (name.startsWith(METADATA_PREFIX) && name.length > METADATA_PREFIX.length) return { field: 'metadata', key: name.slice(METADATA_PREFIX.length), rest };
-  if (BARE_KEY.test(name)) return { field: 'metadata', key: name, rest };
+  for (const [prefix, field] of Object.entries(d.keyed))
+    if (name.startsWith(prefix) && name.length > prefix.length) return { field, key: name.slice(prefix.length), rest };
+  if (BARE_KEY.test(name)) return { field: Object.values(d.keyed)[0], key: name, rest };
   return undefined;
 }
 
 /** Parses a search; an empty one is null (no filter). Throws SearchSyntaxError with the position and a readable reason. */
-export function parseSearch(src: string): SearchNode | null {
+export function parseSearch(src: string, dialect: SearchDialect = LOG_SEARCH): SearchNode | null {
   if (src.length > SEARCH_LIMITS.length) throw new SearchSyntaxError(`the search is longer than ${SEARCH_LIMITS.length} characters`, SEARCH_LIMITS.length);
   let pos = 0;
   let terms = 0;
@@ -136,7 +158,7 @@ export function parseSearch(src: string): SearchNode | null {
       op = 'exists';
       value = '';
     } else wildcard = rest.includes('*');
-    return checkField({ type: 'field', field: f.field, ...(f.key === undefined ? {} : { key: f.key }), op, value, wildcard }, at, fail);
+    return dialect.check({ type: 'field', field: f.field, ...(f.key === undefined ? {} : { key: f.key }), op, value, wildcard }, (m) => fail(m, at));
   };
 
   const primary = (): SearchNode => {
@@ -160,7 +182,7 @@ export function parseSearch(src: string): SearchNode | null {
     countTerm();
     if (c === '"') return { type: 'text', value: quoted(), wildcard: false };
     const w = word();
-    const f = fieldOf(w);
+    const f = fieldOf(w, dialect);
     if (f) return fieldTerm(f, at);
     return { type: 'text', value: w, wildcard: w.includes('*') };
   };
@@ -217,29 +239,39 @@ export function parseSearch(src: string): SearchNode | null {
   return tree;
 }
 
-function checkField(node: Extract<SearchNode, { type: 'field' }>, at: number, fail: (m: string, at?: number) => never): SearchNode {
-  const name = node.field === 'metadata' ? `metadata.${node.key}` : node.field;
-  if (node.field === 'level') {
-    if (node.op === 'exists') return fail('every log has a level: "level:*" filters nothing', at);
-    const level = node.value.toLowerCase();
-    if (node.wildcard || !LEVEL_NAMES.includes(level)) return fail(`level is one of ${LEVEL_NAMES.join(', ')}, not "${node.value}"`, at);
-    return { ...node, value: level };
-  }
+/** The check every dialect shares: only a keyed field (a metadata number) compares, and only with a number. */
+export function checkKeyedOrExact(node: Extract<SearchNode, { type: 'field' }>, fail: (m: string) => never, comparable = 'metadata numbers'): SearchNode {
+  const name = node.key === undefined ? node.field : `${node.field}.${node.key}`;
   const comparison = node.op !== '=' && node.op !== 'exists';
-  if (comparison && node.field !== 'metadata') return fail(`${name} cannot be compared with ${node.op}: only level and metadata numbers can`, at);
+  if (comparison && node.key === undefined) return fail(`${name} cannot be compared with ${node.op}: only ${comparable} can`);
   if (comparison && (node.wildcard || !NUMBER.test(node.value) || !Number.isFinite(Number(node.value))))
-    return fail(`${name}${node.op} needs a number, not "${node.value}"`, at);
+    return fail(`${name}${node.op} needs a number, not "${node.value}"`);
   return node;
 }
+
+/** The logs' search: their fields, `metadata.` keys, levels compared by severity. */
+export const LOG_SEARCH: SearchDialect = {
+  fields: SEARCH_FIELDS,
+  keyed: { [METADATA_PREFIX]: 'metadata' },
+  check(node, fail) {
+    if (node.field === 'level') {
+      if (node.op === 'exists') return fail('every log has a level: "level:*" filters nothing');
+      const level = node.value.toLowerCase();
+      if (node.wildcard || !LEVEL_NAMES.includes(level)) return fail(`level is one of ${LEVEL_NAMES.join(', ')}, not "${node.value}"`);
+      return { ...node, value: level };
+    }
+    return checkKeyedOrExact(node, fail, 'level and metadata numbers');
+  },
+};
 
 // Printing: the canonical text of a tree, which parses back to the same tree.
 
 const quote = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 
 /** Whether a bare word reads back as text with this value (a `*` in it then being a wildcard). */
-export function bareText(value: string): boolean {
+export function bareText(value: string, dialect: SearchDialect = LOG_SEARCH): boolean {
   if (value === '' || [...value].some((c) => ends(c)) || KEYWORDS.has(value) || value.startsWith('-')) return false;
-  return fieldOf(value) === undefined;
+  return fieldOf(value, dialect) === undefined;
 }
 
 /** Whether a bare field value reads back as this value (a `*` in it then being a wildcard). */
@@ -247,19 +279,21 @@ export function bareValue(value: string): boolean {
   return value !== '' && value !== '*' && ![...value].some((c) => ends(c)) && !/^[<>]/.test(value);
 }
 
-export function printSearch(node: SearchNode | null): string {
+export function printSearch(node: SearchNode | null, dialect: SearchDialect = LOG_SEARCH): string {
   if (!node) return '';
+  const print = (n: SearchNode) => printSearch(n, dialect);
   switch (node.type) {
     case 'and':
-      return node.children.map((c) => (c.type === 'or' || c.type === 'and' ? `(${printSearch(c)})` : printSearch(c))).join(' ');
+      return node.children.map((c) => (c.type === 'or' || c.type === 'and' ? `(${print(c)})` : print(c))).join(' ');
     case 'or':
-      return node.children.map((c) => (c.type === 'or' ? `(${printSearch(c)})` : printSearch(c))).join(' OR ');
+      return node.children.map((c) => (c.type === 'or' ? `(${print(c)})` : print(c))).join(' OR ');
     case 'not':
-      return `-${node.child.type === 'and' || node.child.type === 'or' ? `(${printSearch(node.child)})` : printSearch(node.child)}`;
+      return `-${node.child.type === 'and' || node.child.type === 'or' ? `(${print(node.child)})` : print(node.child)}`;
     case 'text':
-      return node.wildcard || (bareText(node.value) && !node.value.includes('*')) ? node.value : quote(node.value);
+      return node.wildcard || (bareText(node.value, dialect) && !node.value.includes('*')) ? node.value : quote(node.value);
     case 'field': {
-      const name = node.field === 'metadata' ? `${METADATA_PREFIX}${node.key}` : node.field;
+      const prefix = Object.entries(dialect.keyed).find(([, f]) => f === node.field)?.[0];
+      const name = node.key !== undefined && prefix ? `${prefix}${node.key}` : node.field;
       if (node.op === 'exists') return `${name}:*`;
       const op = node.op === '=' ? '' : node.op;
       return `${name}:${op}${node.wildcard || (bareValue(node.value) && !node.value.includes('*')) ? node.value : quote(node.value)}`;

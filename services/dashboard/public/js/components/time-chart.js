@@ -30,6 +30,20 @@ function stack(data) {
 
 const cssVar = (/** @type {string} */ name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 
+/**
+ * The value axis as wide as its longest label ("1,000,000" was cut to ",00,000" in a fixed
+ * 60 px): measured in the axis's font, plus its ticks and gap. uPlot asks again after laying
+ * out (cycleNum > 1), when the size found first stands.
+ * @param {any} u @param {string[] | null} values @param {number} axisIdx @param {number} cycleNum
+ */
+function valueAxisSize(u, values, axisIdx, cycleNum) {
+  const axis = u.axes[axisIdx];
+  if (cycleNum > 1) return axis._size;
+  const longest = (values ?? []).reduce((a, v) => (String(v).length > a.length ? String(v) : a), '');
+  u.ctx.font = axis.font[0];
+  return Math.ceil(axis.ticks.size + axis.gap + u.ctx.measureText(longest).width / devicePixelRatio + 8);
+}
+
 /** Fewer decimals as values grow; whole numbers without any. @param {number} v */
 const axisNumber = (v) => (Number.isInteger(v) ? formatNumber(v) : formatDecimal(v, Math.abs(v) < 0.01 ? 4 : Math.abs(v) < 1 ? 2 : 1));
 
@@ -59,7 +73,7 @@ function options(uPlot, { data, series, height, yLabel, stacked, width, onZoom, 
         values: (/** @type {unknown} */ _u, /** @type {number[]} */ splits, /** @type {number} */ _i, /** @type {number} */ _space, /** @type {number} */ incr) =>
           splits.map((s) => formatAxisTime(s * 1000, Math.max(step, incr * 1000))),
       },
-      { ...axis, label: yLabel, size: 60, values: (/** @type {unknown} */ _u, /** @type {number[]} */ splits) => splits.map(fmt) },
+      { ...axis, label: yLabel, size: valueAxisSize, values: (/** @type {unknown} */ _u, /** @type {number[]} */ splits) => splits.map(fmt) },
     ],
     series: [
       {

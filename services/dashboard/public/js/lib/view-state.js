@@ -1,7 +1,29 @@
 // What stays when moving between a project's pages: the time range and the service and
-// environment filters, all in the URL, so a link, a reload or Back shows the same view.
+// environment filters, all in the URL, so a link, a reload or Back shows the same view. A
+// filter goes only to the tabs it applies to (a page under a tab, such as one trace, counts
+// as the tab), where it shows as a chip (components/filter-chips.js).
 
 export const CARRIED = ['range', 'from', 'to', 'service', 'environment'];
+const RANGE = ['range', 'from', 'to'];
+/** The carried filters each tab applies, with their chips' labels; a tab not named applies none. */
+const TAB_FILTERS = {
+  logs: [
+    ['service', 'service'],
+    ['environment', 'env'],
+  ],
+  errors: [
+    ['service', 'service'],
+    ['environment', 'env'],
+  ],
+  traces: [
+    ['service', 'service'],
+    ['environment', 'env'],
+  ],
+  llm: [['service', 'service']],
+};
+
+/** @param {string} tab @returns {Array<[string, string]>} */
+export const filtersOfTab = (tab) => /** @type {any} */ (TAB_FILTERS)[tab] ?? [];
 
 /**
  * A project page's URL with the current view's carried parameters, and more of its own.
@@ -12,7 +34,8 @@ export const CARRIED = ['range', 'from', 'to', 'service', 'environment'];
 export function projectHref(projectId, page, extra = {}) {
   const now = new URLSearchParams(location.search);
   const q = new URLSearchParams();
-  for (const k of CARRIED) {
+  const tab = page.split('/', 1)[0];
+  for (const k of [...RANGE, ...filtersOfTab(tab).map(([f]) => f)]) {
     const v = now.get(k);
     if (v) q.set(k, v);
   }

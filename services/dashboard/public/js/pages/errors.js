@@ -11,6 +11,7 @@ import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
 import { TriageActions, stateLabel } from '../components/triage-panel.js';
 import { useEffect, useState } from 'preact/hooks';
+import { FilterChips } from '../components/filter-chips.js';
 
 const FILTERS = [
   ['unresolved', 'Unresolved'],
@@ -112,6 +113,7 @@ export function ErrorsPage({ project }) {
       <h1>Errors</h1>
       <div class="head-actions"><${TimeRangePicker} /></div>
     </div>
+    <${FilterChips} tab="errors" />
     <div class="tabs small" data-testid="status-filter">
       ${FILTERS.map(([s, label]) => html`<${Link} href=${here(s)} class=${s === status ? 'tab active' : 'tab'}>${label}</${Link}>`)}
     </div>

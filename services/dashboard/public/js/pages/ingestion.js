@@ -6,8 +6,9 @@ import { formatNumber, timeAgo } from '../lib/format.js';
 import { TimeChart } from '../components/time-chart.js';
 import { ErrorBox, Loading } from '../components/status.js';
 
-// Ingestion health: stored events per minute and kind, and the consumers' lag (when
-// this process can see its consumers).
+// Ingestion health: stored events per minute and kind by receive time (when the consumers
+// wrote them, whatever time the events carry), and the consumers' lag (when this process can
+// see its consumers).
 
 const KINDS = ['log', 'error', 'span', 'llm'];
 const LABELS = { log: 'Logs', error: 'Errors', span: 'Spans', llm: 'LLM records' };
@@ -34,7 +35,7 @@ export function IngestionPage({ project }) {
   return html`
     <div class="page-head">
       <h1>Ingestion health</h1>
-      <span class="muted">last ${MINUTES} minutes, refreshed every 10 s</span>
+      <span class="muted">last ${MINUTES} minutes by receive time, refreshed every 10 s</span>
     </div>
     ${error && html`<${ErrorBox} error=${error} />`}
     ${!data && !error && html`<${Loading} />`}
@@ -42,10 +43,10 @@ export function IngestionPage({ project }) {
       data &&
       html`
       <div class="stats">
-        ${KINDS.map((k, i) => html`<div class="stat"><span class="stat-label">${LABELS[k]} stored</span><span class="stat-value" data-testid=${`ingested-${k}`}>${formatNumber(totals[i])}</span></div>`)}
+        ${KINDS.map((k, i) => html`<div class="stat"><span class="stat-label">${LABELS[k]} stored <span class="small">(by receive time)</span></span><span class="stat-value" data-testid=${`ingested-${k}`}>${formatNumber(totals[i])}</span></div>`)}
       </div>
       <section class="card">
-        <h2>Events per minute</h2>
+        <h2>Events stored per minute, by receive time</h2>
         <${TimeChart} data=${chart.data} series=${chart.series} testId="ingestion-chart" />
       </section>
       <section class="card">

@@ -11,6 +11,7 @@ import { TopSpenders } from './llm-top.js';
 import { TimeChart } from '../components/time-chart.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
+import { FilterChips } from '../components/filter-chips.js';
 
 /** Turns (bucket, model, value) points into uPlot columns: one series per model. */
 function columns(r, field) {
@@ -61,6 +62,7 @@ export function LlmPage({ project }) {
       <h1>LLM usage</h1>
       <div class="head-actions"><${TimeRangePicker} /></div>
     </div>
+    <${FilterChips} tab="llm" />
     ${error && html`<${ErrorBox} error=${error} />`}
     ${loading && !data && html`<${Loading} />`}
     ${data && data.models.length === 0 && html`<${Empty}>No LLM usage recorded in this time range.</${Empty}>`}

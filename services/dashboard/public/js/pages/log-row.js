@@ -2,10 +2,11 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { api, projectApi } from '../lib/api.js';
 import { Link } from '../lib/router.js';
-import { formatTime } from '../lib/format.js';
+import { formatTime, prettyJson } from '../lib/format.js';
 import { projectHref } from '../lib/view-state.js';
 import { fieldTerm } from '../lib/search-text.js';
 import { Badge } from '../components/badges.js';
+import { CopyButton } from '../components/copy-button.js';
 import { Highlight } from '../components/highlight.js';
 import { JsonView } from '../components/json-view.js';
 import { ErrorBox } from '../components/status.js';
@@ -63,11 +64,42 @@ function Surrounding({ projectId, log }) {
   `;
 }
 
-/** @param {{ log: any, projectId: string, open: boolean, fresh: boolean, terms: string[], onToggle: () => void }} props */
-export function LogRow({ log, projectId, open, fresh, terms, onToggle }) {
+/** A metadata value the search can name (a string, number or boolean at the top level), as the search writes it. */
+const filterable = (/** @type {unknown} */ v) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : null);
+
+/** Top-level metadata values with + (only these) and − (leave out), as the facets do. */
+function MetadataFilters({ metadata, onFilter }) {
+  const entries = Object.entries(metadata && typeof metadata === 'object' ? metadata : {})
+    .map(([k, v]) => [k, filterable(v)])
+    .filter(([k, v]) => v !== null && !/[\s:()"]/.test(String(k)));
+  if (entries.length === 0) return null;
+  return html`<div class="table-wrap"><table class="table compact small" data-testid="metadata-filters">
+    <tbody>
+      ${entries.map(
+        ([k, v]) => html`<tr>
+          <td class="mono">${k}</td><td class="mono message">${v}</td>
+          <td class="nowrap">
+            <button type="button" class="btn btn-small" aria-label=${`Filter in ${k} ${v}`} onClick=${() => onFilter(`metadata.${k}`, v, false)}>+</button>
+            <button type="button" class="btn btn-small" aria-label=${`Filter out ${k} ${v}`} onClick=${() => onFilter(`metadata.${k}`, v, true)}>−</button>
+          </td>
+        </tr>`,
+      )}
+    </tbody>
+  </table></div>`;
+}
+
+/** @param {{ log: any, projectId: string, open: boolean, active?: boolean, fresh: boolean, terms: string[], onToggle: () => void, onFilter?: (name: string, value: string, exclude: boolean) => void }} props */
+export function LogRow({ log, projectId, open, active = false, fresh, terms, onToggle, onFilter }) {
   const logsWith = (/** @type {string} */ key, /** @type {string} */ value) => projectHref(projectId, 'logs', { q: fieldTerm(key, value) });
+  // A row is reached by Tab (or j/k, logs.js) and opens with Enter or Space.
+  const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
+    if (e.target !== e.currentTarget || (e.key !== 'Enter' && e.key !== ' ')) return;
+    e.preventDefault();
+    onToggle();
+  };
   return html`
-    <tr class=${`log-row${open ? ' open' : ''}${fresh ? ' log-new' : ''}`} onClick=${onToggle} data-testid="log-row" aria-expanded=${open}>
+    <tr class=${`log-row${open ? ' open' : ''}${fresh ? ' log-new' : ''}${active ? ' kbd-active' : ''}`} onClick=${onToggle} onKeyDown=${onKeyDown} tabIndex="0"
+      data-testid="log-row" data-event=${log.event_id} aria-expanded=${open}>
       <td class="nowrap mono time-cell">${formatTime(log.timestamp)}${fresh && html` <span class="new-badge">new</span>`}</td>
       <td><${Badge} value=${log.level} /></td>
       <td class="nowrap service-cell">${log.service}</td>
@@ -97,8 +129,15 @@ export function LogRow({ log, projectId, open, fresh, terms, onToggle }) {
           <dt>Span</dt><dd>${log.span_id || '—'}</dd>
           <dt>Received</dt><dd>${formatTime(log.received_at)}</dd>
         </dl>
-        <h4>Metadata</h4>
+        <div class="row spread"><h4>Metadata</h4>
+          <span class="row">
+            <${CopyButton} text=${log.message} label="Copy line" testId="copy-line" />
+            <${CopyButton} text=${prettyJson(log)} label="Copy JSON" testId="copy-json" />
+            <${CopyButton} text=${log.event_id} label="Copy id" testId="copy-id" />
+          </span>
+        </div>
         <${JsonView} value=${log.metadata} />
+        ${onFilter && html`<${MetadataFilters} metadata=${log.metadata} onFilter=${onFilter} />`}
         <div class="spaced"><${Surrounding} projectId=${projectId} log=${log} /></div>
       </td>
     </tr>`

@@ -1,13 +1,15 @@
 import { html } from 'htm/preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, projectApi } from '../lib/api.js';
+import { api, projectApi, queryString } from '../lib/api.js';
 import { setQuery, useLocation } from '../lib/router.js';
 import { boundsOf, rangeOf, rangeParams } from '../lib/time-range.js';
 import { useData, useInterval } from '../lib/use-data.js';
 import { recall, remember } from '../lib/page-cache.js';
 import { formatNumber, zoneLabel } from '../lib/format.js';
 import { addTerm, fieldTerm } from '../lib/search-text.js';
+import { filtersOfTab } from '../lib/view-state.js';
 import { Facets } from '../components/facets.js';
+import { FilterChips } from '../components/filter-chips.js';
 import { SearchBar } from '../components/search-bar.js';
 import { TimeChart } from '../components/time-chart.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
@@ -30,12 +32,16 @@ const PARAM_FILTERS = [
   ['level', 'level'],
   ['trace_id', 'trace'],
 ];
+/** The ones only this page applies (service and environment are carried: view-state.js). */
+const OWN_FILTERS = PARAM_FILTERS.filter(([k]) => !filtersOfTab('logs').some(([f]) => f === k));
 const PAGE_SIZE = 100;
 const MAX_ROWS = 5000;
 const TAIL_MS = 2000;
 const BUCKETS = 60;
 
-const byNewest = (a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : a.event_id < b.event_id ? 1 : -1);
+// By time only: Array.sort is stable, so logs of one millisecond keep the server's order
+// (timestamp, then event id as ClickHouse orders UUIDs, which is not their text's order).
+const byNewest = (a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0);
 
 /** The query parameters of the logs reads, from the page's URL. @param {URLSearchParams} query */
 function filtersOf(query) {
@@ -181,8 +187,33 @@ export function LogsPage({ project }) {
     if (name.startsWith('metadata.') && /[\s:()"]/.test(name)) return;
     setQuery({ q: addTerm(query.get('q') || '', fieldTerm(name, value, exclude)) }, { replace: false });
   };
+  // j/k (or ↓/↑) move through the rows, Enter opens or closes one, Esc closes it (not while typing).
+  const [activeRow, setActiveRow] = useState(-1);
+  useEffect(() => setActiveRow(-1), [filterKey]);
+  useEffect(() => {
+    const onKey = (/** @type {KeyboardEvent} */ e) => {
+      const t = e.target;
+      if (e.ctrlKey || e.metaKey || e.altKey || (t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName)))) return;
+      if (e.key === 'Escape') {
+        if (openId) setOpenId(null);
+        return;
+      }
+      // A button or a link keeps its own keys.
+      if (t instanceof HTMLElement && ['BUTTON', 'A', 'SUMMARY'].includes(t.tagName)) return;
+      const step = e.key === 'j' || e.key === 'ArrowDown' ? 1 : e.key === 'k' || e.key === 'ArrowUp' ? -1 : 0;
+      if (step && rows.length > 0) {
+        e.preventDefault();
+        const i = Math.max(0, Math.min(rows.length - 1, activeRow + step));
+        setActiveRow(i);
+        /** @type {HTMLElement | null} */ (document.querySelector(`[data-event="${CSS.escape(rows[i].event_id)}"]`))?.focus();
+      } else if (e.key === 'Enter' && rows[activeRow] && !(t instanceof HTMLElement && t.matches('[data-testid=log-row]'))) {
+        setOpenId(openId === rows[activeRow].event_id ? null : rows[activeRow].event_id);
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [rows, activeRow, openId]);
   const zoom = (/** @type {number} */ from, /** @type {number} */ to) => setQuery(rangeParams({ kind: 'absolute', from, to }), { replace: false });
-  const chips = PARAM_FILTERS.filter(([k]) => query.get(k));
 
   return html`
     <div class="page-head">
@@ -198,19 +229,22 @@ export function LogsPage({ project }) {
             }</span>`
           }
         </div>
+        <details class="menu" data-testid="export-menu">
+          <summary class="btn btn-small">Export</summary>
+          <div class="menu-body">
+            <p class="small muted">The matching logs, newest first (at most 100,000)</p>
+            ${['csv', 'ndjson'].map(
+              (format) =>
+                html`<a class="btn btn-small" data-testid=${`export-${format}`} download
+                  href=${projectApi(project.id, '/logs/export') + queryString({ ...filters, ...boundsOf(range), format })}>${format.toUpperCase()}</a> `,
+            )}
+          </div>
+        </details>
         <${TimeRangePicker} />
       </div>
     </div>
     <${SearchBar} projectId=${project.id} value=${query.get('q') || ''} onSearch=${search} range=${range.kind === 'relative' ? range.id : null} />
-    ${
-      chips.length > 0 &&
-      html`<div class="chips" data-testid="filter-chips">
-        ${chips.map(
-          ([k, label]) => html`<span class="chip">${label}: ${query.get(k)}
-            <button type="button" aria-label=${`Remove filter ${label}`} onClick=${() => setQuery({ [k]: null }, { replace: false })}>×</button></span>`,
-        )}
-      </div>`
-    }
+    <${FilterChips} tab="logs" own=${OWN_FILTERS} />
     ${volume.error && html`<${ErrorBox} error=${volume.error} />`}
     ${volume.data && html`<${Volume} data=${volume.data} onZoom=${zoom} />`}
     <div class="explorer">
@@ -224,9 +258,9 @@ export function LogsPage({ project }) {
               <thead><tr><th>Time <span class="muted small">(${zoneLabel()})</span></th><th>Level</th><th>Service</th><th>Message</th></tr></thead>
               <tbody>
                 ${rows.map(
-                  (l) =>
-                    html`<${LogRow} key=${l.event_id} log=${l} projectId=${project.id} terms=${terms} fresh=${fresh.has(l.event_id)}
-                      open=${openId === l.event_id} onToggle=${() => setOpenId(openId === l.event_id ? null : l.event_id)} />`,
+                  (l, i) =>
+                    html`<${LogRow} key=${l.event_id} log=${l} projectId=${project.id} terms=${terms} fresh=${fresh.has(l.event_id)} active=${i === activeRow}
+                      open=${openId === l.event_id} onToggle=${() => (setActiveRow(i), setOpenId(openId === l.event_id ? null : l.event_id))} onFilter=${filter} />`,
                 )}
               </tbody>
             </table></div>`

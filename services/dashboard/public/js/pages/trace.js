@@ -1,21 +1,24 @@
 import { html } from 'htm/preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, api, projectApi } from '../lib/api.js';
 import { Link } from '../lib/router.js';
 import { useData } from '../lib/use-data.js';
 import { errorTitle, formatDuration, formatNumber, formatTime, zoneLabel } from '../lib/format.js';
 import { aroundParams, projectHref } from '../lib/view-state.js';
 import { fieldTerm } from '../lib/search-text.js';
+import { colorsOf } from '../lib/service-colors.js';
 import { Badge } from '../components/badges.js';
-import { JsonView } from '../components/json-view.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
-import { Waterfall } from './waterfall.js';
+import { criticalPath, descendantsOf, orderSpans, spanHas, Waterfall } from './waterfall.js';
+import { SpanDetail } from './span-detail.js';
 
-// One trace: its waterfall, the selected span, the errors reported with its trace id and
-// the logs that carry it, with links to the logs explorer (by trace id, and everything
-// logged around the trace's time).
+// One trace: its waterfall (fold a span's children, search within the trace, the critical
+// path marked), the selected span beside it (under its row on a phone), the errors reported
+// with its trace id and the logs that carry it, with links to the logs explorer (by trace
+// id, and everything logged around the trace's time). j/k move through the spans shown.
 
 const SLACK_MS = 3600_000;
+const PHONE = '(max-width: 760px)';
 
 async function loadTrace(projectId, traceId) {
   const t = await api(projectApi(projectId, `/traces/${encodeURIComponent(traceId)}`));
@@ -30,17 +33,87 @@ async function loadTrace(projectId, traceId) {
   return { spans: t.spans, start, end, logs: logs.logs.slice().reverse(), logsError: logs.error, errors: errors.errors, errorsError: errors.error };
 }
 
+/** Whether the window is phone-sized (the span's details then go under its row). */
+function usePhone() {
+  const [phone, setPhone] = useState(() => window.matchMedia(PHONE).matches);
+  useEffect(() => {
+    const m = window.matchMedia(PHONE);
+    const on = () => setPhone(m.matches);
+    m.addEventListener('change', on);
+    return () => m.removeEventListener('change', on);
+  }, []);
+  return phone;
+}
+
+/** @param {EventTarget | null} t */
+const typing = (t) => t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
+
 export function TracePage({ project, params }) {
   const { traceId } = params;
   const { data, error } = useData(() => loadTrace(project.id, traceId), `${project.id}|${traceId}`);
   const [selected, setSelected] = useState(/** @type {string | null} */ (null));
+  const [collapsed, setCollapsed] = useState(/** @type {Set<string>} */ (new Set()));
+  const [find, setFind] = useState('');
+  const [showCritical, setShowCritical] = useState(true);
+  const phone = usePhone();
+  const spans = data?.spans ?? [];
+  const critical = useMemo(() => criticalPath(spans), [data]);
+  const color = useMemo(
+    () =>
+      colorsOf(
+        spans.map((s) => s.service),
+        true,
+      ),
+    [data],
+  );
+  const matches = useMemo(() => (find.trim() ? new Set(spans.filter((s) => spanHas(s, find)).map((s) => s.span_id)) : null), [data, find]);
+  const rows = useMemo(() => orderSpans(spans, collapsed), [data, collapsed]);
+  const root = spans.find((s) => !s.parent_span_id) || spans[0];
+  const current = selected || root?.span_id;
+
+  // j/k (or the arrows) move through the spans shown; Esc leaves the search within the trace.
+  useEffect(() => {
+    const onKey = (/** @type {KeyboardEvent} */ e) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || rows.length === 0) return;
+      const i = rows.findIndex((r) => r.span.span_id === current);
+      const step = e.key === 'j' || e.key === 'ArrowDown' ? 1 : e.key === 'k' || e.key === 'ArrowUp' ? -1 : 0;
+      if (!step) return;
+      e.preventDefault();
+      const next = rows[Math.max(0, Math.min(rows.length - 1, i + step))].span.span_id;
+      setSelected(next);
+      document.querySelector(`[data-span="${CSS.escape(next)}"]`)?.scrollIntoView({ block: 'nearest' });
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [rows, current]);
+
   if (error instanceof ApiError && error.status === 404) return html`<${Empty}>No spans with trace id “${traceId}” in this project (yet).</${Empty}>`;
   if (error) return html`<${ErrorBox} error=${error} />`;
   if (!data) return html`<${Loading} />`;
-  const root = data.spans.find((s) => !s.parent_span_id) || data.spans[0];
-  const span = data.spans.find((s) => s.span_id === (selected || root.span_id)) || root;
+  const span = spans.find((s) => s.span_id === current) || root;
+  const fold = (/** @type {string} */ id) => {
+    const next = new Set(collapsed);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setCollapsed(next);
+  };
+  const foldable = spans.filter((s) => descendantsOf(spans, s.span_id).length > 0).map((s) => s.span_id);
+  // A match hidden in a folded subtree is shown: its ancestors open.
+  const findNext = (/** @type {Event} */ e) => {
+    e.preventDefault();
+    if (!matches || matches.size === 0) return;
+    const order = orderSpans(spans)
+      .map((r) => r.span.span_id)
+      .filter((id) => matches.has(id));
+    const next = order[(order.indexOf(current) + 1) % order.length];
+    const open = new Set(collapsed);
+    for (let p = spans.find((s) => s.span_id === next)?.parent_span_id; p; p = spans.find((s) => s.span_id === p)?.parent_span_id) open.delete(p);
+    setCollapsed(open);
+    setSelected(next);
+  };
   const logsOfTrace = projectHref(project.id, 'logs', { q: fieldTerm('trace_id', traceId), ...aroundParams(data.start, data.end, SLACK_MS) });
   const logsAround = projectHref(project.id, 'logs', { q: null, ...aroundParams(data.start, data.end) });
+  const detail = html`<${SpanDetail} span=${span} trace=${data} projectId=${project.id} color=${color} onSelect=${setSelected} />`;
   return html`
     <div class="page-head">
       <div class="min0">
@@ -55,30 +128,33 @@ export function TracePage({ project, params }) {
     </div>
     <div class="stats">
       <div class="stat"><span class="stat-label">Duration</span><span class="stat-value">${formatDuration(data.end - data.start)}</span></div>
-      <div class="stat"><span class="stat-label">Spans</span><span class="stat-value">${formatNumber(data.spans.length)}</span></div>
+      <div class="stat"><span class="stat-label">Spans</span><span class="stat-value">${formatNumber(spans.length)}</span></div>
+      <div class="stat"><span class="stat-label">Services</span><span class="stat-value">${formatNumber(new Set(spans.map((s) => s.service)).size)}</span></div>
       <div class="stat"><span class="stat-label">Started</span><span class="stat-value small">${formatTime(data.start, { zone: true })}</span></div>
-      <div class="stat"><span class="stat-label">Status</span><span class="stat-value"><${Badge} value=${data.spans.some((s) => s.status === 'error') ? 'error' : 'ok'} /></span></div>
+      <div class="stat"><span class="stat-label">Status</span><span class="stat-value"><${Badge} value=${spans.some((s) => s.status === 'error') ? 'error' : 'ok'} /></span></div>
       <div class="stat"><span class="stat-label">Errors reported</span><span class="stat-value" data-testid="trace-error-count">${formatNumber(data.errors.length)}</span></div>
     </div>
-    <section class="card">
-      <h2>Waterfall</h2>
-      <${Waterfall} spans=${data.spans} selected=${span.span_id} onSelect=${setSelected} />
-    </section>
-    <section class="card" data-testid="span-detail">
-      <h2 class="break">Span: ${span.operation}</h2>
-      <dl class="fields">
-        <dt>Span id</dt><dd class="mono">${span.span_id}</dd>
-        <dt>Parent</dt><dd class="mono">${span.parent_span_id || '— (root)'}</dd>
-        <dt>Start</dt><dd>${formatTime(span.start_time, { zone: true })}</dd>
-        <dt>Duration</dt><dd>${formatDuration(span.duration_ms)}</dd>
-        <dt>Status</dt><dd><${Badge} value=${span.status} /></dd>
-        <dt>Service</dt><dd>${span.service}</dd>
-        <dt>Environment</dt><dd>${span.environment}</dd>
-        <dt>Release</dt><dd>${span.release || '—'}</dd>
-      </dl>
-      <h3>Metadata</h3>
-      <${JsonView} value=${span.metadata} />
-    </section>
+    <div class="trace-layout">
+      <section class="card trace-main">
+        <div class="row spread wf-tools">
+          <h2>Waterfall</h2>
+          <form class="wf-find" role="search" onSubmit=${findNext}>
+            <input type="search" data-testid="trace-find" aria-label="Find spans in this trace" placeholder="Find in trace (Enter: next)" value=${find}
+              onInput=${(e) => setFind(e.currentTarget.value)} onKeyDown=${(e) => e.key === 'Escape' && ((setFind(''), e.currentTarget.blur()))} />
+            ${matches && html`<span class="small muted" data-testid="trace-find-count" role="status">${formatNumber(matches.size)} of ${formatNumber(spans.length)} spans</span>`}
+          </form>
+          <div class="wf-buttons">
+            <label class="small"><input type="checkbox" data-testid="critical-toggle" checked=${showCritical} onChange=${(e) => setShowCritical(e.currentTarget.checked)} /> Critical path</label>
+            <button type="button" class="btn btn-small" data-testid="collapse-all" onClick=${() => setCollapsed(new Set(foldable.filter((id) => id !== root.span_id)))}>Collapse all</button>
+            <button type="button" class="btn btn-small" data-testid="expand-all" onClick=${() => setCollapsed(new Set())}>Expand all</button>
+          </div>
+        </div>
+        <${Waterfall} spans=${spans} selected=${span.span_id} onSelect=${setSelected} color=${color} collapsed=${collapsed} onFold=${fold}
+          matches=${matches} critical=${showCritical ? critical : null} detail=${phone ? detail : null} />
+        <p class="muted small">j / k move through the spans; a span with children folds (▾ ▸).</p>
+      </section>
+      ${!phone && html`<aside class="trace-side">${detail}</aside>`}
+    </div>
     <section class="card" id="errors" data-testid="trace-errors">
       <h2>Errors in this trace</h2>
       ${data.errorsError && html`<${ErrorBox} error=${data.errorsError} />`}

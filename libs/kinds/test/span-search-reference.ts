@@ -1,0 +1,71 @@
+import { jsonInner, metadataPaths } from '../src/log/search/sql.ts';
+import type { SearchNode } from '../src/log/search/syntax.ts';
+import { RESOURCE_KEY } from '../src/span/search-dialect.ts';
+import { at, compare, contains, metadataMatches, pattern } from './log-search-reference.ts';
+
+// The trace search as docs/dashboard.md states it, read in plain JavaScript: whether one span
+// matches a search, and which traces a search, a service and a status select, in which order.
+// The read-API test holds GET /traces to it.
+
+export interface ReferenceSpan {
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string;
+  service: string;
+  environment: string;
+  release: string;
+  operation: string;
+  status: string;
+  duration_ms: number;
+  start_ms: number;
+  metadata: Record<string, unknown>;
+}
+
+export function spanMatches(node: SearchNode, s: ReferenceSpan): boolean {
+  switch (node.type) {
+    case 'and':
+      return node.children.every((c) => spanMatches(c, s));
+    case 'or':
+      return node.children.some((c) => spanMatches(c, s));
+    case 'not':
+      return !spanMatches(node.child, s);
+    case 'text':
+      return contains(s.operation, node.value, node.wildcard) || contains(JSON.stringify(s.metadata), jsonInner(node.value), node.wildcard);
+    case 'field': {
+      if (node.field === 'metadata') return metadataPaths(node.key!).some((p) => metadataMatches(at(s.metadata, p), node));
+      if (node.field === 'resource') return metadataPaths(node.key!).some((p) => metadataMatches(at(s.metadata, [RESOURCE_KEY, ...p]), node));
+      if (node.field === 'duration') return node.op === '=' ? s.duration_ms === Number(node.value) : compare(s.duration_ms, node.op as '>', Number(node.value));
+      const value = String(s[node.field as keyof ReferenceSpan]);
+      if (node.op === 'exists') return value !== '';
+      return node.wildcard ? pattern(node.value, true, true).test(value) : value === node.value;
+    }
+  }
+}
+
+export interface ReferenceQuery {
+  fromMs: number;
+  toMs: number;
+  search: SearchNode | null;
+  service?: string;
+  status?: 'ok' | 'error';
+  sort: 'time' | 'duration';
+}
+
+/** The trace ids a search selects, in the order the read API lists them. */
+export function tracesMatching(spans: ReferenceSpan[], q: ReferenceQuery): string[] {
+  const byTrace = new Map<string, ReferenceSpan[]>();
+  for (const s of spans) byTrace.set(s.trace_id, [...(byTrace.get(s.trace_id) ?? []), s]);
+  const roots = spans.filter((s) => s.parent_span_id === '' && s.start_ms >= q.fromMs && s.start_ms <= q.toMs);
+  const picked = roots.filter((root) => {
+    const all = byTrace.get(root.trace_id) ?? [];
+    if (q.search && !all.some((s) => spanMatches(q.search!, s))) return false;
+    if (q.service && !all.some((s) => s.service.toLowerCase() === q.service!.toLowerCase())) return false;
+    const failed = all.some((s) => s.status === 'error');
+    if (q.status === 'error' && !failed) return false;
+    if (q.status === 'ok' && failed) return false;
+    return true;
+  });
+  const desc = (a: number | string, b: number | string) => (a < b ? 1 : a > b ? -1 : 0);
+  picked.sort((a, b) => (q.sort === 'duration' ? desc(a.duration_ms, b.duration_ms) : 0) || desc(a.start_ms, b.start_ms) || desc(a.trace_id, b.trace_id));
+  return picked.map((r) => r.trace_id);
+}
