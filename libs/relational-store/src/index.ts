@@ -54,3 +54,4 @@ export {
 } from './alerts-repo.ts';
 export { sourceMapsRepo, type SourceMapsRepo, type SourceMapInfo, type SourceMapUpload } from './source-maps-repo.ts';
 export { savedQueriesRepo, MAX_SAVED_QUERIES, type SavedQueriesRepo, type SavedQuery } from './saved-queries-repo.ts';
+export { uploadTokensRepo, MAX_UPLOAD_TOKENS, type UploadTokensRepo, type UploadToken } from './upload-tokens-repo.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type LlmPriceTable, type Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
-import { deletionsRepo, projectsRepo, savedQueriesRepo } from '@devtrail/relational-store';
+import { deletionsRepo, projectsRepo, savedQueriesRepo, uploadTokensRepo } from '@devtrail/relational-store';
 import { operatorAuthenticator, requirePrincipal, type Authenticator } from './api/access.ts';
 import { registerAdminRoutes } from './api/admin-routes.ts';
 import { registerReadRoutes } from './api/read-routes.ts';
@@ -14,7 +14,8 @@ import { startDeletionWorker } from './data/deletion-worker.ts';
 import { registerTriageRoutes } from './api/triage-routes.ts';
 import { registerAlertRoutes } from './api/alert-routes.ts';
 import { registerSourceMapUploads, registerSymbolication, type SourceMapLimits } from './api/source-map-routes.ts';
-import { projectKeyAuthenticator } from './api/key-authenticator.ts';
+import { uploadTokenAuthenticator } from './api/upload-token-authenticator.ts';
+import { registerUploadTokenRoutes } from './api/upload-token-routes.ts';
 import { deliveryOptionsOf, type DeliveryOptions } from '@devtrail/alerting';
 
 export interface ControlPlaneOptions {
@@ -46,6 +47,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
   if (!opts.operatorToken) logger.warn('DEVTRAIL_OPERATOR_TOKEN is not set: the admin and read APIs accept no operator calls');
   const repo = projectsRepo(adapters.relational);
   const operator = operatorAuthenticator(opts.operatorToken, async (id) => (await repo.get(id)) !== null);
+  const tokens = uploadTokensRepo(adapters.relational);
   await app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? [])]));
     registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);
@@ -57,10 +59,12 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     registerTriageRoutes(api, adapters.columnStore, adapters.relational, retention);
     registerAlertRoutes(api, adapters.relational, { delivery: opts.delivery ?? deliveryOptionsOf(defaults().alerts), publicUrl: opts.publicUrl });
     registerSymbolication(api, adapters.columnStore, adapters.relational, retention);
+    registerUploadTokenRoutes(api, tokens);
   });
-  // Source map uploads also admit the project's own key (a build pipeline has it).
+  // Source map uploads also admit the project's upload tokens (a build pipeline has one); never
+  // its API key, which ships in browsers (docs/security.md).
   await app.register(async (api) => {
-    api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? []), projectKeyAuthenticator(repo)]));
+    api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? []), uploadTokenAuthenticator(tokens)]));
     registerSourceMapUploads(api, adapters.relational, opts.sourceMaps ?? defaults().sourceMaps);
   });
   const worker = startDeletionWorker(deletionsRepo(adapters.relational), adapters.columnStore, logger, { graceMs: opts.deletionGraceMs });

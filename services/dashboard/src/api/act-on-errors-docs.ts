@@ -128,14 +128,14 @@ export function documentActOnErrors(docs: ApiDocs) {
     p: string,
     tag: string,
     summary: string,
-    o: { params?: AnyZodObject; query?: AnyZodObject; body?: z.ZodTypeAny; ok?: z.ZodTypeAny; status?: number; notFound?: string; keyToo?: boolean },
+    o: { params?: AnyZodObject; query?: AnyZodObject; body?: z.ZodTypeAny; ok?: z.ZodTypeAny; status?: number; notFound?: string; uploadToken?: boolean },
   ) =>
     r.registerPath({
       method,
       path: openApiPath(p),
       tags: [tag],
       summary,
-      security: o.keyToo ? [{ operatorToken: [] }, { apiKey: [] }] : [{ operatorToken: [] }],
+      security: o.uploadToken ? [{ operatorToken: [] }, { uploadToken: [] }] : [{ operatorToken: [] }],
       request: {
         params: o.params ? idParam.merge(o.params) : idParam,
         ...(o.query ? { query: o.query } : {}),
@@ -198,21 +198,21 @@ export function documentActOnErrors(docs: ApiDocs) {
     query: notificationsQuery,
     ok: z.object({ notifications: z.array(notification) }),
   });
-  path('post', SOURCE_MAP_PATHS.maps, 'source maps', 'Upload a source map for a release and file URL (the project key may upload)', {
+  path('post', SOURCE_MAP_PATHS.maps, 'source maps', 'Upload a source map for a release and file URL (an upload token may upload; the API key may not)', {
     body: sourceMapUpload,
     ok: z.object({ source_map: sourceMap }),
     status: 201,
-    keyToo: true,
+    uploadToken: true,
   });
   path('get', SOURCE_MAP_PATHS.maps, 'source maps', 'List uploaded source maps', {
     query: sourceMapList,
     ok: z.object({ source_maps: z.array(sourceMap) }),
-    keyToo: true,
+    uploadToken: true,
   });
   path('delete', SOURCE_MAP_PATHS.maps, 'source maps', 'Delete a release’s source maps (or one file’s)', {
     query: sourceMapDelete,
     ok: z.object({ deleted: z.number().int() }),
-    keyToo: true,
+    uploadToken: true,
   });
   return {
     name: 'triage, alerts, source maps',

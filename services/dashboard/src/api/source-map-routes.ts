@@ -11,9 +11,9 @@ import { symbolicatedQuery } from './triage-schemas.ts';
 import { occurrenceOf } from './triage-routes.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
 
-// Source maps (docs/source-maps.md): upload per release and file URL (a project key may
-// upload its own project's maps, as may the operator and members), list, delete; and a
-// group's stack symbolicated for display. source-map-docs.ts documents each path.
+// Source maps (docs/source-maps.md): upload per release and file URL (a project's upload
+// token may upload its own project's maps, as may the operator and members), list, delete;
+// and a group's stack symbolicated for display. source-map-docs.ts documents each path.
 
 export const SOURCE_MAP_PATHS = {
   maps: '/api/projects/:id/source-maps',
@@ -36,7 +36,7 @@ export const infoJson = (i: SourceMapInfo) => ({
   created_at: i.createdAt,
 });
 
-/** Upload, list and delete: the scope that also admits project keys. */
+/** Upload, list and delete: the scope that also admits upload tokens. */
 export function registerSourceMapUploads(app: FastifyInstance, relational: RelationalStore, limits: SourceMapLimits): void {
   const repo = sourceMapsRepo(relational);
 
