@@ -1,5 +1,6 @@
 import { Session } from 'chdb';
 import { ColumnStoreError, clickHouseFailure, type ColumnStore } from './column-store.ts';
+import { abortExits } from './abort-exits.ts';
 
 /**
  * The chdb engine in-process (embedded mode): the same SQL as the server. libchdb
@@ -8,6 +9,7 @@ import { ColumnStoreError, clickHouseFailure, type ColumnStore } from './column-
  */
 export function createChdbStore(dataDir: string, database: string): ColumnStore {
   const session = new Session(dataDir);
+  abortExits(); // after libchdb has installed its signal handlers (abort-exits.ts)
   session.query(`CREATE DATABASE IF NOT EXISTS ${database}`);
   session.query(`USE ${database}`);
   let closed = false;

@@ -84,6 +84,9 @@ const envSchema = z.object({
   SOURCE_MAP_MAX_BYTES: int(32 * 1024 * 1024),
   SOURCE_MAP_MAX_FILES_PER_RELEASE: int(5000),
   SOURCE_MAP_MAX_PROJECT_BYTES: int(1024 * 1024 * 1024),
+  SOURCE_MAP_WORKER_HEAP_MB: int(256),
+  SOURCE_MAP_CACHE_MB: int(128),
+  SOURCE_MAP_TIMEOUT_MS: int(10_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -144,8 +147,13 @@ export interface Config {
     retryMaxMs: number;
     maxAttempts: number;
   };
-  /** Source map uploads (docs/source-maps.md). */
-  sourceMaps: { maxBytes: number; maxFilesPerRelease: number; maxProjectBytes: number };
+  /** Source map uploads and the source-map worker's budget (docs/source-maps.md). */
+  sourceMaps: {
+    maxBytes: number;
+    maxFilesPerRelease: number;
+    maxProjectBytes: number;
+    budget: { heapMb: number; cacheMb: number; timeoutMs: number; queue: number };
+  };
 }
 
 export class ConfigError extends Error {}
@@ -242,6 +250,16 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       retryMaxMs: e.ALERT_RETRY_MAX_MS,
       maxAttempts: e.ALERT_MAX_ATTEMPTS,
     },
-    sourceMaps: { maxBytes: e.SOURCE_MAP_MAX_BYTES, maxFilesPerRelease: e.SOURCE_MAP_MAX_FILES_PER_RELEASE, maxProjectBytes: e.SOURCE_MAP_MAX_PROJECT_BYTES },
+    sourceMaps: {
+      maxBytes: e.SOURCE_MAP_MAX_BYTES,
+      maxFilesPerRelease: e.SOURCE_MAP_MAX_FILES_PER_RELEASE,
+      maxProjectBytes: e.SOURCE_MAP_MAX_PROJECT_BYTES,
+      budget: {
+        heapMb: e.SOURCE_MAP_WORKER_HEAP_MB,
+        cacheMb: Math.min(e.SOURCE_MAP_CACHE_MB, e.SOURCE_MAP_WORKER_HEAP_MB),
+        timeoutMs: e.SOURCE_MAP_TIMEOUT_MS,
+        queue: 32,
+      },
+    },
   };
 }

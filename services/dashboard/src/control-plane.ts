@@ -17,6 +17,7 @@ import { registerSourceMapUploads, registerSymbolication, type SourceMapLimits }
 import { uploadTokenAuthenticator } from './api/upload-token-authenticator.ts';
 import { registerUploadTokenRoutes } from './api/upload-token-routes.ts';
 import { deliveryOptionsOf, type DeliveryOptions } from '@devtrail/alerting';
+import { createMapPool } from '@devtrail/source-maps';
 
 export interface ControlPlaneOptions {
   operatorToken: string | undefined;
@@ -35,7 +36,7 @@ export interface ControlPlaneOptions {
   delivery?: DeliveryOptions;
   /** Where people reach the dashboard, for links in notifications (DEVTRAIL_PUBLIC_URL). */
   publicUrl?: string;
-  /** Source map upload limits (config.sourceMaps); the defaults when unset. */
+  /** Source map limits and the source-map worker's budget (config.sourceMaps); the defaults when unset. */
   sourceMaps?: SourceMapLimits;
 }
 
@@ -48,6 +49,10 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
   const repo = projectsRepo(adapters.relational);
   const operator = operatorAuthenticator(opts.operatorToken, async (id) => (await repo.get(id)) !== null);
   const tokens = uploadTokensRepo(adapters.relational);
+  const sourceMaps = opts.sourceMaps ?? defaults().sourceMaps;
+  // One source-map worker for uploads and symbolication (its heap and time limits: docs/source-maps.md).
+  const maps = createMapPool(sourceMaps.budget);
+  app.addHook('onClose', async () => maps.close());
   await app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? [])]));
     registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);
@@ -58,14 +63,14 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     registerSavedQueryRoutes(api, savedQueriesRepo(adapters.relational));
     registerTriageRoutes(api, adapters.columnStore, adapters.relational, retention);
     registerAlertRoutes(api, adapters.relational, { delivery: opts.delivery ?? deliveryOptionsOf(defaults().alerts), publicUrl: opts.publicUrl });
-    registerSymbolication(api, adapters.columnStore, adapters.relational, retention);
+    registerSymbolication(api, adapters.columnStore, adapters.relational, retention, maps);
     registerUploadTokenRoutes(api, tokens);
   });
   // Source map uploads also admit the project's upload tokens (a build pipeline has one); never
   // its API key, which ships in browsers (docs/security.md).
   await app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? []), uploadTokenAuthenticator(tokens)]));
-    registerSourceMapUploads(api, adapters.relational, opts.sourceMaps ?? defaults().sourceMaps);
+    registerSourceMapUploads(api, adapters.relational, sourceMaps, maps);
   });
   const worker = startDeletionWorker(deletionsRepo(adapters.relational), adapters.columnStore, logger, { graceMs: opts.deletionGraceMs });
   app.addHook('onClose', async () => worker.stop());

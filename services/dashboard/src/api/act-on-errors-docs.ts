@@ -172,7 +172,18 @@ export function documentActOnErrors(docs: ApiDocs) {
   path('get', SOURCE_MAP_PATHS.symbolicated, 'source maps', "A group's latest (or one) occurrence's stack at its original source", {
     params: fingerprintParam,
     query: symbolicatedQuery,
-    ok: z.object({ event_id: z.string().uuid(), release: z.string(), maps_found: z.number().int(), frames: z.array(frame) }),
+    ok: z.object({
+      event_id: z.string().uuid(),
+      release: z.string(),
+      maps_found: z.number().int().openapi({ description: "Stored maps found for the stack's files." }),
+      unsymbolicated: z
+        .array(z.object({ url: z.string(), reason: z.string() }))
+        .openapi({
+          description:
+            'Files whose map was found but could not be used within the source-map worker\'s budget (docs/source-maps.md, "Budgets"): their frames are shown minified.',
+        }),
+      frames: z.array(frame),
+    }),
     notFound: notFound('Error event').message,
   });
   path('get', ALERT_PATHS.rules, 'alerts', 'Alert rules', { ok: z.object({ rules: z.array(rule) }) });
