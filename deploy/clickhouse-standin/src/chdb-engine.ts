@@ -15,10 +15,13 @@ const SERVER_DEFAULTS = [
 const quoteIdentifier = (name: string) => `\`${name.replace(/\\/g, '\\\\').replace(/`/g, '\\`')}\``;
 
 // The one chDB session of this process (libchdb binds one data directory per
-// process). Statements run one at a time in arrival order: each request first
-// moves the shared connection to its database, which must not interleave.
+// process). Statements run one at a time: each request first moves the shared
+// connection to its database, which must not interleave. Writes run before
+// waiting reads, in arrival order each (takeNext): a slow read holds an insert
+// back by the read in flight only, which its own limits bound.
 export class ChdbEngine {
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly lanes = { write: [] as Array<() => Promise<void>>, read: [] as Array<() => Promise<void>> };
+  private running: Promise<void> | null = null;
   private closing = false;
 
   private constructor(
@@ -40,23 +43,39 @@ export class ChdbEngine {
 
   // One statement (INSERT data inline after its FORMAT clause); the output
   // format is TabSeparated unless the SQL names one, as on a server.
-  run(sql: string, database: string, params: Record<string, string | null>): Promise<Buffer> {
+  run(sql: string, database: string, params: Record<string, string | null>, kind: 'read' | 'write' = 'write'): Promise<Buffer> {
     if (this.closing) return Promise.reject(new Error('the stand-in is shutting down'));
-    const result = this.tail.then(async () => {
-      await this.session.queryAsync(`USE ${quoteIdentifier(database)}`);
-      const options = { format: 'TabSeparated' };
-      const out = Object.keys(params).length > 0 ? await this.session.queryBindAsync(sql, params, options) : await this.session.queryAsync(sql, options);
-      const bytes = out.bytes();
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return new Promise<Buffer>((resolve, reject) => {
+      this.lanes[kind].push(async () => {
+        try {
+          await this.session.queryAsync(`USE ${quoteIdentifier(database)}`);
+          const options = { format: 'TabSeparated' };
+          const out = Object.keys(params).length > 0 ? await this.session.queryBindAsync(sql, params, options) : await this.session.queryAsync(sql, options);
+          const bytes = out.bytes();
+          resolve(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        } catch (error) {
+          reject(error);
+        }
+      });
+      this.takeNext();
     });
-    this.tail = result.catch(() => undefined);
-    return result;
+  }
+
+  // The next statement: a waiting write before any waiting read.
+  private takeNext(): void {
+    if (this.running) return;
+    const job = this.lanes.write.shift() ?? this.lanes.read.shift();
+    if (!job) return;
+    this.running = job().finally(() => {
+      this.running = null;
+      this.takeNext();
+    });
   }
 
   // Refuses new statements, waits for the queued ones, closes the session.
   async close(): Promise<void> {
     this.closing = true;
-    await this.tail;
+    while (this.running) await this.running;
     this.session.close();
   }
 }

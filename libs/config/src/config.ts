@@ -87,6 +87,11 @@ const envSchema = z.object({
   SOURCE_MAP_WORKER_HEAP_MB: int(256),
   SOURCE_MAP_CACHE_MB: int(128),
   SOURCE_MAP_TIMEOUT_MS: int(10_000),
+
+  // Unset: 2 s embedded (one engine runs reads and inserts one at a time), 10 s distributed.
+  READ_MAX_EXECUTION_MS: z.coerce.number().int().min(1000).optional(),
+  READ_MAX_ROWS_TO_READ: int(500_000_000),
+  READ_MAX_BYTES_TO_READ: int(50_000_000_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -147,6 +152,8 @@ export interface Config {
     retryMaxMs: number;
     maxAttempts: number;
   };
+  /** The limits every read of the read API and the explorer runs under (docs/api.md, "Read limits"). */
+  reads: { maxExecutionMs: number; maxRowsToRead: number; maxBytesToRead: number };
   /** Source map uploads and the source-map worker's budget (docs/source-maps.md). */
   sourceMaps: {
     maxBytes: number;
@@ -249,6 +256,11 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       retryBaseMs: e.ALERT_RETRY_BASE_MS,
       retryMaxMs: e.ALERT_RETRY_MAX_MS,
       maxAttempts: e.ALERT_MAX_ATTEMPTS,
+    },
+    reads: {
+      maxExecutionMs: e.READ_MAX_EXECUTION_MS ?? (e.DEVTRAIL_MODE === 'embedded' ? 2000 : 10_000),
+      maxRowsToRead: e.READ_MAX_ROWS_TO_READ,
+      maxBytesToRead: e.READ_MAX_BYTES_TO_READ,
     },
     sourceMaps: {
       maxBytes: e.SOURCE_MAP_MAX_BYTES,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { EVENT_KINDS, KINDS, MAX_RETENTION_DAYS, type EventKind } from '@devtrail/kinds';
 import { pgText } from '@devtrail/http';
-import { RE2JS } from 're2js';
 import { MAX_TOTAL_PROGRAM_SIZE, programSize, tooExpensive } from './scrub/rule-cost.ts';
 
 // A project's data policy (docs/data.md): what the admin API takes, what PostgreSQL stores

@@ -18,6 +18,8 @@ import { uploadTokenAuthenticator } from './api/upload-token-authenticator.ts';
 import { registerUploadTokenRoutes } from './api/upload-token-routes.ts';
 import { deliveryOptionsOf, type DeliveryOptions } from '@devtrail/alerting';
 import { createMapPool } from '@devtrail/source-maps';
+import type { ReadLimits } from '@devtrail/column-store';
+import { boundedReads } from './api/bounded-reads.ts';
 
 export interface ControlPlaneOptions {
   operatorToken: string | undefined;
@@ -36,6 +38,8 @@ export interface ControlPlaneOptions {
   delivery?: DeliveryOptions;
   /** Where people reach the dashboard, for links in notifications (DEVTRAIL_PUBLIC_URL). */
   publicUrl?: string;
+  /** The read limits (config.reads); the defaults when unset. */
+  reads?: ReadLimits;
   /** Source map limits and the source-map worker's budget (config.sourceMaps); the defaults when unset. */
   sourceMaps?: SourceMapLimits;
 }
@@ -53,17 +57,19 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
   // One source-map worker for uploads and symbolication (its heap and time limits: docs/source-maps.md).
   const maps = createMapPool(sourceMaps.budget);
   app.addHook('onClose', async () => maps.close());
+  // Every read of the read API and the explorer under ClickHouse's limits (bounded-reads.ts).
+  const reads = boundedReads(adapters.columnStore, opts.reads ?? defaults().reads);
   await app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? [])]));
     registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);
     registerDataRoutes(api, adapters.relational, opts.defaultRetentionDays);
     const retention = retentionLookup(adapters.relational, opts.defaultRetentionDays);
-    registerReadRoutes(api, adapters.columnStore, retention, opts.lagOf, opts.llmPrices);
-    registerExploreRoutes(api, adapters.columnStore, retention, opts.llmPrices ?? defaultPrices());
+    registerReadRoutes(api, reads, retention, opts.lagOf, opts.llmPrices);
+    registerExploreRoutes(api, reads, retention, opts.llmPrices ?? defaultPrices());
     registerSavedQueryRoutes(api, savedQueriesRepo(adapters.relational));
-    registerTriageRoutes(api, adapters.columnStore, adapters.relational, retention);
+    registerTriageRoutes(api, reads, adapters.relational, retention);
     registerAlertRoutes(api, adapters.relational, { delivery: opts.delivery ?? deliveryOptionsOf(defaults().alerts), publicUrl: opts.publicUrl });
-    registerSymbolication(api, adapters.columnStore, adapters.relational, retention, maps);
+    registerSymbolication(api, reads, adapters.relational, retention, maps);
     registerUploadTokenRoutes(api, tokens);
   });
   // Source map uploads also admit the project's upload tokens (a build pipeline has one); never

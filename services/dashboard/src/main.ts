@@ -34,6 +34,7 @@ await registerControlPlane(app, adapters, logger, {
   delivery: deliveryOptionsOf(config.alerts),
   publicUrl: config.publicUrl,
   sourceMaps: config.sourceMaps,
+  reads: config.reads,
 });
 await app.listen({ host: config.host, port: config.dashboardPort });
 // The setup code goes to a terminal only, never into a log line (docs/security.md).

@@ -176,12 +176,10 @@ export function documentActOnErrors(docs: ApiDocs) {
       event_id: z.string().uuid(),
       release: z.string(),
       maps_found: z.number().int().openapi({ description: "Stored maps found for the stack's files." }),
-      unsymbolicated: z
-        .array(z.object({ url: z.string(), reason: z.string() }))
-        .openapi({
-          description:
-            'Files whose map was found but could not be used within the source-map worker\'s budget (docs/source-maps.md, "Budgets"): their frames are shown minified.',
-        }),
+      unsymbolicated: z.array(z.object({ url: z.string(), reason: z.string() })).openapi({
+        description:
+          'Files whose map was found but could not be used within the source-map worker\'s budget (docs/source-maps.md, "Budgets"): their frames are shown minified.',
+      }),
       frames: z.array(frame),
     }),
     notFound: notFound('Error event').message,

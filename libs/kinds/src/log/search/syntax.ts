@@ -31,8 +31,12 @@ export type SearchNode =
   /** `key` is the metadata key (for field 'metadata' only). `value` is '' for 'exists'. */
   | { type: 'field'; field: SearchField; key?: string; op: FieldOp; value: string; wildcard: boolean };
 
-/** Bounds on the work one query can ask for. */
-export const SEARCH_LIMITS = { length: 1000, terms: 64, depth: 16 } as const;
+/**
+ * Bounds on the work one query can ask for (docs/dashboard.md, "Search syntax"). A metadata key
+ * term costs a JSON parse of every row's metadata per path (a dotted key is two paths), and a
+ * wildcard a LIKE with no index to answer it: both are bounded on their own.
+ */
+export const SEARCH_LIMITS = { length: 1000, terms: 64, depth: 16, metadataPaths: 8, wildcards: 8 } as const;
 
 export class SearchSyntaxError extends Error {
   constructor(
@@ -79,6 +83,8 @@ export function parseSearch(src: string): SearchNode | null {
   let pos = 0;
   let terms = 0;
   let depth = 0;
+  let paths = 0;
+  let wildcards = 0;
   const fail = (message: string, at = pos): never => {
     throw new SearchSyntaxError(`${message} (at character ${at + 1})`, at);
   };
@@ -94,6 +100,9 @@ export function parseSearch(src: string): SearchNode | null {
   };
   const countTerm = () => {
     if (++terms > SEARCH_LIMITS.terms) fail(`more than ${SEARCH_LIMITS.terms} terms`);
+  };
+  const countWildcard = (at: number) => {
+    if (++wildcards > SEARCH_LIMITS.wildcards) fail(`more than ${SEARCH_LIMITS.wildcards} terms with a * wildcard`, at);
   };
 
   const quoted = (): string => {
@@ -136,6 +145,9 @@ export function parseSearch(src: string): SearchNode | null {
       op = 'exists';
       value = '';
     } else wildcard = rest.includes('*');
+    if (f.field === 'metadata' && (paths += f.key!.includes('.') ? 2 : 1) > SEARCH_LIMITS.metadataPaths)
+      fail(`more than ${SEARCH_LIMITS.metadataPaths} metadata keys (a key with dots counts twice)`, at);
+    if (wildcard) countWildcard(at);
     return checkField({ type: 'field', field: f.field, ...(f.key === undefined ? {} : { key: f.key }), op, value, wildcard }, at, fail);
   };
 
@@ -162,6 +174,7 @@ export function parseSearch(src: string): SearchNode | null {
     const w = word();
     const f = fieldOf(w);
     if (f) return fieldTerm(f, at);
+    if (w.includes('*')) countWildcard(at);
     return { type: 'text', value: w, wildcard: w.includes('*') };
   };
 
