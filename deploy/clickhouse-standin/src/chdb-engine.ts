@@ -17,10 +17,12 @@ const quoteIdentifier = (name: string) => `\`${name.replace(/\\/g, '\\\\').repla
 // The one chDB session of this process (libchdb binds one data directory per
 // process). Statements run one at a time: each request first moves the shared
 // connection to its database, which must not interleave. Writes run before
-// waiting reads, in arrival order each (takeNext): a slow read holds an insert
-// back by the read in flight only, which its own limits bound.
+// waiting reads, and waiting reads by their `priority` setting (lower first),
+// each in arrival order (takeNext): a slow read holds an insert back by the read
+// in flight only, which its own limits bound.
 export class ChdbEngine {
-  private readonly lanes = { write: [] as Array<() => Promise<void>>, read: [] as Array<() => Promise<void>> };
+  private readonly writes: Array<() => Promise<void>> = [];
+  private readonly reads: Array<{ priority: number; job: () => Promise<void> }> = [];
   private running: Promise<void> | null = null;
   private closing = false;
 
@@ -43,10 +45,15 @@ export class ChdbEngine {
 
   // One statement (INSERT data inline after its FORMAT clause); the output
   // format is TabSeparated unless the SQL names one, as on a server.
-  run(sql: string, database: string, params: Record<string, string | null>, kind: 'read' | 'write' = 'write'): Promise<Buffer> {
+  run(
+    sql: string,
+    database: string,
+    params: Record<string, string | null>,
+    order: { kind: 'read' | 'write'; priority: number } = { kind: 'write', priority: 0 },
+  ): Promise<Buffer> {
     if (this.closing) return Promise.reject(new Error('the stand-in is shutting down'));
     return new Promise<Buffer>((resolve, reject) => {
-      this.lanes[kind].push(async () => {
+      const job = async () => {
         try {
           await this.session.queryAsync(`USE ${quoteIdentifier(database)}`);
           const options = { format: 'TabSeparated' };
@@ -56,15 +63,19 @@ export class ChdbEngine {
         } catch (error) {
           reject(error);
         }
-      });
+      };
+      if (order.kind === 'write') this.writes.push(job);
+      else this.reads.push({ priority: order.priority, job });
       this.takeNext();
     });
   }
 
-  // The next statement: a waiting write before any waiting read.
+  // The next statement: a waiting write before any waiting read; then the read of the lowest priority value.
   private takeNext(): void {
     if (this.running) return;
-    const job = this.lanes.write.shift() ?? this.lanes.read.shift();
+    let best = 0;
+    for (let i = 1; i < this.reads.length; i++) if (this.reads[i].priority < this.reads[best].priority) best = i;
+    const job = this.writes.shift() ?? this.reads.splice(best, 1)[0]?.job;
     if (!job) return;
     this.running = job().finally(() => {
       this.running = null;

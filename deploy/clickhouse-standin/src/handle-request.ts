@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toChdbParam } from './bound-params.ts';
 import type { ChdbEngine } from './chdb-engine.ts';
 import { fromEngineError, notImplemented } from './clickhouse-exception.ts';
-import { HONOURED_SETTINGS, isRead, withSettings } from './query-settings.ts';
+import { HONOURED_SETTINGS, isRead, priorityOf, withSettings } from './query-settings.ts';
 
 // A request as @clickhouse/client sends one: SQL in the body (queries and
 // commands), or `query=INSERT ... FORMAT x` in the URL with the rows in the body.
@@ -33,7 +33,10 @@ export function createRequestHandler(engine: ChdbEngine) {
       }
       queryId = url.searchParams.get('query_id') || queryId;
       const request = await parseRequest(req, url);
-      const body = await engine.run(withSettings(request.sql, request.settings), request.database, request.params, isRead(request.sql) ? 'read' : 'write');
+      const body = await engine.run(withSettings(request.sql, request.settings), request.database, request.params, {
+        kind: isRead(request.sql) ? 'read' : 'write',
+        priority: priorityOf(request.settings),
+      });
       res.writeHead(200, { 'X-ClickHouse-Query-Id': queryId, 'X-ClickHouse-Summary': summaryOf(request), 'Content-Length': body.length }).end(body);
     } catch (error) {
       if (req.socket.destroyed) return; // the client went away: nobody to answer

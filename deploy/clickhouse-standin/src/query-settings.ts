@@ -3,7 +3,7 @@
 // SETTINGS clause, so a limit stops a read exactly as a server stops it. Any other setting is
 // still refused rather than ignored.
 
-export const HONOURED_SETTINGS = new Set(['readonly', 'max_execution_time', 'max_rows_to_read', 'max_bytes_to_read']);
+export const HONOURED_SETTINGS = new Set(['readonly', 'max_execution_time', 'max_rows_to_read', 'max_bytes_to_read', 'priority']);
 
 /** The SQL with its settings applied (a SETTINGS clause after it, which may follow FORMAT); unchanged without settings. */
 export function withSettings(sql: string, settings: ReadonlyMap<string, string>): string {
@@ -14,6 +14,9 @@ export function withSettings(sql: string, settings: ReadonlyMap<string, string>)
   });
   return `${sql.replace(/[\s;]+$/, '')}\nSETTINGS ${parts.join(', ')}`;
 }
+
+/** A read's place among waiting reads (ClickHouse's `priority`: lower first; 0, the default, first of all). */
+export const priorityOf = (settings: ReadonlyMap<string, string>): number => Number(settings.get('priority') ?? 0);
 
 /** Writes (inserts, DDL, mutations) run before waiting reads: see chdb-engine.ts. */
 export function isRead(sql: string): boolean {

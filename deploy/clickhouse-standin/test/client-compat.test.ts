@@ -134,7 +134,7 @@ describe('@clickhouse/client against the stand-in', () => {
         () => 'no error',
         (e: unknown) => e,
       );
-    const limited = connect({ clickhouse_settings: { readonly: '2', max_execution_time: 1, max_rows_to_read: '1000', max_bytes_to_read: '1000000000' } });
+    const limited = connect({ clickhouse_settings: { readonly: '2', max_execution_time: 1, max_rows_to_read: '1000', max_bytes_to_read: '1000000000', priority: '2' } });
     expect(await rows('SELECT 1 AS a', undefined, limited)).toEqual([{ a: 1 }]);
     expect(await error(rows('SELECT count() AS n FROM numbers(100000)', undefined, limited))).toMatchObject({ code: '158', type: 'TOO_MANY_ROWS' });
     const slow = rows('SELECT sleepEachRow(0.5) FROM numbers(10) SETTINGS max_block_size = 1', undefined, limited);

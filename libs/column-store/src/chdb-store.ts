@@ -18,10 +18,10 @@ export function createChdbStore(dataDir: string, database: string): ColumnStore 
   let closed = false;
   const engine = writesFirst();
 
-  const wrap = async <T>(run: () => Promise<T>, kind: 'write' | 'read' = 'write'): Promise<T> => {
+  const wrap = async <T>(run: () => Promise<T>, kind: 'write' | 'read' = 'write', priority?: number): Promise<T> => {
     if (closed) throw new ColumnStoreError('column store closed', true);
     try {
-      return await engine.run(kind, run);
+      return await engine.run(kind, run, priority);
     } catch (err) {
       const msg = (err as Error).message ?? String(err);
       const code = /Code: (\d+)\./.exec(msg)?.[1];
@@ -39,11 +39,15 @@ export function createChdbStore(dataDir: string, database: string): ColumnStore 
         return { bytes: body.length };
       }),
     query: <T>(sql: string, params?: Record<string, unknown>, opts?: { settings?: Record<string, number> }) =>
-      wrap(async () => {
-        const r = await session.queryBindAsync(sql + settingsClause(opts?.settings), params ?? {}, { format: 'JSONEachRow' });
-        const text = r.text().trim();
-        return text === '' ? [] : (text.split('\n').map((l) => JSON.parse(l)) as T[]);
-      }, 'read'),
+      wrap(
+        async () => {
+          const r = await session.queryBindAsync(sql + settingsClause(opts?.settings), params ?? {}, { format: 'JSONEachRow' });
+          const text = r.text().trim();
+          return text === '' ? [] : (text.split('\n').map((l) => JSON.parse(l)) as T[]);
+        },
+        'read',
+        opts?.settings?.priority,
+      ),
     command: (sql, params) =>
       wrap(async () => {
         if (params) await session.queryBindAsync(sql, params, { format: 'TabSeparated' });

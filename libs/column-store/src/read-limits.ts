@@ -16,8 +16,17 @@ export type QuerySettings = Record<string, number>;
 /** ClickHouse's codes for a read stopped by these limits. */
 export const READ_LIMIT_CODES = { timeout: '159', rows: '158', bytes: '307' } as const;
 
-export function readSettings(l: ReadLimits): QuerySettings {
+/**
+ * ClickHouse's `priority` of a read: a lookup (a page of logs, a group, a trace) before a search
+ * (a text search, a histogram, facets), which may be dear. A server pauses lower-priority queries
+ * while higher ones run; one engine connection takes its waiting reads in that order
+ * (writes-first.ts).
+ */
+export const READ_PRIORITY = { lookup: 1, search: 2 } as const;
+
+export function readSettings(l: ReadLimits, kind: keyof typeof READ_PRIORITY = 'lookup'): QuerySettings {
   return {
+    priority: READ_PRIORITY[kind],
     // 2, not 1: reads only, while the limits below may still be set in the same request.
     readonly: 2,
     max_execution_time: Math.max(1, Math.ceil(l.maxExecutionMs / 1000)),

@@ -84,11 +84,11 @@ const envSchema = z.object({
   SOURCE_MAP_MAX_BYTES: int(32 * 1024 * 1024),
   SOURCE_MAP_MAX_FILES_PER_RELEASE: int(5000),
   SOURCE_MAP_MAX_PROJECT_BYTES: int(1024 * 1024 * 1024),
-  SOURCE_MAP_WORKER_HEAP_MB: int(256),
+  SOURCE_MAP_WORKER_HEAP_MB: int(384),
   SOURCE_MAP_CACHE_MB: int(128),
   SOURCE_MAP_TIMEOUT_MS: int(10_000),
 
-  // Unset: 2 s embedded (one engine runs reads and inserts one at a time), 10 s distributed.
+  // Unset: 1 s embedded (one engine runs reads and inserts one at a time), 10 s distributed.
   READ_MAX_EXECUTION_MS: z.coerce.number().int().min(1000).optional(),
   READ_MAX_ROWS_TO_READ: int(500_000_000),
   READ_MAX_BYTES_TO_READ: int(50_000_000_000),
@@ -258,7 +258,7 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       maxAttempts: e.ALERT_MAX_ATTEMPTS,
     },
     reads: {
-      maxExecutionMs: e.READ_MAX_EXECUTION_MS ?? (e.DEVTRAIL_MODE === 'embedded' ? 2000 : 10_000),
+      maxExecutionMs: e.READ_MAX_EXECUTION_MS ?? (e.DEVTRAIL_MODE === 'embedded' ? 1000 : 10_000),
       maxRowsToRead: e.READ_MAX_ROWS_TO_READ,
       maxBytesToRead: e.READ_MAX_BYTES_TO_READ,
     },

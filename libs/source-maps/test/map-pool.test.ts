@@ -42,16 +42,25 @@ describe('the source-map worker', () => {
     expect(await p.check(body('{"version":3,"sources":[],"mappings":"\u0000"}'))).toMatchObject({ ok: false, problem: 'map' });
   });
 
-  it('a map past the heap limit fails its task (memory), and the next task has a fresh worker', async () => {
+  it('a map whose segments would not fit is refused before it is decoded, at upload and at display', async () => {
     const p = pool({ heapMb: 64 });
-    const err = await p.check(body(hostile())).catch((e: unknown) => e);
+    const r = await p.check(body(hostile()));
+    expect(r).toMatchObject({ ok: false, problem: 'budget' });
+    expect(!r.ok && r.message).toMatch(/^needs about 240 MB decoded \(2516583 segments\), more than the source-map worker's 64 MB allow$/);
+    const gzip = new Uint8Array(gzipSync(JSON.stringify(hostile())));
+    const s = await p.symbolicate({ stack: STACK, maps: [{ key: '~/a.js', id: 'big', gzip }] });
+    expect(s.refused).toEqual([{ id: 'big', reason: expect.stringMatching(/^needs about 240 MB decoded/) }]);
+    expect(s.frames[1].original).toBeNull();
+  }, 60_000);
+
+  it('a map past the heap limit anyway fails its task (memory), and the next task has a fresh worker', async () => {
+    const p = pool({ heapMb: 64 });
+    // Few segments, a 60 MB source text: the estimate lets it through, the heap does not.
+    const fat = { ...SMALL, sourcesContent: ['x'.repeat(60 * 1024 * 1024)] };
+    const err = await p.check(body(fat)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MapBudgetError);
     expect((err as MapBudgetError).kind).toBe('memory');
     expect(await p.check(body(SMALL))).toMatchObject({ ok: true });
-    // The same at symbolication: a stored map too dear to decode.
-    const gzip = new Uint8Array(gzipSync(JSON.stringify(hostile())));
-    const s = await p.symbolicate({ stack: STACK, maps: [{ key: '~/a.js', id: 'big', gzip }] }).catch((e: unknown) => e);
-    expect((s as MapBudgetError).kind).toBe('memory');
   }, 60_000);
 
   it('a task past its time limit fails (time); a full queue is refused (busy)', async () => {

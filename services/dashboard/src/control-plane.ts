@@ -58,14 +58,16 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
   const maps = createMapPool(sourceMaps.budget);
   app.addHook('onClose', async () => maps.close());
   // Every read of the read API and the explorer under ClickHouse's limits (bounded-reads.ts).
-  const reads = boundedReads(adapters.columnStore, opts.reads ?? defaults().reads);
+  const readLimits = opts.reads ?? defaults().reads;
+  const reads = boundedReads(adapters.columnStore, readLimits);
+  const searches = boundedReads(adapters.columnStore, readLimits, 'search');
   await app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? [])]));
     registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);
     registerDataRoutes(api, adapters.relational, opts.defaultRetentionDays);
     const retention = retentionLookup(adapters.relational, opts.defaultRetentionDays);
-    registerReadRoutes(api, reads, retention, opts.lagOf, opts.llmPrices);
-    registerExploreRoutes(api, reads, retention, opts.llmPrices ?? defaultPrices());
+    registerReadRoutes(api, { reads, searches }, retention, opts.lagOf, opts.llmPrices);
+    registerExploreRoutes(api, searches, retention, opts.llmPrices ?? defaultPrices());
     registerSavedQueryRoutes(api, savedQueriesRepo(adapters.relational));
     registerTriageRoutes(api, reads, adapters.relational, retention);
     registerAlertRoutes(api, adapters.relational, { delivery: opts.delivery ?? deliveryOptionsOf(defaults().alerts), publicUrl: opts.publicUrl });

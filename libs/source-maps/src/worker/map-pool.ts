@@ -53,7 +53,7 @@ export function createMapPool(budget: MapBudget): MapPool {
 
   const start = () => {
     const w = new Worker(new URL('./entry.mjs', import.meta.url), {
-      workerData: { cacheBytes: budget.cacheMb * 1024 * 1024 },
+      workerData: { cacheBytes: budget.cacheMb * 1024 * 1024, heapBytes: budget.heapMb * 1024 * 1024 },
       resourceLimits: { maxOldGenerationSizeMb: budget.heapMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, budget.heapMb / 8)) },
     });
     w.unref();

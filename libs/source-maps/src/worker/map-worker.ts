@@ -11,8 +11,26 @@ import type { CheckResult, Reply, SymbolicateResult, SymbolicateTask, Task } fro
 // a map that does not fit ends this thread, never the process. Decoded maps are kept while the
 // heap holds less than `cacheBytes`, the least recently used dropped first.
 
-const { cacheBytes } = workerData as { cacheBytes: number };
+const { cacheBytes, heapBytes } = workerData as { cacheBytes: number; heapBytes: number };
 const cache = new Map<string, TraceMap>();
+
+// Decoded, a segment of `mappings` is a small array of numbers: ~100 bytes (a 31 MiB map of
+// "AAAA," takes ~680 MB). A map whose segments, counted on its text, would take more than 3/4 of
+// the heap is refused before it is decoded; the heap limit stays the backstop.
+const BYTES_PER_SEGMENT = 100;
+function pastBudget(json: unknown): string | null {
+  const mappings = (json as { mappings?: unknown }).mappings;
+  if (typeof mappings !== 'string') return null;
+  let segments = 1;
+  for (let i = 0; i < mappings.length; i++) {
+    const c = mappings.charCodeAt(i);
+    if (c === 44 || c === 59) segments++; // ',' ';'
+  }
+  const bytes = segments * BYTES_PER_SEGMENT;
+  return bytes > heapBytes * 0.75
+    ? `needs about ${Math.round(bytes / 2 ** 20)} MB decoded (${segments} segments), more than the source-map worker's ${Math.round(heapBytes / 2 ** 20)} MB allow`
+    : null;
+}
 
 function check(body: Uint8Array): CheckResult {
   let parsed: Record<string, unknown>;
@@ -35,6 +53,8 @@ function check(body: Uint8Array): CheckResult {
       json = raw;
       text = JSON.stringify(raw);
     } else throw new Error('source_map must be the map as JSON or as a string');
+    const tooLarge = pastBudget(json);
+    if (tooLarge) return { ok: false, problem: 'budget', message: tooLarge };
     decodedMappings(parseMap(json as object)); // refuses what is not a version 3 map; decodes all of it (the budget's test)
   } catch (err) {
     return { ok: false, problem: 'map', message: (err as Error).message };
@@ -51,6 +71,7 @@ function trim(): void {
 async function symbolicateTask(task: SymbolicateTask): Promise<SymbolicateResult> {
   const byKey = new Map(task.maps.map((m) => [m.key, m]));
   const missing: string[] = [];
+  const refused: Array<{ id: string; reason: string }> = [];
   const frames = await symbolicate(task.stack, async (key) => {
     const ref = byKey.get(key);
     if (!ref) return null;
@@ -64,13 +85,19 @@ async function symbolicateTask(task: SymbolicateTask): Promise<SymbolicateResult
       missing.push(ref.id);
       return null;
     }
-    map = parseMap(gunzipSync(ref.gzip).toString('utf8'));
+    const json = JSON.parse(gunzipSync(ref.gzip).toString('utf8'));
+    const tooLarge = pastBudget(json);
+    if (tooLarge) {
+      refused.push({ id: ref.id, reason: tooLarge });
+      return null;
+    }
+    map = parseMap(json);
     decodedMappings(map);
     cache.set(ref.id, map);
     trim();
     return map;
   });
-  return { frames, missing, held: [...cache.keys()] };
+  return { frames, missing, held: [...cache.keys()], refused };
 }
 
 parentPort!.on('message', async ({ seq, task }: { seq: number; task: Task }) => {

@@ -18,7 +18,7 @@ export type CheckResult =
       bytes: number;
       gzip: Uint8Array;
     }
-  | { ok: false; problem: 'json' | 'map'; message: string };
+  | { ok: false; problem: 'json' | 'map' | 'budget'; message: string };
 
 /** Symbolicate a stack: each file URL key with its stored map's id, and the gzip of those the worker does not hold. */
 export interface SymbolicateTask {
@@ -32,6 +32,8 @@ export interface SymbolicateResult {
   missing: string[];
   /** Map ids the worker holds decoded after this task. */
   held: string[];
+  /** Maps left unused: their decoded size, estimated, is past the worker's budget. */
+  refused: Array<{ id: string; reason: string }>;
 }
 
 export type Task = CheckTask | SymbolicateTask;

@@ -9,8 +9,9 @@ import { badRequest, httpError, RETRY_AFTER_SECONDS } from '@devtrail/http';
 export const READ_TIMEOUT = (ms: number) => `The read took longer than its limit (${ms} ms, READ_MAX_EXECUTION_MS): narrow the time range or the search, or retry later`;
 export const READ_TOO_LARGE = 'The read would scan more than its limit (READ_MAX_ROWS_TO_READ, READ_MAX_BYTES_TO_READ): narrow the time range or the search';
 
-export function boundedReads(store: ColumnStore, limits: ReadLimits): ColumnStore {
-  const settings = readSettings(limits);
+/** `kind`: lookups run before searches where one engine connection serves every read (READ_PRIORITY). */
+export function boundedReads(store: ColumnStore, limits: ReadLimits, kind: 'lookup' | 'search' = 'lookup'): ColumnStore {
+  const settings = readSettings(limits, kind);
   return {
     ...store,
     query: <T>(sql: string, params?: Record<string, unknown>, opts?: { settings?: Record<string, number> }) =>

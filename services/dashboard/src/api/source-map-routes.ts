@@ -88,6 +88,7 @@ export function registerSourceMapUploads(app: FastifyInstance, relational: Relat
       const checked = await pool.check(request.body).catch(budgetAnswer);
       if (!checked.ok) {
         if (checked.problem === 'json') throw malformedJson(checked.message);
+        if (checked.problem === 'budget') throw httpError(413, `Source map too expensive to decode: it ${checked.message} (docs/source-maps.md, "Budgets")`);
         throw badRequest(`Not a source map: ${checked.message}`.slice(0, 300), 'a source map (version 3)', 'something else', ['source_map']);
       }
       if (checked.bytes > limits.maxBytes) throw tooLarge();
@@ -179,6 +180,10 @@ export function registerSymbolication(app: FastifyInstance, store: ColumnStore, 
       let r = await run(new Set([...refs.values()].filter((id) => !held.has(id))));
       // The worker dropped a map between our look at what it held and the task: send those too.
       if (r.missing.length > 0) r = await run(new Set(r.missing));
+      for (const { id, reason } of r.refused) {
+        failed.add([id], `not symbolicated: the map ${reason}`);
+        for (const [key, ref] of refs) if (ref === id) unsymbolicated.push({ url: key, reason: `not symbolicated: the map ${reason}` });
+      }
       return { event_id: event.event_id, release: event.release, maps_found: refs.size, unsymbolicated, frames: r.frames };
     } catch (err) {
       if (!(err instanceof MapBudgetError) || err.kind === 'failed') throw err;
