@@ -1,5 +1,6 @@
 import type { RelationalStore } from './relational-store.ts';
 import { ACT_ON_ERRORS_MIGRATIONS } from './migrations-act-on-errors.ts';
+import { GROUPING_MIGRATIONS } from './migrations-grouping.ts';
 
 // Ordered, append-only. Each runs once, in its own transaction, recorded in
 // schema_migrations; an advisory lock keeps two starting processes from racing.
@@ -206,6 +207,7 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       CREATE INDEX upload_tokens_project ON upload_tokens (project_id) WHERE revoked_at IS NULL;
     `,
   },
+  ...GROUPING_MIGRATIONS,
 ];
 
 // Every step, the bookkeeping table's creation included, runs under this transaction-scoped

@@ -145,6 +145,7 @@ export class DevtrailClient {
           traceId: options.traceId ?? span?.traceId,
           userId: options.userId ?? scope.userId,
           breadcrumbs: [...scope.breadcrumbs, ...(options.breadcrumbs ?? [])],
+          fingerprint: options.fingerprint,
         }),
       );
     } catch {

@@ -31,6 +31,7 @@ export type {
   Breadcrumb,
   CaptureErrorOptions,
   LlmUsageInput,
+  LlmMessage,
   SpanRecordInput,
   ErrorReportInput,
   LogEntryInput,

@@ -5,6 +5,7 @@ import { deletionsRepo, projectsRepo, savedQueriesRepo, uploadTokensRepo } from 
 import { operatorAuthenticator, requirePrincipal, type Authenticator } from './api/access.ts';
 import { registerAdminRoutes } from './api/admin-routes.ts';
 import { registerReadRoutes } from './api/read-routes.ts';
+import { mergesLookup } from './api/group-merges.ts';
 import { registerExploreRoutes } from './api/explore-routes.ts';
 import { registerSavedQueryRoutes } from './api/saved-query-routes.ts';
 import { defaultPrices } from './api/llm-estimates.ts';
@@ -66,7 +67,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);
     registerDataRoutes(api, adapters.relational, opts.defaultRetentionDays);
     const retention = retentionLookup(adapters.relational, opts.defaultRetentionDays);
-    registerReadRoutes(api, { reads, searches }, retention, opts.lagOf, opts.llmPrices);
+    registerReadRoutes(api, { reads, searches }, retention, opts.lagOf, opts.llmPrices, mergesLookup(adapters.relational));
     registerExploreRoutes(api, searches, retention, opts.llmPrices ?? defaultPrices());
     registerSavedQueryRoutes(api, savedQueriesRepo(adapters.relational));
     registerTriageRoutes(api, reads, adapters.relational, retention);

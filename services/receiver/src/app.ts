@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
 import { registerHealthRoutes, type Adapters } from '@devtrail/runtime';
-import { idempotencyRepo, projectsRepo, quotaRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
+import { errorGroupsRepo, idempotencyRepo, projectsRepo, quotaRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
 import { createMetrics, registerMetricsRoute, type Metrics } from '@devtrail/metrics';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
 import { GrantPolicies } from './data/grant-policy.ts';
@@ -9,6 +9,7 @@ import { EventQuotas } from './data/event-quotas.ts';
 import { KeyCache } from './auth/key-cache.ts';
 import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
+import { GroupResolver } from './group-resolver.ts';
 import { registerIngest } from './ingest-routes.ts';
 import { IngestCounters } from './ingest-counters.ts';
 import { receiverOpenApi } from './openapi.ts';
@@ -48,10 +49,23 @@ export async function createReceiver(
     maxStaleMs: opts.keyCacheMaxStaleMs,
     onLookup: (result) => metrics.m.keyCacheLookups.inc({ result }),
   });
+  const groupsRepo = errorGroupsRepo(adapters.relational);
+  let groupsWarnedAt = 0;
+  const groups = new GroupResolver(groupsRepo.lookup, (err) => {
+    if (Date.now() - groupsWarnedAt < 60_000) return;
+    groupsWarnedAt = Date.now();
+    logger.warn({ err: (err as Error)?.message }, 'error groups: PostgreSQL unreachable; errors keep their computed group until it answers (docs/fingerprint.md)');
+  });
   const unlisten = await adapters.relational.listen(
     PROJECT_CHANGED_CHANNEL,
-    (projectId) => keyCache.evictProject(projectId),
-    () => keyCache.clear(),
+    (projectId) => {
+      keyCache.evictProject(projectId);
+      groups.evictProject(projectId);
+    },
+    () => {
+      keyCache.clear();
+      groups.clear();
+    },
   );
   const rl = rateLimitRepo(adapters.relational);
   const limiter = new RateLimiter(
@@ -96,7 +110,7 @@ export async function createReceiver(
         receiver: { ...(await counters.snapshot()), produce_queue_pending: queue.pending },
         ...(await moreMetrics?.()),
       }));
-      await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters, firstSeen: idempotency.firstSeen, policies, quotas });
+      await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters, firstSeen: idempotency.firstSeen, policies, quotas, groups });
     },
     async stop() {
       clearInterval(prune);

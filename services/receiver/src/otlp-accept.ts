@@ -1,6 +1,6 @@
 import type { ZodError } from 'zod';
 import { storeTimestamp } from '@devtrail/column-store/store-domain';
-import { EVENT_KINDS, kindOf, utc, type AnyKind, type EventKind, type OtlpUnit } from '@devtrail/kinds';
+import { EVENT_KINDS, kindOf, utc, type AnyKind, type EventKind, type OtlpOptions, type OtlpUnit } from '@devtrail/kinds';
 import type { OtlpSignal } from '@devtrail/otlp';
 import type { EventsByKind } from './accept.ts';
 
@@ -81,14 +81,14 @@ function acceptUnit(kind: EventKind, k: AnyKind, unit: OtlpUnit, now: string, ou
     });
 }
 
-export function acceptOtlp(signal: OtlpSignal, request: unknown, now: string): Accepted {
+export function acceptOtlp(signal: OtlpSignal, request: unknown, now: string, options?: OtlpOptions): Accepted {
   const out = new Outcome();
   // The signal's own kind first, so its refusals lead the reasons.
   const takers = EVENT_KINDS.filter((kind) => kindOf(kind).otlp?.signal === signal).sort((a, b) => Number(kindOf(b).otlp!.primary) - Number(kindOf(a).otlp!.primary));
   for (const kind of takers) {
     const k = kindOf(kind);
     if (!k.otlp) continue;
-    const { units, rejected } = k.otlp.map(request as never);
+    const { units, rejected } = k.otlp.map(request as never, options);
     for (const reason of rejected) out.refuse(k.otlp.primary, reason);
     for (const unit of units) acceptUnit(kind, k, unit, now, out);
   }

@@ -62,6 +62,7 @@ const PATHS: Record<string, string[]> = {
   '/api/projects/{id}/ingestion': ['get'],
   '/api/projects/{id}/error-groups/triage': ['get', 'post'],
   '/api/projects/{id}/error-groups/{fingerprint}/triage': ['get'],
+  '/api/projects/{id}/error-groups/{fingerprint}/merge': ['post'],
   '/api/projects/{id}/error-groups/{fingerprint}/symbolicated': ['get'],
   '/api/projects/{id}/alert-rules': ['get', 'post'],
   '/api/projects/{id}/alert-rules/{ruleId}': ['get', 'put', 'delete'],
