@@ -7,7 +7,8 @@ import { runCli } from '../support/processes.ts';
 // Source maps end to end (docs/source-maps.md): a real production build of the Next.js fixture
 // app, its checkout page throwing in Chromium, the minified stack Chromium reports sent as an
 // error of release "r1" from two deploys (two servers, two origins), the build's maps uploaded
-// with the CLI using the project's key, and the dashboard in Chromium showing the original lines.
+// with the CLI using an upload token the CLI created (the project's API key is refused), and the
+// dashboard in Chromium showing the original lines.
 const browser = browserAvailable();
 
 describe.skipIf(!browser)(`source maps: a minified Next.js stack shown at its source${browser ? '' : ` (skipped: ${NO_BROWSER_REASON})`}`, () => {
@@ -49,27 +50,21 @@ describe.skipIf(!browser)(`source maps: a minified Next.js stack shown at its so
     expect(sent[1]).toBe(sent[0]);
   });
 
-  it('the CLI uploads the build maps with the project key', async () => {
-    const out = await runCli([
-      'sourcemaps',
-      'upload',
-      dt.firstProject!.id,
-      NEXT_APP_DIR,
-      '--release',
-      'r1',
-      '--api',
-      dt.url,
-      '--token',
-      dt.firstProject!.apiKey,
-      '--json',
-    ]);
+  it('the CLI uploads the build maps with an upload token; the API key may not', async () => {
+    const id = dt.firstProject!.id;
+    const made = await runCli(['upload-token', 'create', id, 'ci', '--api', dt.url, '--token', dt.operatorToken, '--json']);
+    expect(made.code, made.stderr).toBe(0);
+    const { token } = JSON.parse(made.stdout) as { token: string };
+    expect(token).toMatch(/^dtu_[0-9a-f]{40}$/);
+    const out = await runCli(['sourcemaps', 'upload', id, NEXT_APP_DIR, '--release', 'r1', '--api', dt.url, '--token', token, '--json']);
     expect(out.code, out.stderr).toBe(0);
     const r = JSON.parse(out.stdout);
     expect(r.uploaded.length).toBeGreaterThan(0);
     expect(r.uploaded.every((u: { url: string }) => u.url.startsWith('~/_next/static/'))).toBe(true);
-    const wrong = await runCli(['sourcemaps', 'upload', dt.firstProject!.id, NEXT_APP_DIR, '--release', 'r1', '--api', dt.url, '--token', 'dt_000000000000000000000000']);
-    expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toContain('401');
+    // The API key ships in browsers: it ingests and nothing else.
+    const withKey = await runCli(['sourcemaps', 'upload', id, NEXT_APP_DIR, '--release', 'r1', '--api', dt.url, '--token', dt.firstProject!.apiKey]);
+    expect(withKey.code).toBe(1);
+    expect(withKey.stderr).toContain('401');
   }, 120_000);
 
   it('the dashboard in Chromium shows the original source lines', async () => {

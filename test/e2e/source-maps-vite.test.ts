@@ -66,7 +66,9 @@ describe.skipIf(!browser)(`source maps: a minified Vite stack at its source${bro
     expect(stacks[0]).not.toContain('checkout.js'); // minified: the source is not in it
 
     const { id, apiKey } = dt.firstProject!;
-    const out = await runCli(['sourcemaps', 'upload', id, app, '--release', 'v1', '--api', dt.url, '--token', apiKey, '--json']);
+    const made = await runCli(['upload-token', 'create', id, 'vite build', '--api', dt.url, '--token', dt.operatorToken, '--json']);
+    expect(made.code, made.stderr).toBe(0);
+    const out = await runCli(['sourcemaps', 'upload', id, app, '--release', 'v1', '--api', dt.url, '--json'], { DEVTRAIL_UPLOAD_TOKEN: JSON.parse(made.stdout).token });
     expect(out.code, out.stderr).toBe(0);
     const uploaded = (JSON.parse(out.stdout) as { uploaded: Array<{ url: string }> }).uploaded.map((u) => u.url);
     expect(uploaded).toEqual([expect.stringMatching(/^~\/assets\/index-[\w-]+\.js$/)]);

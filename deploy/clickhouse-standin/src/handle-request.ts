@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toChdbParam } from './bound-params.ts';
 import type { ChdbEngine } from './chdb-engine.ts';
 import { fromEngineError, notImplemented } from './clickhouse-exception.ts';
+import { HONOURED_SETTINGS, isRead, priorityOf, withSettings } from './query-settings.ts';
 
 // A request as @clickhouse/client sends one: SQL in the body (queries and
 // commands), or `query=INSERT ... FORMAT x` in the URL with the rows in the body.
@@ -12,10 +13,12 @@ interface ParsedRequest {
   insertBody?: string;
   database: string;
   params: Record<string, string | null>;
+  /** Settings the stand-in honours (query-settings.ts), as sent. */
+  settings: Map<string, string>;
 }
 
-// Any other URL parameter is a setting on a server; the stand-in applies none,
-// and says so rather than ignoring it.
+// Any other URL parameter is a setting on a server; the stand-in applies those of
+// query-settings.ts and refuses the rest rather than ignoring them.
 const HANDLED = new Set(['query', 'query_id', 'database']);
 
 export function createRequestHandler(engine: ChdbEngine) {
@@ -30,7 +33,10 @@ export function createRequestHandler(engine: ChdbEngine) {
       }
       queryId = url.searchParams.get('query_id') || queryId;
       const request = await parseRequest(req, url);
-      const body = await engine.run(request.sql, request.database, request.params);
+      const body = await engine.run(withSettings(request.sql, request.settings), request.database, request.params, {
+        kind: isRead(request.sql) ? 'read' : 'write',
+        priority: priorityOf(request.settings),
+      });
       res.writeHead(200, { 'X-ClickHouse-Query-Id': queryId, 'X-ClickHouse-Summary': summaryOf(request), 'Content-Length': body.length }).end(body);
     } catch (error) {
       if (req.socket.destroyed) return; // the client went away: nobody to answer
@@ -70,9 +76,11 @@ function summaryOf(request: ParsedRequest): string {
 
 async function parseRequest(req: IncomingMessage, url: URL): Promise<ParsedRequest> {
   const params: Record<string, string | null> = {};
+  const settings = new Map<string, string>();
   for (const [key, value] of url.searchParams) {
     if (key.startsWith('param_')) params[key.slice('param_'.length)] = toChdbParam(value);
-    else if (!HANDLED.has(key)) throw notImplemented(`The stand-in applies no settings or HTTP options (got '${key}')`);
+    else if (HONOURED_SETTINGS.has(key)) settings.set(key, value);
+    else if (!HANDLED.has(key)) throw notImplemented(`The stand-in applies no settings or HTTP options but ${[...HONOURED_SETTINGS].join(', ')} (got '${key}')`);
   }
   const encoding = req.headers['content-encoding'];
   if (encoding && encoding !== 'identity') throw notImplemented(`The stand-in takes uncompressed bodies only (got '${encoding}')`);
@@ -82,10 +90,13 @@ async function parseRequest(req: IncomingMessage, url: URL): Promise<ParsedReque
   const body = Buffer.concat(chunks).toString('utf8');
   // The server reads the `query` parameter, a line break, then the body.
   const query = url.searchParams.get('query');
+  // An INSERT's rows follow its SQL: there is no place for a SETTINGS clause after them.
+  if (query && settings.size > 0) throw notImplemented('The stand-in applies settings to statements in the body only, not to an INSERT with rows');
   return {
     sql: query ? (body ? `${query}\n${body}` : query) : body,
     insertBody: query && /^\s*INSERT\b/i.test(query) ? body : undefined,
     database: url.searchParams.get('database') || 'default',
     params,
+    settings,
   };
 }

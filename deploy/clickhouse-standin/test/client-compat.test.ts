@@ -128,7 +128,22 @@ describe('@clickhouse/client against the stand-in', () => {
     expect(await res.text()).toMatch(/^Code: 60\. DB::Exception: .*\. \(UNKNOWN_TABLE\) \(version \d+\.\d+\.\d+\.\d+\)\n$/s);
   });
 
-  it('refuses settings and compression with NOT_IMPLEMENTED instead of ignoring them', async () => {
+  it('honours the read limits devtrail sends, as a server does', async () => {
+    const error = (p: Promise<unknown>) =>
+      p.then(
+        () => 'no error',
+        (e: unknown) => e,
+      );
+    const limited = connect({ clickhouse_settings: { readonly: '2', max_execution_time: 1, max_rows_to_read: '1000', max_bytes_to_read: '1000000000', priority: '2' } });
+    expect(await rows('SELECT 1 AS a', undefined, limited)).toEqual([{ a: 1 }]);
+    expect(await error(rows('SELECT count() AS n FROM numbers(100000)', undefined, limited))).toMatchObject({ code: '158', type: 'TOO_MANY_ROWS' });
+    const slow = rows('SELECT sleepEachRow(0.5) FROM numbers(10) SETTINGS max_block_size = 1', undefined, limited);
+    expect(await error(slow)).toMatchObject({ code: '159', type: 'TIMEOUT_EXCEEDED' });
+    await expect(limited.command({ query: 'CREATE TABLE never (x UInt8) ENGINE = Memory' })).rejects.toMatchObject({ code: '164', type: 'READONLY' });
+    await limited.close();
+  });
+
+  it('refuses other settings and compression with NOT_IMPLEMENTED instead of ignoring them', async () => {
     const withSettings = connect({ clickhouse_settings: { max_threads: 1 } });
     await expect(rows('SELECT 1', undefined, withSettings)).rejects.toMatchObject({
       code: '48',

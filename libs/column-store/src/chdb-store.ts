@@ -1,21 +1,27 @@
 import { Session } from 'chdb';
 import { ColumnStoreError, clickHouseFailure, type ColumnStore } from './column-store.ts';
+import { abortExits } from './abort-exits.ts';
+import { settingsClause } from './read-limits.ts';
+import { writesFirst } from './writes-first.ts';
 
 /**
  * The chdb engine in-process (embedded mode): the same SQL as the server. libchdb
  * binds one data directory per process, so a process opens at most one of these.
- * Queries run off the event loop; the engine runs them one at a time.
+ * Queries run off the event loop; the engine runs them one at a time, writes before waiting
+ * reads (writes-first.ts).
  */
 export function createChdbStore(dataDir: string, database: string): ColumnStore {
   const session = new Session(dataDir);
+  abortExits(); // after libchdb has installed its signal handlers (abort-exits.ts)
   session.query(`CREATE DATABASE IF NOT EXISTS ${database}`);
   session.query(`USE ${database}`);
   let closed = false;
+  const engine = writesFirst();
 
-  const wrap = async <T>(run: () => Promise<T>): Promise<T> => {
+  const wrap = async <T>(run: () => Promise<T>, kind: 'write' | 'read' = 'write', priority?: number): Promise<T> => {
     if (closed) throw new ColumnStoreError('column store closed', true);
     try {
-      return await run();
+      return await engine.run(kind, run, priority);
     } catch (err) {
       const msg = (err as Error).message ?? String(err);
       const code = /Code: (\d+)\./.exec(msg)?.[1];
@@ -32,12 +38,16 @@ export function createChdbStore(dataDir: string, database: string): ColumnStore 
         await session.insert({ table, values: body, format: 'JSONEachRow' });
         return { bytes: body.length };
       }),
-    query: <T>(sql: string, params?: Record<string, unknown>) =>
-      wrap(async () => {
-        const r = await session.queryBindAsync(sql, params ?? {}, { format: 'JSONEachRow' });
-        const text = r.text().trim();
-        return text === '' ? [] : (text.split('\n').map((l) => JSON.parse(l)) as T[]);
-      }),
+    query: <T>(sql: string, params?: Record<string, unknown>, opts?: { settings?: Record<string, number> }) =>
+      wrap(
+        async () => {
+          const r = await session.queryBindAsync(sql + settingsClause(opts?.settings), params ?? {}, { format: 'JSONEachRow' });
+          const text = r.text().trim();
+          return text === '' ? [] : (text.split('\n').map((l) => JSON.parse(l)) as T[]);
+        },
+        'read',
+        opts?.settings?.priority,
+      ),
     command: (sql, params) =>
       wrap(async () => {
         if (params) await session.queryBindAsync(sql, params, { format: 'TabSeparated' });

@@ -1,4 +1,4 @@
-import { createClient, ClickHouseError, ClickHouseLogLevel, type Logger as ClickHouseLogger, type LogParams } from '@clickhouse/client';
+import { createClient, ClickHouseError, type ClickHouseSettings, ClickHouseLogLevel, type Logger as ClickHouseLogger, type LogParams } from '@clickhouse/client';
 import { reachability, type LogFn } from '@devtrail/failures';
 import { ColumnStoreError, clickHouseFailure, type ColumnStore } from './column-store.ts';
 
@@ -76,8 +76,12 @@ export function createClickHouseStore(opts: ClickHouseStoreOptions): ColumnStore
       const r = await wrap(client.insert({ table, values: rows as Record<string, unknown>[], format: 'JSONEachRow', clickhouse_settings: opts.insertSettings }));
       return { bytes: Number(r.summary?.written_bytes ?? 0) };
     },
-    async query<T>(sql: string, params?: Record<string, unknown>) {
-      return wrap(client.query({ query: sql, query_params: params, format: 'JSONEachRow' }).then((r) => r.json<T>()));
+    async query<T>(sql: string, params?: Record<string, unknown>, opts?: { settings?: Record<string, number> }) {
+      return wrap(
+        client
+          .query({ query: sql, query_params: params, format: 'JSONEachRow', clickhouse_settings: opts?.settings as ClickHouseSettings | undefined })
+          .then((r) => r.json<T>()),
+      );
     },
     async command(sql, params) {
       await wrap(client.command({ query: sql, query_params: params }));

@@ -1,4 +1,5 @@
 import { Failure } from '@devtrail/failures';
+import type { QuerySettings } from './read-limits.ts';
 
 // The column-store role. ClickHouse over HTTP (distributed mode) and chdb in-process
 // (embedded mode) stand behind it; test/column-store.contract.ts runs against both.
@@ -14,8 +15,8 @@ export interface ColumnStore {
   readonly kind: 'clickhouse' | 'chdb';
   /** Inserts rows as JSONEachRow into a table of the store's database. */
   insert(table: string, rows: ReadonlyArray<Record<string, unknown>>): Promise<InsertResult>;
-  /** Runs a SELECT with ClickHouse query parameters ({name:Type}); never string-built SQL. */
-  query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]>;
+  /** Runs a SELECT with ClickHouse query parameters ({name:Type}); never string-built SQL. `settings`: ClickHouse settings for this query (readSettings). */
+  query<T = Record<string, unknown>>(sql: string, params?: QueryParams, opts?: { settings?: QuerySettings }): Promise<T[]>;
   /** Runs DDL or another statement without a result (a DELETE with query parameters, too). */
   command(sql: string, params?: QueryParams): Promise<void>;
   ping(): Promise<void>;

@@ -25,6 +25,8 @@ export {
   type TableStep,
 } from './table.ts';
 export { toChTime, fromChTime } from './times.ts';
+export { readSettings, settingsClause, READ_LIMIT_CODES, READ_PRIORITY, type ReadLimits, type QuerySettings } from './read-limits.ts';
+export { writesFirst, type WritesFirst } from './writes-first.ts';
 export {
   bucketExpr,
   bucketsOf,

@@ -1,7 +1,16 @@
 import { countLogs } from '../../../test/support/stored-counts.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bucketsOf, ColumnStoreError, migrateColumnStore, perRowRetentionStep, type ColumnStore, type TableDef } from '@devtrail/column-store';
+import {
+  bucketsOf,
+  ColumnStoreError,
+  migrateColumnStore,
+  perRowRetentionStep,
+  READ_LIMIT_CODES,
+  readSettings,
+  type ColumnStore,
+  type TableDef,
+} from '@devtrail/column-store';
 import { parseSearch, readErrorActivity, readErrorGroups, readErrors, readLlmUsage, readLogs, readTrace } from '@devtrail/kinds';
 import { toRow } from '../../../test/support/envelopes.ts';
 import { sampleEnvelopes } from './fixtures.ts';
@@ -271,6 +280,32 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
 
     it('reports an unknown table as an error', async () => {
       await expect(store.query('SELECT * FROM no_such_table')).rejects.toBeInstanceOf(ColumnStoreError);
+    });
+
+    it("runs a read under ClickHouse's own limits: time, rows, bytes, and reads only (docs/api.md, read limits)", async () => {
+      const limits = readSettings({ maxExecutionMs: 1000, maxRowsToRead: 10_000, maxBytesToRead: 1_000_000_000 });
+      const settings = { settings: limits };
+      expect(await store.query<{ n: string | number }>('SELECT count() AS n FROM numbers(5000)', {}, settings)).toEqual([{ n: expect.anything() }]);
+      const code = (p: Promise<unknown>) =>
+        p.then(
+          () => 'no error',
+          (e: ColumnStoreError) => e.code,
+        );
+      expect(await code(store.query('SELECT count() AS n FROM numbers(100000)', {}, settings))).toBe(READ_LIMIT_CODES.rows);
+      expect(await code(store.query('SELECT sum(number) AS n FROM numbers(1000)', {}, { settings: { ...limits, max_bytes_to_read: 100 } }))).toBe(READ_LIMIT_CODES.bytes);
+      const slow = 'SELECT count() AS n FROM numbers(100000000000) WHERE sipHash64(number) % 7 = 3';
+      expect(await code(store.query(slow, {}, { settings: { ...limits, max_rows_to_read: 1_000_000_000_000 } }))).toBe(READ_LIMIT_CODES.timeout);
+      // In force as the engine sees them: readonly (2: reads only; a server then refuses any write) and the limits.
+      const applied = await store.query<{ name: string; value: string }>(
+        "SELECT name, value FROM system.settings WHERE name IN ('readonly', 'max_execution_time', 'max_rows_to_read') ORDER BY name",
+        {},
+        settings,
+      );
+      expect(applied).toEqual([
+        { name: 'max_execution_time', value: '1' },
+        { name: 'max_rows_to_read', value: '10000' },
+        { name: 'readonly', value: '2' },
+      ]);
     });
   });
 }

@@ -96,6 +96,14 @@ const envSchema = z.object({
   SOURCE_MAP_MAX_BYTES: int(32 * 1024 * 1024),
   SOURCE_MAP_MAX_FILES_PER_RELEASE: int(5000),
   SOURCE_MAP_MAX_PROJECT_BYTES: int(1024 * 1024 * 1024),
+  SOURCE_MAP_WORKER_HEAP_MB: int(384),
+  SOURCE_MAP_CACHE_MB: int(128),
+  SOURCE_MAP_TIMEOUT_MS: int(10_000),
+
+  // Unset: 1 s embedded (one engine runs reads and inserts one at a time), 10 s distributed.
+  READ_MAX_EXECUTION_MS: z.coerce.number().int().min(1000).optional(),
+  READ_MAX_ROWS_TO_READ: int(500_000_000),
+  READ_MAX_BYTES_TO_READ: int(50_000_000_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -170,8 +178,15 @@ export interface Config {
     retryMaxMs: number;
     maxAttempts: number;
   };
-  /** Source map uploads (docs/source-maps.md). */
-  sourceMaps: { maxBytes: number; maxFilesPerRelease: number; maxProjectBytes: number };
+  /** The limits every read of the read API and the explorer runs under (docs/api.md, "Read limits"). */
+  reads: { maxExecutionMs: number; maxRowsToRead: number; maxBytesToRead: number };
+  /** Source map uploads and the source-map worker's budget (docs/source-maps.md). */
+  sourceMaps: {
+    maxBytes: number;
+    maxFilesPerRelease: number;
+    maxProjectBytes: number;
+    budget: { heapMb: number; cacheMb: number; timeoutMs: number; queue: number };
+  };
 }
 
 export class ConfigError extends Error {}
@@ -272,6 +287,21 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       retryMaxMs: e.ALERT_RETRY_MAX_MS,
       maxAttempts: e.ALERT_MAX_ATTEMPTS,
     },
-    sourceMaps: { maxBytes: e.SOURCE_MAP_MAX_BYTES, maxFilesPerRelease: e.SOURCE_MAP_MAX_FILES_PER_RELEASE, maxProjectBytes: e.SOURCE_MAP_MAX_PROJECT_BYTES },
+    reads: {
+      maxExecutionMs: e.READ_MAX_EXECUTION_MS ?? (e.DEVTRAIL_MODE === 'embedded' ? 1000 : 10_000),
+      maxRowsToRead: e.READ_MAX_ROWS_TO_READ,
+      maxBytesToRead: e.READ_MAX_BYTES_TO_READ,
+    },
+    sourceMaps: {
+      maxBytes: e.SOURCE_MAP_MAX_BYTES,
+      maxFilesPerRelease: e.SOURCE_MAP_MAX_FILES_PER_RELEASE,
+      maxProjectBytes: e.SOURCE_MAP_MAX_PROJECT_BYTES,
+      budget: {
+        heapMb: e.SOURCE_MAP_WORKER_HEAP_MB,
+        cacheMb: Math.min(e.SOURCE_MAP_CACHE_MB, e.SOURCE_MAP_WORKER_HEAP_MB),
+        timeoutMs: e.SOURCE_MAP_TIMEOUT_MS,
+        queue: 32,
+      },
+    },
   };
 }

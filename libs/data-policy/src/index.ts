@@ -29,6 +29,16 @@ export {
 } from './policy.ts';
 export { compileScrubber, FILTERED, type Scrubber } from './scrub/scrubber.ts';
 export { dropContent, scrubEvents } from './scrub/scrub-events.ts';
+export {
+  MAX_PROGRAM_SIZE,
+  MAX_TOTAL_PROGRAM_SIZE,
+  MAX_REPETITION_SUM,
+  SCRUB_BUDGET_MS,
+  WORST_NS_PER_CHAR_INSTRUCTION,
+  scrubBudget,
+  worstNs,
+  type ScrubBudget,
+} from './scrub/rule-cost.ts';
 export { isSecretKey, keyWords, SECRET_WORDS } from './scrub/secret-keys.ts';
 export { luhn, replaceCards } from './scrub/credit-cards.ts';
 export { VALUE_PATTERNS, type ValuePatternName } from './scrub/value-patterns.ts';

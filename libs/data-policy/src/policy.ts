@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_KINDS, KINDS, MAX_RETENTION_DAYS, type EventKind } from '@devtrail/kinds';
 import { pgText } from '@devtrail/http';
-import { RE2JS } from 're2js';
+import { MAX_TOTAL_PROGRAM_SIZE, programSize, tooExpensive } from './scrub/rule-cost.ts';
 
 // A project's data policy (docs/data.md): what the admin API takes, what PostgreSQL stores
 // (data_policies.policy) and what the receiver applies. Every part is optional; an absent
@@ -32,11 +32,14 @@ const re2Pattern = pgText()
   .min(1)
   .max(MAX_PATTERN_LENGTH)
   .superRefine((p, ctx) => {
+    let cost: ReturnType<typeof tooExpensive>;
     try {
-      RE2JS.compile(p);
+      cost = tooExpensive(p);
     } catch (err) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: `Not an RE2 regular expression: ${(err as Error).message}` });
+      return;
     }
+    if (cost) ctx.addIssue({ code: z.ZodIssueCode.custom, message: cost.reason });
   });
 
 export const scrubRuleSchema = z.discriminatedUnion('match', [
@@ -50,7 +53,20 @@ export const scrubbingSchema = z
   .object({
     /** The default rules (secret-looking keys, card numbers): on unless turned off. */
     defaults: z.boolean().default(true),
-    rules: z.array(scrubRuleSchema).max(MAX_RULES).default([]),
+    rules: z
+      .array(scrubRuleSchema)
+      .max(MAX_RULES)
+      .default([])
+      .superRefine((rules, ctx) => {
+        // Each pattern passed its own check (rule-cost.ts): together they are bounded too.
+        let total = 0;
+        for (const r of rules) if ('pattern' in r) total += programSize(r.pattern) ?? 0;
+        if (total > MAX_TOTAL_PROGRAM_SIZE)
+          ctx.addIssue({
+            code: z.ZodIssueCode.custom,
+            message: `Too expensive: the patterns compile to ${total} RE2 instructions together (at most ${MAX_TOTAL_PROGRAM_SIZE})`,
+          });
+      }),
   })
   .strict();
 export type Scrubbing = z.output<typeof scrubbingSchema>;

@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compileScrubber, FILTERED, isSecretKey, luhn, scrubbingSchema, type Scrubber } from '../src/index.ts';
+import {
+  compileScrubber,
+  FILTERED,
+  isSecretKey,
+  luhn,
+  MAX_PROGRAM_SIZE,
+  SCRUB_BUDGET_MS,
+  scrubBudget,
+  scrubbingSchema,
+  scrubEvents,
+  worstNs,
+  type Scrubber,
+} from '../src/index.ts';
+import { RE2JS } from 're2js';
 
 // The scrubber with the default rules (docs/data.md#default-rules), by example and over
 // generated nested documents: nothing a default rule matches survives, nothing else changes.
@@ -150,6 +163,42 @@ describe('rules and actions', () => {
     expect(scrubbingSchema.safeParse({ rules: [{ match: 'regex', pattern: '(a)\\1' }] }).success).toBe(false);
     expect(scrubbingSchema.safeParse({ rules: [{ match: 'regex', pattern: 'a'.repeat(201) }] }).success).toBe(false);
     expect(scrubbingSchema.safeParse({ rules: [{ match: 'regex', pattern: '(a+)+$' }] }).success).toBe(true);
+  });
+
+  it('refuses, when saved, a pattern whose RE2 program is too large, and says why', () => {
+    // 12 alternatives of [a-z]{1,999}: ~24,000 instructions, ~0.4 ms of CPU per character of text.
+    const hostile = Array.from({ length: 12 }, (_, i) => `[a-z]{1,999}${i}`).join('|');
+    const r = scrubbingSchema.safeParse({ rules: [{ match: 'regex', pattern: hostile }] });
+    expect(r.success).toBe(false);
+    expect(r.error!.issues[0].message).toMatch(/^Too expensive: its repetition counts add up to 11988 \(at most 400\)/);
+    const big = scrubbingSchema.safeParse({ rules: [{ match: 'key', pattern: '[a-z]{1,300}x' }] });
+    expect(big.error!.issues[0].message).toMatch(/^Too expensive: compiles to \d+ RE2 instructions \(at most 400\)/);
+    const many = scrubbingSchema.safeParse({ rules: Array.from({ length: 5 }, (_, i) => ({ match: 'regex', pattern: `[a-z]{1,190}${i}` })) });
+    expect(many.error!.issues[0].message).toMatch(/^Too expensive: the patterns compile to \d+ RE2 instructions together \(at most 1600\)/);
+    // The largest allowed: a repetition of ~190.
+    const largest = '[a-z]{1,190}0';
+    expect(RE2JS.compile(largest, RE2JS.CASE_INSENSITIVE).programSize()).toBeLessThanOrEqual(MAX_PROGRAM_SIZE);
+    expect(scrubbingSchema.safeParse({ rules: [{ match: 'regex', pattern: largest }] }).success).toBe(true);
+  });
+
+  it('a request spends at most its budget on patterns: past it, a value is filtered whole, never kept as it was', () => {
+    const pattern = '[a-z]{1,190}0';
+    const s = with_([{ match: 'regex', pattern, action: 'mask' }]);
+    const size = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE).programSize();
+    const fits = Math.floor((SCRUB_BUDGET_MS * 1e6) / worstNs(size, 1));
+    expect(s.text(`id abc0 ${'x'.repeat(100)}`)).toBe(`id **** ${'x'.repeat(100)}`);
+    expect(s.text(`abc0 ${'y'.repeat(fits + 1)}`)).toBe(FILTERED); // its worst case is past the budget: not run
+    // One budget (a deadline) for all a request's events: once it is spent, every value is filtered.
+    const spent = scrubBudget(0);
+    const events = [{ message: 'k abc0', metadata: { note: 'abc0', n: 1 } }];
+    scrubEvents('log', events, s, spent);
+    expect(events[0]).toEqual({ message: FILTERED, metadata: { note: FILTERED, n: 1 } });
+    // The budget bounds the time: values of the worst text for this pattern, 4x the budget's worth.
+    const many = Array.from({ length: 16 }, () => ({ message: `k abc0 ${'a'.repeat(Math.floor(fits / 4))}`, metadata: {} }));
+    const t0 = performance.now();
+    scrubEvents('log', many, s, scrubBudget());
+    expect(performance.now() - t0).toBeLessThan(SCRUB_BUDGET_MS * 2);
+    expect(many.every((e) => e.message === FILTERED || e.message.startsWith('k **** '))).toBe(true);
   });
 
   it('a pattern that backtracks exponentially elsewhere runs in linear time on RE2', () => {

@@ -30,6 +30,12 @@ function apiDocs() {
     scheme: 'bearer',
     description: 'The operator token (DEVTRAIL_OPERATOR_TOKEN; in embedded mode also kept in <data dir>/operator-token).',
   });
+  registry.registerComponent('securitySchemes', 'uploadToken', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'dtu_ + 40 lowercase hex',
+    description: "A project's upload token (docs/source-maps.md): source map uploads only. Secret: never ship it to browsers.",
+  });
   const header = (name: string, description: string) => registry.registerComponent('headers', name, { description, schema: { type: 'integer', minimum: 0 } }).ref;
   const rateHeaders = {
     'X-RateLimit-Limit': header('X-RateLimit-Limit', "Requests allowed per one-minute window for this key (the project's setting, default 5000)."),

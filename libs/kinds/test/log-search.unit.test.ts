@@ -69,6 +69,11 @@ describe('search syntax', () => {
     expect(error(Array.from({ length: SEARCH_LIMITS.terms + 1 }, (_, i) => `w${i}`).join(' '))).toContain(`more than ${SEARCH_LIMITS.terms} terms`);
     expect(error(`${'('.repeat(SEARCH_LIMITS.depth + 1)}a${')'.repeat(SEARCH_LIMITS.depth + 1)}`)).toContain('nested deeper');
     expect(error(`${'-'.repeat(SEARCH_LIMITS.depth + 1)}a`)).toContain('nested deeper');
+    // The review's search: 64 dotted-key wildcards OR'd (each a JSON parse of every row, twice).
+    const hostile = Array.from({ length: 64 }, (_, i) => `a.b:*z${i}*`).join(' OR ');
+    expect(error(hostile)).toBe('more than 8 metadata keys (a key with dots counts twice) (at character 49)');
+    expect(error(Array.from({ length: 9 }, (_, i) => `w${i}*`).join(' '))).toBe('more than 8 terms with a * wildcard (at character 33)');
+    expect(parseSearch(Array.from({ length: 4 }, (_, i) => `a.b:*z${i}*`).join(' OR '))).not.toBeNull();
   });
 
   it('prints every tree as text that parses back to the same tree', () => {
@@ -76,7 +81,15 @@ describe('search syntax', () => {
       fc.property(searchTree, (tree) => {
         const printed = printSearch(tree);
         fc.pre(printed.length <= SEARCH_LIMITS.length);
-        expect(parseSearch(printed)).toEqual(tree);
+        let parsed: SearchNode | null;
+        try {
+          parsed = parseSearch(printed);
+        } catch (err) {
+          // A tree past the cost limits (metadata keys, wildcards) is refused, as it should be.
+          fc.pre(!/more than \d+ (metadata keys|terms with a \* wildcard)/.test((err as Error).message));
+          throw err;
+        }
+        expect(parsed).toEqual(tree);
       }),
       { numRuns: 3000 },
     );

@@ -200,6 +200,24 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       CREATE INDEX data_deletions_unpublished ON data_deletions (requested_at) WHERE published_at IS NULL;
     `,
   },
+  {
+    version: 12,
+    name: 'project upload tokens (source maps)',
+    sql: `
+      -- Secrets a build pipeline uploads source maps with (docs/source-maps.md): hashes only.
+      CREATE TABLE upload_tokens (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        project_id uuid NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        name text NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+        token_hash char(64) NOT NULL UNIQUE CHECK (token_hash ~ '^[0-9a-f]{64}$'),
+        token_prefix text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        last_used_at timestamptz,
+        revoked_at timestamptz
+      );
+      CREATE INDEX upload_tokens_project ON upload_tokens (project_id) WHERE revoked_at IS NULL;
+    `,
+  },
   ...GROUPING_MIGRATIONS,
 ];
 

@@ -1,4 +1,3 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
 import type { RelationalStore } from './relational-store.ts';
 
 // Uploaded source maps (docs/source-maps.md): stored gzipped in PostgreSQL (bytea), one per
@@ -18,8 +17,9 @@ export interface SourceMapUpload {
   release: string;
   urlKey: string;
   debugId: string | null;
-  /** The map's JSON text. */
-  map: string;
+  /** The map's JSON text's size in bytes, and its gzip (made by the dashboard's source-map worker). */
+  bytes: number;
+  gzip: Uint8Array;
 }
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -49,16 +49,32 @@ const INFO = 'id, release, url_key, debug_id, bytes, octet_length(map_gzip) AS s
 
 export function sourceMapsRepo(store: RelationalStore) {
   return {
-    /** Stores (or replaces) a map; answers what is stored. */
-    async put(projectId: string, u: SourceMapUpload): Promise<SourceMapInfo> {
-      const raw = Buffer.from(u.map, 'utf8');
+    /** Stores (or replaces) a map compressed elsewhere (the dashboard's source-map worker); answers what is stored. */
+    async putCompressed(projectId: string, u: SourceMapUpload): Promise<SourceMapInfo> {
       const [row] = await store.query<InfoRow>(
         `INSERT INTO source_maps (project_id, release, url_key, debug_id, bytes, map_gzip) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (project_id, release, url_key) DO UPDATE SET debug_id = EXCLUDED.debug_id, bytes = EXCLUDED.bytes, map_gzip = EXCLUDED.map_gzip, created_at = now()
          RETURNING ${INFO}`,
-        [projectId, u.release, u.urlKey, u.debugId, raw.length, gzipSync(raw)],
+        [projectId, u.release, u.urlKey, u.debugId, u.bytes, Buffer.from(u.gzip.buffer, u.gzip.byteOffset, u.gzip.byteLength)],
       );
       return toInfo(row);
+    },
+
+    /** Which stored map serves a file (as find), without its bytes. */
+    async findRef(projectId: string, where: { debugId?: string | null; release: string; urlKey: string }): Promise<{ id: string; bytes: number } | null> {
+      const rows = await store.query<{ id: string; bytes: string | number }>(
+        `SELECT id, bytes FROM source_maps
+          WHERE project_id = $1 AND (($2::uuid IS NOT NULL AND debug_id = $2::uuid) OR (release = $3 AND url_key = $4))
+          ORDER BY (debug_id IS NOT DISTINCT FROM $2::uuid) DESC LIMIT 1`,
+        [projectId, where.debugId ?? null, where.release, where.urlKey],
+      );
+      return rows[0] ? { id: rows[0].id, bytes: Number(rows[0].bytes) } : null;
+    },
+
+    /** A stored map's gzip, as stored (decompressed by whoever reads it). */
+    async gzipOf(projectId: string, id: string): Promise<Uint8Array | null> {
+      const rows = await store.query<{ map_gzip: Buffer | Uint8Array }>('SELECT map_gzip FROM source_maps WHERE project_id = $1 AND id = $2', [projectId, id]);
+      return rows[0] ? toBuffer(rows[0].map_gzip) : null;
     },
 
     /** What a project holds: count and stored bytes, for the upload limits. */
@@ -90,18 +106,6 @@ export function sourceMapsRepo(store: RelationalStore) {
         urlKey ?? null,
       ]);
       return rows.length;
-    },
-
-    /** A map's JSON text by debug id (any release), else by release and URL key; null when none is stored. */
-    async find(projectId: string, where: { debugId?: string | null; release: string; urlKey: string }): Promise<{ id: string; map: string } | null> {
-      const rows = await store.query<{ id: string; map_gzip: Buffer | Uint8Array }>(
-        `SELECT id, map_gzip FROM source_maps
-          WHERE project_id = $1 AND (($2::uuid IS NOT NULL AND debug_id = $2::uuid) OR (release = $3 AND url_key = $4))
-          ORDER BY (debug_id IS NOT DISTINCT FROM $2::uuid) DESC LIMIT 1`,
-        [projectId, where.debugId ?? null, where.release, where.urlKey],
-      );
-      const r = rows[0];
-      return r ? { id: r.id, map: gunzipSync(toBuffer(r.map_gzip)).toString('utf8') } : null;
     },
   };
 }

@@ -16,7 +16,7 @@ export interface CliContext {
 export class CliError extends Error {}
 
 async function call(ctx: CliContext, method: string, path: string, body?: unknown): Promise<any> {
-  if (!ctx.token) throw new CliError('no operator token: set DEVTRAIL_OPERATOR_TOKEN or pass --token');
+  if (!ctx.token) throw new CliError('no token: set DEVTRAIL_OPERATOR_TOKEN (an upload: DEVTRAIL_UPLOAD_TOKEN) or pass --token');
   let res: Response;
   try {
     res = await fetch(`${ctx.apiUrl.replace(/\/$/, '')}${path}`, {
@@ -38,6 +38,8 @@ async function call(ctx: CliContext, method: string, path: string, body?: unknow
   return data;
 }
 
+const tokenRow = (t: any) => `${t.id}  ${t.prefix}…  ${t.name}  created ${t.created_at}  last used ${t.last_used_at ?? 'never'}`;
+
 const row = (p: any) =>
   `${p.id}  ${p.name}  key ${p.key_prefix ?? '-'}…  limit ${p.rate_limit_per_minute}/min  origins ${p.allowed_origins.length ? p.allowed_origins.join(',') : '(all)'}${p.has_drain_secret ? '  drain-secret' : ''}`;
 
@@ -53,15 +55,19 @@ export const USAGE = `usage: devtrail <command> [--json] [--api URL] [--token TO
   drain-secret clear <project-id>          stop verifying drain signatures
   login-link <username>                    a one-time link (15 min) that lets one browser log in
                                            as the user while the username is under attack
+  upload-token create <project-id> <name>  create an upload token; prints it once
+  upload-token list <project-id>           list a project's upload tokens (prefixes)
+  upload-token revoke <project-id> <id>    revoke an upload token
   sourcemaps upload <project-id> <build-dir> --release R [--url-prefix ~/path]
                                            upload a build's source maps (Next.js, Vite;
-                                           --token may be the project's API key)
+                                           --token may be an upload token of the project)
 ${REPLAY_USAGE}
 ${EMPTY_USAGE}
 ${REDRIVE_USAGE}
 ${CLICKHOUSE_SCHEMA_USAGE}
 
-env: DEVTRAIL_API_URL (default http://127.0.0.1:3000), DEVTRAIL_OPERATOR_TOKEN`;
+env: DEVTRAIL_API_URL (default http://127.0.0.1:3000), DEVTRAIL_OPERATOR_TOKEN,
+     DEVTRAIL_UPLOAD_TOKEN (sourcemaps upload: used before the operator token)`;
 
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -137,6 +143,20 @@ export async function runCommand(ctx: CliContext, argv: string[]): Promise<void>
     case 'key revoke': {
       const d = await call(ctx, 'POST', `/api/admin/projects/${encodeURIComponent(rest[0] ?? '')}/revoke-key`);
       return show(d, `old key revoked; new API key (shown once): ${d.api_key}`);
+    }
+    case 'upload-token create': {
+      const [id, ...name] = rest;
+      const d = await call(ctx, 'POST', `/api/projects/${encodeURIComponent(id ?? '')}/upload-tokens`, { name: name.join(' ') });
+      return show(d, `${tokenRow(d.upload_token)}\nupload token (shown once, store it now): ${d.token}`);
+    }
+    case 'upload-token list': {
+      const d = await call(ctx, 'GET', `/api/projects/${encodeURIComponent(rest[0] ?? '')}/upload-tokens`);
+      return show(d, d.upload_tokens.length ? d.upload_tokens.map(tokenRow).join('\n') : '(no upload tokens)');
+    }
+    case 'upload-token revoke': {
+      const [id, tokenId] = rest;
+      await call(ctx, 'DELETE', `/api/projects/${encodeURIComponent(id ?? '')}/upload-tokens/${encodeURIComponent(tokenId ?? '')}`);
+      return show({ revoked: tokenId }, `upload token ${tokenId} revoked`);
     }
     case 'origins set': {
       const [id, ...origins] = rest;

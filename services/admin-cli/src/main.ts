@@ -22,7 +22,8 @@ const take = (name: string) => {
 const jsonIdx = argv.indexOf('--json');
 if (jsonIdx >= 0) argv.splice(jsonIdx, 1);
 const apiUrl = take('--api') ?? process.env.DEVTRAIL_API_URL ?? 'http://127.0.0.1:3000';
-let token = take('--token') ?? process.env.DEVTRAIL_OPERATOR_TOKEN;
+// An upload (a build pipeline) takes its upload token before an operator token.
+let token = take('--token') ?? (argv[0] === 'sourcemaps' ? process.env.DEVTRAIL_UPLOAD_TOKEN : undefined) ?? process.env.DEVTRAIL_OPERATOR_TOKEN;
 if (!token) {
   try {
     token = readFileSync(join(process.env.DEVTRAIL_DATA_DIR ?? '.data', 'operator-token'), 'utf8').trim();

@@ -2,7 +2,7 @@ import type { ClusterTarget } from '@devtrail/column-store';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type LlmPriceTable, type Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
-import { deletionsRepo, projectsRepo, savedQueriesRepo } from '@devtrail/relational-store';
+import { deletionsRepo, projectsRepo, savedQueriesRepo, uploadTokensRepo } from '@devtrail/relational-store';
 import { operatorAuthenticator, requirePrincipal, type Authenticator } from './api/access.ts';
 import { registerAdminRoutes } from './api/admin-routes.ts';
 import { registerReadRoutes } from './api/read-routes.ts';
@@ -17,8 +17,12 @@ import { deletionPublisher } from './data/deletion-publisher.ts';
 import { registerTriageRoutes } from './api/triage-routes.ts';
 import { registerAlertRoutes } from './api/alert-routes.ts';
 import { registerSourceMapUploads, registerSymbolication, type SourceMapLimits } from './api/source-map-routes.ts';
-import { projectKeyAuthenticator } from './api/key-authenticator.ts';
+import { uploadTokenAuthenticator } from './api/upload-token-authenticator.ts';
+import { registerUploadTokenRoutes } from './api/upload-token-routes.ts';
 import { deliveryOptionsOf, type DeliveryOptions } from '@devtrail/alerting';
+import { createMapPool } from '@devtrail/source-maps';
+import type { ReadLimits } from '@devtrail/column-store';
+import { boundedReads } from './api/bounded-reads.ts';
 
 export interface ControlPlaneOptions {
   operatorToken: string | undefined;
@@ -39,7 +43,9 @@ export interface ControlPlaneOptions {
   delivery?: DeliveryOptions;
   /** Where people reach the dashboard, for links in notifications (DEVTRAIL_PUBLIC_URL). */
   publicUrl?: string;
-  /** Source map upload limits (config.sourceMaps); the defaults when unset. */
+  /** The read limits (config.reads); the defaults when unset. */
+  reads?: ReadLimits;
+  /** Source map limits and the source-map worker's budget (config.sourceMaps); the defaults when unset. */
   sourceMaps?: SourceMapLimits;
 }
 
@@ -51,22 +57,33 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
   if (!opts.operatorToken) logger.warn('DEVTRAIL_OPERATOR_TOKEN is not set: the admin and read APIs accept no operator calls');
   const repo = projectsRepo(adapters.relational);
   const operator = operatorAuthenticator(opts.operatorToken, async (id) => (await repo.get(id)) !== null);
+  const tokens = uploadTokensRepo(adapters.relational);
+  const sourceMaps = opts.sourceMaps ?? defaults().sourceMaps;
+  // One source-map worker for uploads and symbolication (its heap and time limits: docs/source-maps.md).
+  const maps = createMapPool(sourceMaps.budget);
+  app.addHook('onClose', async () => maps.close());
+  // Every read of the read API and the explorer under ClickHouse's limits (bounded-reads.ts).
+  const readLimits = opts.reads ?? defaults().reads;
+  const reads = boundedReads(adapters.columnStore, readLimits);
+  const searches = boundedReads(adapters.columnStore, readLimits, 'search');
   await app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? [])]));
     registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);
     registerDataRoutes(api, adapters.relational, opts.defaultRetentionDays);
     const retention = retentionLookup(adapters.relational, opts.defaultRetentionDays);
-    registerReadRoutes(api, adapters.columnStore, retention, opts.lagOf, opts.llmPrices, mergesLookup(adapters.relational));
-    registerExploreRoutes(api, adapters.columnStore, retention, opts.llmPrices ?? defaultPrices());
+    registerReadRoutes(api, { reads, searches }, retention, opts.lagOf, opts.llmPrices, mergesLookup(adapters.relational));
+    registerExploreRoutes(api, searches, retention, opts.llmPrices ?? defaultPrices());
     registerSavedQueryRoutes(api, savedQueriesRepo(adapters.relational));
-    registerTriageRoutes(api, adapters.columnStore, adapters.relational, retention);
+    registerTriageRoutes(api, reads, adapters.relational, retention);
     registerAlertRoutes(api, adapters.relational, { delivery: opts.delivery ?? deliveryOptionsOf(defaults().alerts), publicUrl: opts.publicUrl });
-    registerSymbolication(api, adapters.columnStore, adapters.relational, retention);
+    registerSymbolication(api, reads, adapters.relational, retention, maps);
+    registerUploadTokenRoutes(api, tokens);
   });
-  // Source map uploads also admit the project's own key (a build pipeline has it).
+  // Source map uploads also admit the project's upload tokens (a build pipeline has one); never
+  // its API key, which ships in browsers (docs/security.md).
   await app.register(async (api) => {
-    api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? []), projectKeyAuthenticator(repo)]));
-    registerSourceMapUploads(api, adapters.relational, opts.sourceMaps ?? defaults().sourceMaps);
+    api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? []), uploadTokenAuthenticator(tokens)]));
+    registerSourceMapUploads(api, adapters.relational, sourceMaps, maps);
   });
   const worker = startDeletionWorker(deletionsRepo(adapters.relational), adapters.columnStore, logger, {
     graceMs: opts.deletionGraceMs,

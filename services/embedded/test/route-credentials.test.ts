@@ -28,18 +28,18 @@ const TABLE: Array<{ method?: RegExp; path: RegExp; who: Credential[]; row: stri
   { method: /^GET$/, path: /^\/auth\/projects\/:id\/members$/, who: SESSIONS, row: 'the members of a project one sees: any signed-in user' },
   { path: /^\/auth\/(users|projects\/:id\/members)/, who: ['owner'], row: 'users and membership: the owner' },
   { method: /^POST$/, path: /^\/(ingest|v1)\//, who: ['ingest key'], row: 'ingestion: the ingest key' },
-  // The ingest key manages source maps until the upload token replaces it there (docs/security.md).
+  // Source maps: never the ingest key; an upload token (not a column here) is held in services/dashboard/test/source-map-credentials.test.ts.
   {
     method: /^(POST|DELETE)$/,
     path: /^\/api\/projects\/:id\/source-maps$/,
-    who: ['ingest key', 'member', 'owner', 'operator'],
-    row: 'source maps: key, member, owner, operator',
+    who: ['member', 'owner', 'operator'],
+    row: 'source maps: member, owner, operator',
   },
   {
     method: /^GET$/,
     path: /^\/api\/projects\/:id\/source-maps$/,
-    who: ['ingest key', 'viewer', 'member', 'owner', 'operator'],
-    row: 'source maps: key, and every reader',
+    who: ['viewer', 'member', 'owner', 'operator'],
+    row: 'source maps: every reader',
   },
   { method: /^GET$/, path: /^\/ui\/vendor\//, who: ALL, row: 'the UI’s pages and files: public' },
   { method: /^GET$/, path: /^\/(api|ui)\//, who: ['viewer', 'member', 'owner', 'operator'], row: 'reads: viewer, member, owner, operator' },

@@ -71,6 +71,8 @@ const PATHS: Record<string, string[]> = {
   '/api/projects/{id}/alert-rules/{ruleId}/test': ['post'],
   '/api/projects/{id}/alert-notifications': ['get'],
   '/api/projects/{id}/source-maps': ['get', 'post', 'delete'],
+  '/api/projects/{id}/upload-tokens': ['get', 'post'],
+  '/api/projects/{id}/upload-tokens/{tokenId}': ['delete'],
 };
 
 type Doc = {
@@ -91,14 +93,15 @@ describe('OpenAPI document', () => {
   it('secures /ingest with the API key and /api with the operator token; health needs none', () => {
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.components.securitySchemes.operatorToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.uploadToken).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const op of Object.values(ops)) {
-        // Source map uploads also take the project's key (a build pipeline has it: docs/source-maps.md).
+        // Source maps also take an upload token (a build pipeline has one), never the API key (docs/source-maps.md).
         const expected =
           path.startsWith('/ingest/') || path.startsWith('/v1/')
             ? [{ apiKey: [] }]
             : path.endsWith('/source-maps')
-              ? [{ operatorToken: [] }, { apiKey: [] }]
+              ? [{ operatorToken: [] }, { uploadToken: [] }]
               : path.startsWith('/api/')
                 ? [{ operatorToken: [] }]
                 : undefined;

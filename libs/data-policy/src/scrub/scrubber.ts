@@ -3,6 +3,7 @@ import { RE2JS } from 're2js';
 import type { Scrubbing, ScrubRule, ScrubAction } from '../policy.ts';
 import { isSecretKey } from './secret-keys.ts';
 import { VALUE_PATTERNS, type Replace } from './value-patterns.ts';
+import { scrubBudget, worstNs, type ScrubBudget } from './rule-cost.ts';
 
 // A project's scrubbing settings compiled once (the receiver keeps it with the project's
 // cached key grant). It rewrites a JSON value in place: a value under a key a key rule
@@ -14,13 +15,13 @@ export const FILTERED = '[Filtered]';
 const REMOVE = Symbol('remove');
 
 type KeyAction = (value: unknown) => unknown;
-type StringRule = (s: string) => string;
+type StringRule = (s: string, budget: ScrubBudget) => string;
 
 export interface Scrubber {
   /** A JSON value (metadata, context, breadcrumbs): scrubbed in place where it is an object or array; returns what to keep. */
-  tree(v: unknown): unknown;
+  tree(v: unknown, budget?: ScrubBudget): unknown;
   /** A free-text value (a message): its value patterns scrubbed. */
-  text(s: string): string;
+  text(s: string, budget?: ScrubBudget): string;
 }
 
 function keyAction(action: ScrubAction, hash: (s: string) => string): KeyAction {
@@ -78,7 +79,12 @@ export function compileScrubber(settings: Scrubbing, salt: string | null): Scrub
     } else if (rule.match === 'regex') {
       const re = compileRegex(rule.pattern);
       const r = replacement(rule.action, hash);
-      stringRules.push((s) => (re.test(s) ? re.matcher(s).replaceAll((m: string) => r(m)) : s));
+      const size = re.programSize();
+      // Past the request's budget the value is filtered whole, never kept unscrubbed (rule-cost.ts).
+      stringRules.push((s, budget) => {
+        if (!budget.take(worstNs(size, s.length))) return FILTERED;
+        return re.test(s) ? re.matcher(s).replaceAll((m: string) => r(m)) : s;
+      });
     } else {
       const find = VALUE_PATTERNS[rule.match];
       const r = replacement(rule.action, hash);
@@ -96,13 +102,16 @@ export function compileScrubber(settings: Scrubbing, salt: string | null): Scrub
     judged.set(key, a);
     return a;
   };
-  const text = (s: string): string => {
-    for (const rule of stringRules) s = rule(s);
+  const text = (s: string, budget: ScrubBudget): string => {
+    for (const rule of stringRules) {
+      s = rule(s, budget);
+      if (s === FILTERED) break;
+    }
     return s;
   };
 
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return text(v);
+  const walk = (v: unknown, budget: ScrubBudget): unknown => {
+    if (typeof v === 'string') return text(v, budget);
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) {
       // A [key, value] pair (headers as a list) is judged by its key.
@@ -112,7 +121,7 @@ export function compileScrubber(settings: Scrubbing, salt: string | null): Scrub
         v[1] = out === REMOVE ? null : out;
         return v;
       }
-      for (let i = 0; i < v.length; i++) v[i] = walk(v[i]);
+      for (let i = 0; i < v.length; i++) v[i] = walk(v[i], budget);
       return v;
     }
     const o = v as Record<string, unknown>;
@@ -126,11 +135,12 @@ export function compileScrubber(settings: Scrubbing, salt: string | null): Scrub
       }
       const x = o[key];
       if (typeof x === 'string') {
-        const y = text(x);
+        const y = text(x, budget);
         if (y !== x) o[key] = y;
-      } else if (x !== null && typeof x === 'object') walk(x);
+      } else if (x !== null && typeof x === 'object') walk(x, budget);
     }
     return o;
   };
-  return { tree: walk, text };
+  // A call without a budget (one value on its own) gets a budget of its own.
+  return { tree: (v, budget = scrubBudget()) => walk(v, budget), text: (s, budget = scrubBudget()) => text(s, budget) };
 }

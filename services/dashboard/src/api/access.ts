@@ -8,8 +8,8 @@ import { safeEqual } from '@devtrail/access';
 // (services/dashboard/src/auth/session-authenticator.ts).
 
 export interface Principal {
-  /** 'key': a project's API key, admitted only where a route scope says so (source map uploads). */
-  kind: 'operator' | 'user' | 'key';
+  /** 'upload-token': a project's upload token, admitted only where a route scope says so (source maps). */
+  kind: 'operator' | 'user' | 'upload-token';
   userId?: string;
   /** Projects this principal may read and administer; 'all' for the operator. */
   canAccess(projectId: string): Promise<boolean>;

@@ -136,7 +136,7 @@ export function documentActOnErrors(docs: ApiDocs) {
       ok?: z.ZodTypeAny;
       status?: number;
       notFound?: string;
-      keyToo?: boolean;
+      uploadToken?: boolean;
       extra?: Record<number, ReturnType<ApiDocs['errorResponse']>>;
     },
   ) =>
@@ -145,7 +145,7 @@ export function documentActOnErrors(docs: ApiDocs) {
       path: openApiPath(p),
       tags: [tag],
       summary,
-      security: o.keyToo ? [{ operatorToken: [] }, { apiKey: [] }] : [{ operatorToken: [] }],
+      security: o.uploadToken ? [{ operatorToken: [] }, { uploadToken: [] }] : [{ operatorToken: [] }],
       request: {
         params: o.params ? idParam.merge(o.params) : idParam,
         ...(o.query ? { query: o.query } : {}),
@@ -189,7 +189,16 @@ export function documentActOnErrors(docs: ApiDocs) {
   path('get', SOURCE_MAP_PATHS.symbolicated, 'source maps', "A group's latest (or one) occurrence's stack at its original source", {
     params: fingerprintParam,
     query: symbolicatedQuery,
-    ok: z.object({ event_id: z.string().uuid(), release: z.string(), maps_found: z.number().int(), frames: z.array(frame) }),
+    ok: z.object({
+      event_id: z.string().uuid(),
+      release: z.string(),
+      maps_found: z.number().int().openapi({ description: "Stored maps found for the stack's files." }),
+      unsymbolicated: z.array(z.object({ url: z.string(), reason: z.string() })).openapi({
+        description:
+          'Files whose map was found but could not be used within the source-map worker\'s budget (docs/source-maps.md, "Budgets"): their frames are shown minified.',
+      }),
+      frames: z.array(frame),
+    }),
     notFound: notFound('Error event').message,
   });
   path('get', ALERT_PATHS.rules, 'alerts', 'Alert rules', { ok: z.object({ rules: z.array(rule) }) });
@@ -215,21 +224,21 @@ export function documentActOnErrors(docs: ApiDocs) {
     query: notificationsQuery,
     ok: z.object({ notifications: z.array(notification) }),
   });
-  path('post', SOURCE_MAP_PATHS.maps, 'source maps', 'Upload a source map for a release and file URL (the project key may upload)', {
+  path('post', SOURCE_MAP_PATHS.maps, 'source maps', 'Upload a source map for a release and file URL (an upload token may upload; the API key may not)', {
     body: sourceMapUpload,
     ok: z.object({ source_map: sourceMap }),
     status: 201,
-    keyToo: true,
+    uploadToken: true,
   });
   path('get', SOURCE_MAP_PATHS.maps, 'source maps', 'List uploaded source maps', {
     query: sourceMapList,
     ok: z.object({ source_maps: z.array(sourceMap) }),
-    keyToo: true,
+    uploadToken: true,
   });
   path('delete', SOURCE_MAP_PATHS.maps, 'source maps', 'Delete a release’s source maps (or one file’s)', {
     query: sourceMapDelete,
     ok: z.object({ deleted: z.number().int() }),
-    keyToo: true,
+    uploadToken: true,
   });
   return {
     name: 'triage, alerts, source maps',

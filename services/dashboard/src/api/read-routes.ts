@@ -44,16 +44,18 @@ export const READ_PATHS = {
 
 export function registerReadRoutes(
   app: FastifyInstance,
-  store: ColumnStore,
+  stores: { reads: ColumnStore; searches: ColumnStore },
   retentionOf: RetentionOf,
   lagOf?: () => Promise<unknown>,
   prices: LlmPriceTable = defaultPrices(),
   mergesOf: MergesOf = noMerges,
 ): void {
+  const store = stores.reads;
   app.get(READ_PATHS.logs, async (request) => {
     const projectId = await projectOf(request);
     const q = logsQuery.parse(request.query);
-    const r = await readLogs(store, { ...logFilter(projectId, q, (await retentionOf(projectId)).log), cursor: q.cursor, limit: q.limit });
+    // A text search may be dear: it waits behind lookups (bounded-reads.ts).
+    const r = await readLogs(q.q ? stores.searches : store, { ...logFilter(projectId, q, (await retentionOf(projectId)).log), cursor: q.cursor, limit: q.limit });
     return { logs: r.logs, next_cursor: r.nextCursor, terms: searchTerms(q.q ?? null) };
   });
 

@@ -23,5 +23,8 @@ export const sourceMapUpload = z
   })
   .strict();
 
+/** The upload's fields besides the map, as the route checks them (the source-map worker checks the map). */
+export const sourceMapFields = sourceMapUpload.omit({ source_map: true });
+
 export const sourceMapList = z.object({ release: release.optional() });
 export const sourceMapDelete = z.object({ release, url: fileUrl.optional() });

@@ -45,8 +45,12 @@ export interface SearchDialect {
   check(node: Extract<SearchNode, { type: 'field' }>, fail: (message: string) => never): SearchNode;
 }
 
-/** Bounds on the work one query can ask for. */
-export const SEARCH_LIMITS = { length: 1000, terms: 64, depth: 16 } as const;
+/**
+ * Bounds on the work one query can ask for (docs/dashboard.md, "Search syntax"). A keyed term
+ * (a metadata key) costs a JSON parse of every row's field per path (a dotted key is two paths),
+ * and a wildcard a LIKE with no index to answer it: both are bounded on their own.
+ */
+export const SEARCH_LIMITS = { length: 1000, terms: 64, depth: 16, metadataPaths: 8, wildcards: 8 } as const;
 
 export class SearchSyntaxError extends Error {
   constructor(
@@ -101,6 +105,8 @@ export function parseSearch(src: string, dialect: SearchDialect = LOG_SEARCH): S
   let pos = 0;
   let terms = 0;
   let depth = 0;
+  let paths = 0;
+  let wildcards = 0;
   const fail = (message: string, at = pos): never => {
     throw new SearchSyntaxError(`${message} (at character ${at + 1})`, at);
   };
@@ -116,6 +122,9 @@ export function parseSearch(src: string, dialect: SearchDialect = LOG_SEARCH): S
   };
   const countTerm = () => {
     if (++terms > SEARCH_LIMITS.terms) fail(`more than ${SEARCH_LIMITS.terms} terms`);
+  };
+  const countWildcard = (at: number) => {
+    if (++wildcards > SEARCH_LIMITS.wildcards) fail(`more than ${SEARCH_LIMITS.wildcards} terms with a * wildcard`, at);
   };
 
   const quoted = (): string => {
@@ -158,6 +167,9 @@ export function parseSearch(src: string, dialect: SearchDialect = LOG_SEARCH): S
       op = 'exists';
       value = '';
     } else wildcard = rest.includes('*');
+    if (f.key !== undefined && (paths += f.key.includes('.') ? 2 : 1) > SEARCH_LIMITS.metadataPaths)
+      fail(`more than ${SEARCH_LIMITS.metadataPaths} metadata keys (a key with dots counts twice)`, at);
+    if (wildcard) countWildcard(at);
     return dialect.check({ type: 'field', field: f.field, ...(f.key === undefined ? {} : { key: f.key }), op, value, wildcard }, (m) => fail(m, at));
   };
 
@@ -184,6 +196,7 @@ export function parseSearch(src: string, dialect: SearchDialect = LOG_SEARCH): S
     const w = word();
     const f = fieldOf(w, dialect);
     if (f) return fieldTerm(f, at);
+    if (w.includes('*')) countWildcard(at);
     return { type: 'text', value: w, wildcard: w.includes('*') };
   };
 

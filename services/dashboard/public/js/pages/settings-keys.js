@@ -5,6 +5,7 @@ import { formatTime } from '../lib/format.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { KeyReveal } from '../components/key-reveal.js';
 import { ErrorBox } from '../components/status.js';
+import { UploadTokens } from './settings-upload-tokens.js';
 
 // Settings -> API Keys -> Revoke -> confirm. The old key stops working at once and
 // a new one is generated and shown here, once.
@@ -56,5 +57,6 @@ export function ApiKeysTab({ project, reloadProject }) {
       <p>Key <code>${project.key_prefix}…</code> stops working immediately for every application that sends with it. Data already sent is kept.</p>
       <p>A new key is generated at once and shown to you one time.</p>
     </${ConfirmDialog}>
+    <${UploadTokens} project=${project} />
   `;
 }
