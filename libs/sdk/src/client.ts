@@ -9,6 +9,7 @@ import { Logger, type LoggerBindings } from './logger.js';
 import { API_KEY_PATTERN, resolveOptions, type ClientOptions, type ResolvedOptions } from './options.js';
 import { Scope, mergeScopes } from './scope.js';
 import { Span } from './span.js';
+import { runtimeHooks } from './runtime-hooks.js';
 import { createTraceHeaders, type SpanContext } from './trace-context.js';
 import { HttpTransport, NoopTransport, type TelemetryTransport, type TransportStats } from './transport/transport.js';
 import type { Breadcrumb, CaptureErrorOptions, LlmUsageInput, LogLevel, Metadata, SpanRecordInput, TagValue } from './types.js';
@@ -43,6 +44,7 @@ export class DevtrailClient {
   private readonly transport: TelemetryTransport;
   private readonly globalScope: Scope;
   private readonly detachBrowser: (() => void) | undefined;
+  private readonly detachProcess: (() => void) | undefined;
 
   constructor(options: ClientOptions = {}) {
     const o = (this.options = resolveOptions(options));
@@ -68,6 +70,7 @@ export class DevtrailClient {
       : new NoopTransport();
     this.logger = new Logger((level, message, metadata, bindings) => this.writeLog(level, message, metadata, bindings));
     this.detachBrowser = this.enabled && isBrowser() ? this.flushWhenPageHides() : undefined;
+    this.detachProcess = this.enabled ? runtimeHooks()?.attach(this) : undefined;
   }
 
   private checkEnabled(): boolean {
@@ -314,7 +317,13 @@ export class DevtrailClient {
   /** Flushes, then stops: later events are dropped. */
   close(timeoutMs?: number): Promise<boolean> {
     this.detachBrowser?.();
+    this.detachProcess?.();
     return this.transport.close(timeoutMs);
+  }
+
+  /** The process is exiting: what is still queued can no longer be sent; it is counted as dropped. */
+  dropPendingAtExit(): void {
+    this.transport.dropPending('AtExit', 'still queued when the process exited');
   }
 
   stats(): TransportStats {

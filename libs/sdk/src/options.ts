@@ -43,6 +43,12 @@ export interface ClientOptions {
   onWarning?: (message: string) => void;
   /** Custom fetch, e.g. for tests or proxies. Default: global fetch. */
   fetch?: typeof fetch;
+  /** Node: report uncaught exceptions and unhandled rejections, and flush before the process exits as Node would. Default true. */
+  captureUncaught?: boolean;
+  /** Node: flush on SIGTERM and SIGINT before the process ends as it would have. Default true. */
+  flushOnSignals?: boolean;
+  /** The longest a crash or a signal waits for the flush. Default 2000 ms. */
+  shutdownTimeoutMs?: number;
 }
 
 export interface ResolvedOptions {
@@ -66,6 +72,9 @@ export interface ResolvedOptions {
   console: boolean;
   warn: (message: string) => void;
   fetch: typeof fetch | undefined;
+  captureUncaught: boolean;
+  flushOnSignals: boolean;
+  shutdownTimeoutMs: number;
 }
 
 // Lower-case hex, as the receiver generates and checks keys.
@@ -102,5 +111,8 @@ export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
     warn,
     // Looked up per call so a fetch patched in later (tests, instrumentation) is used.
     fetch: options.fetch ?? (typeof fetch === 'function' ? (input, init) => globalThis.fetch(input, init) : undefined),
+    captureUncaught: options.captureUncaught ?? true,
+    flushOnSignals: options.flushOnSignals ?? true,
+    shutdownTimeoutMs: num(options.shutdownTimeoutMs, 2000),
   };
 }

@@ -2,14 +2,11 @@
 // the way users do: by package name, through the "exports" map, in separate
 // Node processes, once with require() and once with import().
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, pkgDir, repoRoot } from './helpers/built-package.js';
 import { startCaptureServer } from './helpers/capture-server.js';
-
-const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const repoRoot = resolve(pkgDir, '../..');
 const ENTRIES = ['@devtrail/sdk', '@devtrail/sdk/express', '@devtrail/sdk/hono', '@devtrail/sdk/fastify', '@devtrail/sdk/next'];
 const EXPECTED_EXPORTS: Record<string, string[]> = {
   '@devtrail/sdk': ['createClient', 'DevtrailClient', 'init', 'getClient', 'parseTraceparent', 'installGlobalErrorHandlers'],
@@ -33,19 +30,11 @@ const INTERNALS = [
   'installAsyncContext',
 ];
 
-function newestMtime(dir: string): number {
-  return Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestMtime(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
-}
-
 function node(args: string[], env: Record<string, string> = {}): string {
   return execFileSync(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8' });
 }
 
-beforeAll(() => {
-  const marker = join(pkgDir, 'dist/cjs/package.json');
-  const stale = !existsSync(join(pkgDir, 'dist/esm/index.js')) || !existsSync(marker) || newestMtime(join(pkgDir, 'src')) > statSync(marker).mtimeMs;
-  if (stale) execFileSync('npm', ['run', 'build', '-w', '@devtrail/sdk'], { cwd: repoRoot, stdio: 'pipe' });
-}, 120_000);
+beforeAll(ensureBuilt, 120_000);
 
 describe('package build', () => {
   it('writes ESM and CJS output with declarations for every export', () => {

@@ -50,6 +50,7 @@ export interface TransportStats {
   droppedRejected: number;
   droppedRetriesExhausted: number;
   droppedAfterClose: number;
+  droppedAtExit: number;
 }
 
 export interface TelemetryTransport {
@@ -57,6 +58,8 @@ export interface TelemetryTransport {
   flush(timeoutMs?: number): Promise<boolean>;
   close(timeoutMs?: number): Promise<boolean>;
   stats(): TransportStats;
+  /** Drops what is queued, counted under the reason (the process is exiting). */
+  dropPending(reason: 'AtExit', detail: string): void;
 }
 
 interface QueuedEvent {
@@ -73,7 +76,7 @@ interface Batch {
 }
 
 type Outcome = { ok: true } | { ok: false; retry: boolean; reason: string; retryAfterMs?: number };
-type DropReason = 'QueueFull' | 'Rejected' | 'RetriesExhausted' | 'AfterClose';
+type DropReason = 'QueueFull' | 'Rejected' | 'RetriesExhausted' | 'AfterClose' | 'AtExit';
 
 export const PATHS: Record<IngestKind, string> = {
   log: '/ingest/logs',
@@ -116,6 +119,7 @@ export class HttpTransport implements TelemetryTransport {
     droppedRejected: 0,
     droppedRetriesExhausted: 0,
     droppedAfterClose: 0,
+    droppedAtExit: 0,
   };
   private readonly lastWarnAt: Partial<Record<DropReason, number>> = {};
   private readonly batchSize: number;
@@ -167,6 +171,13 @@ export class HttpTransport implements TelemetryTransport {
 
   stats(): TransportStats {
     return { queued: this.queue.length, inFlight: this.inFlight, ...this.counters };
+  }
+
+  dropPending(reason: 'AtExit', detail: string): void {
+    const n = this.queue.splice(0).length + this.inFlight;
+    this.logCount = 0;
+    this.clearTimers();
+    if (n > 0) this.drop(reason, n, detail);
   }
 
   private idle(): boolean {
@@ -354,6 +365,7 @@ export class NoopTransport implements TelemetryTransport {
   close(): Promise<boolean> {
     return Promise.resolve(true);
   }
+  dropPending(): void {}
   stats(): TransportStats {
     return {
       queued: 0,
@@ -365,6 +377,7 @@ export class NoopTransport implements TelemetryTransport {
       droppedRejected: 0,
       droppedRetriesExhausted: 0,
       droppedAfterClose: 0,
+      droppedAtExit: 0,
     };
   }
 }
