@@ -9,6 +9,7 @@ import { Logger, type LoggerBindings } from './logger.js';
 import { API_KEY_PATTERN, resolveOptions, type ClientOptions, type ResolvedOptions } from './options.js';
 import { Scope, mergeScopes } from './scope.js';
 import { Span } from './span.js';
+import { activeOtelSpanContext } from './otel/active-span.js';
 import { runtimeHooks } from './runtime-hooks.js';
 import { createTraceHeaders, type SpanContext } from './trace-context.js';
 import { HttpTransport, NoopTransport, type TelemetryTransport, type TransportStats } from './transport/transport.js';
@@ -24,6 +25,10 @@ export interface SpanOptions {
   metadata?: Metadata;
   /** Epoch milliseconds. */
   startTime?: number;
+  /** The caller's sampled flag, with `traceId` (incoming trace context). */
+  sampled?: boolean;
+  /** The request scope whose tags the span carries (middleware: the request's own). Default: the active one. */
+  scope?: Scope;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
@@ -100,14 +105,15 @@ export class DevtrailClient {
     if (level !== 'debug') this.addBreadcrumb({ type: 'log', message: `[${level}] ${message}` });
     if (!this.enabled) return;
     const active = activeContext();
+    const span = this.correlation(active);
     this.transport.send(
       'log',
       buildLogEntry({
         level,
         message,
         metadata: withTags(this.currentTags(active?.scope), bindings.metadata, metadata),
-        traceId: bindings.traceId ?? active?.span?.traceId,
-        spanId: bindings.spanId ?? active?.span?.spanId,
+        traceId: bindings.traceId ?? span?.traceId,
+        spanId: bindings.spanId ?? span?.spanId,
         requestId: bindings.requestId ?? active?.requestId,
         context: bindings.context,
       }),
@@ -129,7 +135,7 @@ export class DevtrailClient {
       const info = errorInfo(error);
       const active = activeContext();
       const scope = mergeScopes(this.globalScope, active?.scope, this.options.maxBreadcrumbs);
-      const span = active?.span;
+      const span = this.correlation(active);
       this.transport.send(
         'error',
         buildErrorReport({
@@ -191,13 +197,16 @@ export class DevtrailClient {
     const active = activeContext();
     let traceId: string | undefined;
     let parentSpanId: string | undefined;
-    if (options.parent) ({ traceId, spanId: parentSpanId } = options.parent);
-    else if (options.parent === undefined && options.traceId) ({ traceId, parentSpanId } = options);
-    else if (options.parent === undefined && active?.span) ({ traceId, spanId: parentSpanId } = active.span);
-    if (!isValidTraceId(traceId)) traceId = parentSpanId = undefined;
+    let sampled: boolean | undefined;
+    if (options.parent) ({ traceId, spanId: parentSpanId, sampled } = options.parent);
+    else if (options.parent === undefined && options.traceId) ({ traceId, parentSpanId, sampled } = options);
+    else if (options.parent === undefined && active?.span) ({ traceId, spanId: parentSpanId, sampled } = active.span);
+    if (!isValidTraceId(traceId)) traceId = parentSpanId = sampled = undefined;
     if (!isValidSpanId(parentSpanId)) parentSpanId = undefined;
-    const scope = active?.scope;
-    return new Span({ operation, traceId, parentSpanId, metadata: options.metadata, startTime: options.startTime }, (span) => this.sendSpan(span, scope));
+    // A trace's first span decides whether the trace is sampled; every span under it follows.
+    sampled ??= traceId === undefined ? this.sampleTrace() : true;
+    const scope = options.scope ?? active?.scope;
+    return new Span({ operation, traceId, parentSpanId, metadata: options.metadata, startTime: options.startTime, sampled }, (span) => this.sendSpan(span, scope));
   }
 
   /** Runs `fn` with `span` as the active span (logs and child spans attach to it). */
@@ -225,8 +234,19 @@ export class DevtrailClient {
     }
   }
 
+  /** The span logs, errors and LLM records are correlated with: devtrail's active span, else OpenTelemetry's (an app that runs the OTel SDK). */
+  private correlation(active: ReturnType<typeof activeContext>): SpanContext | undefined {
+    return active?.span ?? activeOtelSpanContext();
+  }
+
+  /** tracesSampleRate's decision for a new trace. */
+  private sampleTrace(): boolean {
+    const rate = this.options.tracesSampleRate;
+    return rate >= 1 || (rate > 0 && Math.random() < rate);
+  }
+
   private sendSpan(span: Span, scope: Scope | undefined): void {
-    if (!this.enabled) return;
+    if (!this.enabled || !span.sampled) return;
     this.transport.send(
       'span',
       buildSpanRecord({
@@ -255,6 +275,7 @@ export class DevtrailClient {
     if (!this.enabled) return;
     try {
       const active = activeContext();
+      const span = this.correlation(active);
       this.transport.send(
         'llm',
         buildLlmRecord({
@@ -262,8 +283,8 @@ export class DevtrailClient {
           metadata: withTags(
             this.currentTags(active?.scope),
             {
-              trace_id: active?.span?.traceId,
-              span_id: active?.span?.spanId,
+              trace_id: span?.traceId,
+              span_id: span?.spanId,
               request_id: active?.requestId,
             },
             usage.metadata,

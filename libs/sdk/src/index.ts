@@ -21,6 +21,15 @@ export { newTraceId, newSpanId, isValidTraceId, isValidSpanId } from './ids.js';
 export type { WireLogEntry, WireErrorReport, WireSpan, WireLlmRecord, WireBreadcrumb } from './wire.js';
 export type { TransportStats } from './transport/transport.js';
 export { installGlobalErrorHandlers } from './browser-errors.js';
+export {
+  createSpanExporter,
+  hrTimeToMs,
+  type SpanExporterLike,
+  type ReadableSpanLike,
+  type ExportResultLike,
+  type SpanExporterOptions,
+  type HrTime,
+} from './otel/span-exporter.js';
 export type {
   LogLevel,
   Severity,

@@ -43,6 +43,10 @@ export interface ClientOptions {
   onWarning?: (message: string) => void;
   /** Custom fetch, e.g. for tests or proxies. Default: global fetch. */
   fetch?: typeof fetch;
+  /** Node: outgoing fetch/undici and http/https requests inside a span carry traceparent and get a client span. Default true. */
+  traceOutgoing?: boolean;
+  /** Share of new traces whose spans are sent, 0..1 (a trace joined from a caller follows its sampled flag). Default 1. */
+  tracesSampleRate?: number;
   /** Node: report uncaught exceptions and unhandled rejections, and flush before the process exits as Node would. Default true. */
   captureUncaught?: boolean;
   /** Node: flush on SIGTERM and SIGINT before the process ends as it would have. Default true. */
@@ -72,6 +76,8 @@ export interface ResolvedOptions {
   console: boolean;
   warn: (message: string) => void;
   fetch: typeof fetch | undefined;
+  traceOutgoing: boolean;
+  tracesSampleRate: number;
   captureUncaught: boolean;
   flushOnSignals: boolean;
   shutdownTimeoutMs: number;
@@ -111,6 +117,8 @@ export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
     warn,
     // Looked up per call so a fetch patched in later (tests, instrumentation) is used.
     fetch: options.fetch ?? (typeof fetch === 'function' ? (input, init) => globalThis.fetch(input, init) : undefined),
+    traceOutgoing: options.traceOutgoing ?? true,
+    tracesSampleRate: Math.min(1, num(options.tracesSampleRate, 1)),
     captureUncaught: options.captureUncaught ?? true,
     flushOnSignals: options.flushOnSignals ?? true,
     shutdownTimeoutMs: num(options.shutdownTimeoutMs, 2000),

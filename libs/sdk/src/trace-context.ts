@@ -6,7 +6,7 @@ import { isValidSpanId, isValidTraceId } from './ids.js';
 export interface SpanContext {
   traceId: string;
   spanId: string;
-  /** The W3C sampled flag; devtrail records every span but keeps the bit when propagating. */
+  /** The W3C sampled flag: kept when propagating; an unsampled trace's spans are not sent (docs/sdk.md#sampling). */
   sampled?: boolean;
 }
 

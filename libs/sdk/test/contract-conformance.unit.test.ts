@@ -6,7 +6,7 @@
 import { EVENT_KINDS, KINDS } from '@devtrail/kinds';
 import { describe, expect, it } from 'vitest';
 import '../src/node.js';
-import { createSpanExporter } from '../src/next/span-exporter.js';
+import { createSpanExporter } from '../src/otel/span-exporter.js';
 import { bodiesAt, makeClient } from './helpers/client.js';
 
 import { PATHS } from '../src/transport/transport.js';

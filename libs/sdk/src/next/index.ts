@@ -13,7 +13,7 @@ export {
   type ExportResultLike,
   type SpanExporterOptions,
   type HrTime,
-} from './span-exporter.js';
+} from '../otel/span-exporter.js';
 export { getNextClient, setNextClient } from './next-client.js';
 export { getBrowserClient } from './browser-client.js';
 export { isNextControlFlow } from './control-flow.js';

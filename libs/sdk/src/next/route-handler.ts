@@ -5,7 +5,7 @@ import { runWithContext } from '../context/context-manager.js';
 import { startRequestTrace, type RequestTracingOptions } from '../http/request-tracing.js';
 import { controlFlowStatus, isNextControlFlow } from './control-flow.js';
 import { flushIfServerless, getNextClient, installNextAsyncContext } from './next-client.js';
-import { activeOtelSpanContext } from './otel-bridge.js';
+import { activeOtelSpanContext } from '../otel/active-span.js';
 
 export interface RouteHandlerOptions extends RequestTracingOptions {
   client?: DevtrailClient;

@@ -12,6 +12,7 @@ import { safeStringify } from '../safe-json.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter } from './backoff.js';
 import { cancelFlushOnExit, flushOnExit } from './exit-flush.js';
 import { newIdempotencyKey } from '../ids.js';
+import { runWithContext } from '../context/context-manager.js';
 
 /** The contract's kind ids (libs/contract kinds.ts); test/contract-conformance holds the paths equal to its table. */
 export type IngestKind = 'log' | 'error' | 'span' | 'llm';
@@ -326,7 +327,8 @@ export class HttpTransport implements TelemetryTransport {
 
     let res: Response;
     try {
-      res = await this.opts.fetch(this.opts.baseUrl + PATHS[batch.kind], init);
+      // Marked internal, so outgoing-request tracing leaves the SDK's own delivery alone.
+      res = await runWithContext({ internal: true }, () => this.opts.fetch(this.opts.baseUrl + PATHS[batch.kind], init));
     } catch (err) {
       return { ok: false, retry: true, reason: `network error: ${(err as Error)?.message ?? err}` };
     }
