@@ -100,7 +100,7 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps): void
         const otlp = decoded(signal, bodyOf(request, encoding), encoding, sig.decode);
         const accepted = acceptOtlp(signal, otlp, at.defaultsTime);
         await produceAll(deps, request, at, accepted.events); // one 200 covers every kind the request carried
-        if (accepted.primary) deps.counters.onRejected(accepted.primary, accepted.rejected);
+        deps.counters.onRejectedRecords(accepted.rejectedByKind);
         return send(reply, 200, exportResponse(signal, encoding, accepted.rejected, accepted.reasons.join('; ')));
       });
     }
