@@ -1,5 +1,7 @@
 // Client options, their defaults and the environment variables they fall back to.
 import { isBrowser, isServerless, readEnv } from './env.js';
+import { MAX_BATCH_SECTION, MAX_BODY_BYTES } from './limits.js';
+import { KEEPALIVE_MAX_BYTES } from './transport/transport.js';
 import type { TagValue } from './types.js';
 
 export interface ClientOptions {
@@ -15,12 +17,16 @@ export interface ClientOptions {
   release?: string;
   /** Set false to turn the client into a no-op even with a key. */
   enabled?: boolean;
-  /** Logs per request, 1..1000. Default 100. */
+  /** Records per request, of every kind together, 1..1000. Default 500. */
   batchSize?: number;
-  /** Longest a log waits before its batch is sent. Default 5000 ms, 1000 ms on serverless platforms. */
+  /** Bytes per request (serialised records). Default 512 KiB, 60 KB in browsers (fetch keepalive's limit); a larger record is dropped. */
+  maxBatchBytes?: number;
+  /** Longest a record waits before its batch is sent (an error report is sent at once). Default 5000 ms, 1000 ms on serverless platforms. */
   flushIntervalMs?: number;
-  /** Pending events kept while batching or retrying; the oldest is dropped beyond this. Default 1000. */
+  /** Records kept while batching or retrying; the oldest is dropped beyond this. Default 10000. */
   maxQueueSize?: number;
+  /** Bytes kept while batching or retrying; the oldest is dropped beyond this. Default 16 MiB, 1 MiB in browsers. */
+  maxQueueBytes?: number;
   /** Retries after the first attempt for network errors, 5xx and 429. Default 5. */
   maxRetries?: number;
   /** First backoff delay, doubled per retry with jitter. Default 500 ms. */
@@ -63,8 +69,10 @@ export interface ResolvedOptions {
   release: string | undefined;
   enabled: boolean;
   batchSize: number;
+  maxBatchBytes: number;
   flushIntervalMs: number;
   maxQueueSize: number;
+  maxQueueBytes: number;
   maxRetries: number;
   initialBackoffMs: number;
   maxBackoffMs: number;
@@ -92,6 +100,7 @@ function num(value: number | undefined, fallback: number, min = 0): number {
 
 export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
   const serverless = options.serverless ?? isServerless();
+  const browser = isBrowser();
   const warn = options.onWarning ?? ((message: string) => console.warn(`[devtrail] ${message}`));
   const apiKey = options.apiKey ?? readEnv('DEVTRAIL_API_KEY');
   const baseUrl = (options.baseUrl ?? readEnv('DEVTRAIL_BASE_URL'))?.replace(/\/+$/, '');
@@ -102,16 +111,18 @@ export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
     environment: options.environment ?? readEnv('DEVTRAIL_ENVIRONMENT') ?? readEnv('NODE_ENV') ?? 'production',
     release: options.release ?? readEnv('DEVTRAIL_RELEASE'),
     enabled: options.enabled ?? true,
-    batchSize: Math.min(1000, Math.floor(num(options.batchSize, 100, 1))),
+    batchSize: Math.min(MAX_BATCH_SECTION, Math.floor(num(options.batchSize, 500, 1))),
+    maxBatchBytes: Math.min(MAX_BODY_BYTES / 2, Math.floor(num(options.maxBatchBytes, browser ? KEEPALIVE_MAX_BYTES : 512 * 1024, 1024))),
     flushIntervalMs: num(options.flushIntervalMs, serverless ? 1000 : 5000, 1),
-    maxQueueSize: Math.floor(num(options.maxQueueSize, 1000, 1)),
+    maxQueueSize: Math.floor(num(options.maxQueueSize, 10_000, 1)),
+    maxQueueBytes: Math.floor(num(options.maxQueueBytes, browser ? 1024 * 1024 : 16 * 1024 * 1024, 1024)),
     maxRetries: Math.floor(num(options.maxRetries, 5)),
     initialBackoffMs: num(options.initialBackoffMs, 500, 1),
     maxBackoffMs: num(options.maxBackoffMs, 30_000, 1),
     requestTimeoutMs: num(options.requestTimeoutMs, 10_000, 1),
     maxBreadcrumbs: Math.floor(num(options.maxBreadcrumbs, 50)),
     serverless,
-    keepalive: options.keepalive ?? isBrowser(),
+    keepalive: options.keepalive ?? browser,
     tags: { ...options.tags },
     console: options.console ?? false,
     warn,

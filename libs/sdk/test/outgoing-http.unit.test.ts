@@ -92,6 +92,17 @@ describe('outgoing requests inside a span', () => {
     ]);
   });
 
+  it('a request that already carries traceparent (the app propagates by hand) is left alone', async () => {
+    await client.startSpan('checkout', async () => {
+      await fetch(`${downstreamUrl}/price`, { headers: client.traceHeaders() });
+      await new Promise<void>((r) => get(`${downstreamUrl}/stock`, { headers: client.traceHeaders() }, (res) => res.resume().on('end', () => r())));
+    });
+    await client.flush();
+    const parent = spans().find((s) => s.operation === 'checkout');
+    expect(seen.map((h) => h.traceparent)).toEqual([`00-${parent.trace_id}-${parent.span_id}-01`, `00-${parent.trace_id}-${parent.span_id}-01`]);
+    expect(spans().filter((s) => s.metadata?.['span.kind'] === 'client')).toEqual([]);
+  });
+
   it('outside any span nothing is added and nothing is traced', async () => {
     await fetch(`${downstreamUrl}/plain`);
     await httpGet(`${downstreamUrl}/plain`);

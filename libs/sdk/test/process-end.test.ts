@@ -101,7 +101,7 @@ describe('exit', () => {
   it('events still queued when the process exits are counted as dropped and said in a warning', async () => {
     const run = await runScript(`${client()}\nprocess.exit(0);`, { URL: capture.url });
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/dropped 7 event\(s\): still queued when the process exited/);
+    expect(run.stderr).toMatch(/dropped 7 record\(s\): still queued when the process exited/);
     expect(capture.logs()).toHaveLength(0);
   });
 });

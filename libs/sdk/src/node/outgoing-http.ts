@@ -3,7 +3,8 @@
 // Node publishes its HTTP clients' lifecycle on diagnostics channels: undici (global fetch)
 // on `undici:request:*`, and `http`/`https` on `http.client.*` (the `created` channel, where
 // headers can still be set, is Node 22.12+). The subscribers run synchronously inside the
-// caller's call, so the active span (AsyncLocalStorage) is the caller's.
+// caller's call, so the active span (AsyncLocalStorage) is the caller's. A request that already
+// carries a traceparent (the app propagates by hand, traceHeaders()) is left alone.
 import dc from 'node:diagnostics_channel';
 import { activeContext } from '../context/context-manager.js';
 import type { Span } from '../span.js';
@@ -12,7 +13,17 @@ interface UndiciRequest {
   method?: string;
   origin?: string | URL;
   path?: string;
+  /** [name, value, name, value, …] (undici 6+), or raw header lines (older). */
+  headers?: string[] | string;
   addHeader?(name: string, value: string): unknown;
+}
+
+/** Whether the app set traceparent itself (then it propagates on its own, and the SDK leaves the request alone). */
+function hasTraceparent(headers: string[] | string | undefined): boolean {
+  if (typeof headers === 'string') return /(^|\r\n)traceparent:/i.test(headers);
+  if (!Array.isArray(headers)) return false;
+  for (let i = 0; i < headers.length; i += 2) if (String(headers[i]).toLowerCase() === 'traceparent') return true;
+  return false;
 }
 interface HttpClientRequest {
   method?: string;
@@ -60,7 +71,7 @@ function urlOf(origin: string | URL | undefined, path: string | undefined): URL 
 
 function onUndiciCreate({ request }: { request: UndiciRequest }): void {
   const url = urlOf(request.origin, request.path);
-  if (!url || typeof request.addHeader !== 'function') return;
+  if (!url || typeof request.addHeader !== 'function' || hasTraceparent(request.headers)) return;
   const span = startClientSpan((request.method ?? 'GET').toUpperCase(), url);
   if (!span) return;
   spans.set(request, span);
