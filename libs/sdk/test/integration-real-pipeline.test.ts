@@ -6,13 +6,9 @@
 // built package (dist) that users get. Their spans, logs, errors and LLM usage go
 // through receiver -> Kafka -> consumers -> ClickHouse and are read back through the
 // dashboard's read API. The unit tests next to this file use a capture server instead.
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express from 'express';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,9 +21,6 @@ type Sdk = typeof import('@devtrail/sdk');
 type SdkExpress = typeof import('@devtrail/sdk/express');
 type SdkFastify = typeof import('@devtrail/sdk/fastify');
 type Client = InstanceType<Sdk['DevtrailClient']>;
-
-const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const repoRoot = resolve(pkgDir, '../..');
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
