@@ -21,4 +21,19 @@ for (const [config, type] of [
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'package.json'), JSON.stringify({ type }, null, 2) + '\n');
 }
-console.log('built dist/esm and dist/cjs');
+// The script-tag build (docs/sdk.md#script-tag): the browser entry as one minified IIFE that
+// sets `window.devtrail`; its size is held in docs/sdk.md by test/bundle-size.test.ts.
+const { build } = await import('esbuild');
+await build({
+  entryPoints: [join(root, 'src/index.ts')],
+  bundle: true,
+  format: 'iife',
+  globalName: 'devtrail',
+  platform: 'browser',
+  target: 'es2020',
+  minify: true,
+  sourcemap: true,
+  legalComments: 'none',
+  outfile: join(root, 'dist/browser/devtrail.min.js'),
+});
+console.log('built dist/esm, dist/cjs and dist/browser/devtrail.min.js');

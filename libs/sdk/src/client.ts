@@ -7,14 +7,23 @@ import { errorInfo } from './error-info.js';
 import { isValidSpanId, isValidTraceId } from './ids.js';
 import { Logger, type LoggerBindings } from './logger.js';
 import { API_KEY_PATTERN, resolveOptions, type ClientOptions, type ResolvedOptions } from './options.js';
-import { Scope, mergeScopes } from './scope.js';
+import { installBreadcrumbs } from './browser/breadcrumbs.js';
+import { installGlobalErrorHandlers } from './browser/global-errors.js';
+import { pageContext } from './browser/page-context.js';
+import { Scope, mergeScopes, type User } from './scope.js';
 import { Span } from './span.js';
 import { activeOtelSpanContext } from './otel/active-span.js';
 import { runtimeHooks } from './runtime-hooks.js';
 import { createTraceHeaders, type SpanContext } from './trace-context.js';
 import { HttpTransport, NoopTransport, type TelemetryTransport, type TransportStats } from './transport/transport.js';
 import type { Breadcrumb, CaptureErrorOptions, LlmUsageInput, LogLevel, Metadata, SpanRecordInput, TagValue } from './types.js';
-import { buildErrorReport, buildLlmRecord, buildLogEntry, buildSpanRecord, clampRelease } from './wire.js';
+import { buildErrorReport, buildLlmRecord, buildLogEntry, buildSpanRecord, clampRelease, type WireErrorReport, type WireLogEntry, type WireSpan } from './wire.js';
+
+/** Delivery counts, and the records left out on purpose: by `sampleRate` or a `beforeSend*` hook (not counted as dropped). */
+export interface ClientStats extends TransportStats {
+  sampledOut: number;
+  filteredOut: number;
+}
 
 export interface SpanOptions {
   /** Parent span or remote span context. Default: the active span. `null` starts a new trace. */
@@ -50,6 +59,8 @@ export class DevtrailClient {
   private readonly globalScope: Scope;
   private readonly detachBrowser: (() => void) | undefined;
   private readonly detachProcess: (() => void) | undefined;
+  private sampledOut = 0;
+  private filteredOut = 0;
 
   constructor(options: ClientOptions = {}) {
     const o = (this.options = resolveOptions(options));
@@ -76,7 +87,7 @@ export class DevtrailClient {
         })
       : new NoopTransport();
     this.logger = new Logger((level, message, metadata, bindings) => this.writeLog(level, message, metadata, bindings));
-    this.detachBrowser = this.enabled && isBrowser() ? this.flushWhenPageHides() : undefined;
+    this.detachBrowser = this.enabled && isBrowser() ? this.attachToPage() : undefined;
     this.detachProcess = this.enabled ? runtimeHooks()?.attach(this) : undefined;
   }
 
@@ -108,18 +119,16 @@ export class DevtrailClient {
     if (!this.enabled) return;
     const active = activeContext();
     const span = this.correlation(active);
-    this.transport.send(
-      'log',
-      buildLogEntry({
-        level,
-        message,
-        metadata: withTags(this.currentTags(active?.scope), bindings.metadata, metadata),
-        traceId: bindings.traceId ?? span?.traceId,
-        spanId: bindings.spanId ?? span?.spanId,
-        requestId: bindings.requestId ?? active?.requestId,
-        context: bindings.context,
-      }),
-    );
+    const entry = buildLogEntry({
+      level,
+      message,
+      metadata: withTags(this.currentTags(active?.scope), bindings.metadata, metadata),
+      traceId: bindings.traceId ?? span?.traceId,
+      spanId: bindings.spanId ?? span?.spanId,
+      requestId: bindings.requestId ?? active?.requestId,
+      context: bindings.context,
+    });
+    this.queue('log', this.hook(this.options.beforeSendLog, entry));
   }
 
   private printToConsole(level: LogLevel, message: string, metadata: Metadata | undefined, bindings: LoggerBindings): void {
@@ -134,30 +143,36 @@ export class DevtrailClient {
   captureError(error: unknown, options: CaptureErrorOptions = {}): void {
     if (!this.enabled) return;
     try {
+      const rate = this.options.sampleRate;
+      if (rate < 1 && !(Math.random() < rate)) {
+        this.sampledOut++;
+        return;
+      }
       const info = errorInfo(error);
       const active = activeContext();
       const scope = mergeScopes(this.globalScope, active?.scope, this.options.maxBreadcrumbs);
       const span = this.correlation(active);
-      this.transport.send(
-        'error',
-        buildErrorReport({
-          errorMessage: info.message,
-          stackTrace: info.stack,
-          severity: options.severity,
-          context: withTags(
-            scope.tags,
-            {
-              error_type: info.type,
-              span_id: span?.spanId,
-              request_id: active?.requestId,
-            },
-            options.context,
-          ),
-          traceId: options.traceId ?? span?.traceId,
-          userId: options.userId ?? scope.userId,
-          breadcrumbs: [...scope.breadcrumbs, ...(options.breadcrumbs ?? [])],
-        }),
-      );
+      const report = buildErrorReport({
+        errorMessage: info.message,
+        stackTrace: info.stack,
+        severity: options.severity,
+        context: withTags(
+          scope.tags,
+          {
+            error_type: info.type,
+            span_id: span?.spanId,
+            request_id: active?.requestId,
+            user: scope.user,
+            ...pageContext(),
+          },
+          options.context,
+        ),
+        traceId: options.traceId ?? span?.traceId,
+        userId: options.userId ?? scope.userId,
+        breadcrumbs: [...scope.breadcrumbs, ...(options.breadcrumbs ?? [])],
+      });
+      const hook = this.options.beforeSend;
+      this.queue('error', this.hook(hook && ((r: WireErrorReport) => hook(r, { error })), report));
     } catch {
       // see class comment
     }
@@ -249,19 +264,33 @@ export class DevtrailClient {
 
   private sendSpan(span: Span, scope: Scope | undefined): void {
     if (!this.enabled || !span.sampled) return;
-    this.transport.send(
-      'span',
-      buildSpanRecord({
-        traceId: span.traceId,
-        spanId: span.spanId,
-        parentSpanId: span.parentSpanId,
-        operation: span.operation,
-        startTime: span.startTime,
-        durationMs: span.durationMs ?? 0,
-        status: span.status,
-        metadata: withTags(this.currentTags(scope), span.metadata),
-      }),
-    );
+    const record = buildSpanRecord({
+      traceId: span.traceId,
+      spanId: span.spanId,
+      parentSpanId: span.parentSpanId,
+      operation: span.operation,
+      startTime: span.startTime,
+      durationMs: span.durationMs ?? 0,
+      status: span.status,
+      metadata: withTags(this.currentTags(scope), span.metadata),
+    });
+    this.queue('span', this.hook(this.options.beforeSendSpan, record));
+  }
+
+  /** A record through the user's hook: what it returns (null to drop), or the record as it was if the hook throws. */
+  private hook<R>(fn: ((record: R) => R | null) | undefined, record: R): R | null {
+    if (!fn) return record;
+    try {
+      return fn(record);
+    } catch (err) {
+      this.options.warn(`a beforeSend hook threw (${(err as Error)?.message ?? err}); the record is sent as it was`);
+      return record;
+    }
+  }
+
+  private queue(kind: 'log' | 'error' | 'span', record: WireLogEntry | WireErrorReport | WireSpan | null): void {
+    if (record === null || typeof record !== 'object') this.filteredOut++;
+    else this.transport.send(kind, record);
   }
 
   /** Headers for an outgoing request so the callee joins the active trace. Empty outside a span. */
@@ -305,7 +334,8 @@ export class DevtrailClient {
     this.currentScope().addBreadcrumb(crumb);
   }
 
-  setUser(user: string | { id: string | number } | null): void {
+  /** The user events are about (docs/sdk.md#users): an id, or `{ id, email, username, … }`; null clears it. */
+  setUser(user: string | number | User | null): void {
     this.currentScope().setUser(user);
   }
 
@@ -349,8 +379,19 @@ export class DevtrailClient {
     this.transport.dropPending('AtExit', 'still queued when the process exited');
   }
 
-  stats(): TransportStats {
-    return this.transport.stats();
+  stats(): ClientStats {
+    return { ...this.transport.stats(), sampledOut: this.sampledOut, filteredOut: this.filteredOut };
+  }
+
+  /** Browser: flush when the page hides; uncaught errors and breadcrumbs recorded without code changes (docs/sdk.md#browser). */
+  private attachToPage(): () => void {
+    const o = this.options;
+    const detach = [this.flushWhenPageHides()];
+    if (o.captureUncaught) detach.push(installGlobalErrorHandlers(this));
+    if (o.breadcrumbs) detach.push(installBreadcrumbs((crumb) => this.addBreadcrumb(crumb), o.breadcrumbs));
+    return () => {
+      for (const d of detach) d();
+    };
   }
 
   private flushWhenPageHides(): () => void {

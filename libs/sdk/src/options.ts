@@ -1,8 +1,10 @@
 // Client options, their defaults and the environment variables they fall back to.
+import type { BreadcrumbOptions } from './browser/breadcrumbs.js';
 import { isBrowser, isServerless, readEnv } from './env.js';
 import { MAX_BATCH_SECTION, MAX_BODY_BYTES } from './limits.js';
 import { KEEPALIVE_MAX_BYTES } from './transport/transport.js';
 import type { TagValue } from './types.js';
+import type { WireErrorReport, WireLogEntry, WireSpan } from './wire.js';
 
 export interface ClientOptions {
   /** Project key, `dt_` + 24 hex. Without one the client is a silent no-op. Env: DEVTRAIL_API_KEY. */
@@ -51,6 +53,16 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Node: outgoing fetch/undici and http/https requests inside a span carry traceparent and get a client span. Default true. */
   traceOutgoing?: boolean;
+  /** Share of error reports sent, 0..1 (decided per report). Default 1. */
+  sampleRate?: number;
+  /** Changes an error report before it is queued, or drops it (return null). `error` is what was captured. */
+  beforeSend?: (report: WireErrorReport, hint: { error: unknown }) => WireErrorReport | null;
+  /** Changes a finished span before it is queued, or drops it (return null). */
+  beforeSendSpan?: (span: WireSpan) => WireSpan | null;
+  /** Changes a log entry before it is queued, or drops it (return null). */
+  beforeSendLog?: (log: WireLogEntry) => WireLogEntry | null;
+  /** Browser: breadcrumbs recorded automatically (clicks, console, fetch/XHR, navigation); false turns all off. Default true. */
+  breadcrumbs?: boolean | BreadcrumbOptions;
   /** Share of new traces whose spans are sent, 0..1 (a trace joined from a caller follows its sampled flag). Default 1. */
   tracesSampleRate?: number;
   /** Node: report uncaught exceptions and unhandled rejections, and flush before the process exits as Node would. Default true. */
@@ -85,6 +97,11 @@ export interface ResolvedOptions {
   warn: (message: string) => void;
   fetch: typeof fetch | undefined;
   traceOutgoing: boolean;
+  sampleRate: number;
+  beforeSend: ClientOptions['beforeSend'];
+  beforeSendSpan: ClientOptions['beforeSendSpan'];
+  beforeSendLog: ClientOptions['beforeSendLog'];
+  breadcrumbs: false | BreadcrumbOptions;
   tracesSampleRate: number;
   captureUncaught: boolean;
   flushOnSignals: boolean;
@@ -98,10 +115,50 @@ function num(value: number | undefined, fallback: number, min = 0): number {
   return typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : fallback;
 }
 
+/** Every option's name, to warn about a misspelt one. */
+const KNOWN: ReadonlySet<string> = new Set<keyof ClientOptions>([
+  'apiKey',
+  'baseUrl',
+  'service',
+  'environment',
+  'release',
+  'enabled',
+  'batchSize',
+  'maxBatchBytes',
+  'flushIntervalMs',
+  'maxQueueSize',
+  'maxQueueBytes',
+  'maxRetries',
+  'initialBackoffMs',
+  'maxBackoffMs',
+  'requestTimeoutMs',
+  'maxBreadcrumbs',
+  'serverless',
+  'keepalive',
+  'tags',
+  'console',
+  'onWarning',
+  'fetch',
+  'traceOutgoing',
+  'sampleRate',
+  'beforeSend',
+  'beforeSendSpan',
+  'beforeSendLog',
+  'breadcrumbs',
+  'tracesSampleRate',
+  'captureUncaught',
+  'flushOnSignals',
+  'shutdownTimeoutMs',
+]);
+
 export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
   const serverless = options.serverless ?? isServerless();
   const browser = isBrowser();
   const warn = options.onWarning ?? ((message: string) => console.warn(`[devtrail] ${message}`));
+  // Outside production builds, a misspelt option is said rather than silently ignored.
+  if (readEnv('NODE_ENV') !== 'production') {
+    for (const key of Object.keys(options)) if (!KNOWN.has(key)) warn(`unknown option "${key}" is ignored (docs/sdk.md#client-options)`);
+  }
   const apiKey = options.apiKey ?? readEnv('DEVTRAIL_API_KEY');
   const baseUrl = (options.baseUrl ?? readEnv('DEVTRAIL_BASE_URL'))?.replace(/\/+$/, '');
   return {
@@ -129,6 +186,11 @@ export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
     // Looked up per call so a fetch patched in later (tests, instrumentation) is used.
     fetch: options.fetch ?? (typeof fetch === 'function' ? (input, init) => globalThis.fetch(input, init) : undefined),
     traceOutgoing: options.traceOutgoing ?? true,
+    sampleRate: Math.min(1, num(options.sampleRate, 1)),
+    beforeSend: options.beforeSend,
+    beforeSendSpan: options.beforeSendSpan,
+    beforeSendLog: options.beforeSendLog,
+    breadcrumbs: options.breadcrumbs === false ? false : options.breadcrumbs === true || options.breadcrumbs === undefined ? {} : options.breadcrumbs,
     tracesSampleRate: Math.min(1, num(options.tracesSampleRate, 1)),
     captureUncaught: options.captureUncaught ?? true,
     flushOnSignals: options.flushOnSignals ?? true,

@@ -7,13 +7,14 @@ import { dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, pkgDir, repoRoot } from './helpers/built-package.js';
 import { startCaptureServer } from './helpers/capture-server.js';
-const ENTRIES = ['@devtrail/sdk', '@devtrail/sdk/express', '@devtrail/sdk/hono', '@devtrail/sdk/fastify', '@devtrail/sdk/next'];
+const ENTRIES = ['@devtrail/sdk', '@devtrail/sdk/express', '@devtrail/sdk/hono', '@devtrail/sdk/fastify', '@devtrail/sdk/next', '@devtrail/sdk/next/react'];
 const EXPECTED_EXPORTS: Record<string, string[]> = {
   '@devtrail/sdk': ['createClient', 'DevtrailClient', 'init', 'getClient', 'parseTraceparent', 'installGlobalErrorHandlers'],
   '@devtrail/sdk/express': ['devtrailExpress', 'devtrailErrorHandler', 'getRequestTelemetry'],
   '@devtrail/sdk/hono': ['devtrailHono', 'getRequestTelemetry'],
   '@devtrail/sdk/fastify': ['devtrailFastify', 'getRequestTelemetry'],
-  '@devtrail/sdk/next': ['register', 'onRequestError', 'withRouteHandler', 'withServerAction', 'createSpanExporter', 'DevtrailErrorBoundary'],
+  '@devtrail/sdk/next': ['register', 'onRequestError', 'withRouteHandler', 'withServerAction', 'createSpanExporter'],
+  '@devtrail/sdk/next/react': ['DevtrailErrorBoundary', 'useDevtrailErrorHandlers', 'useReportError'],
 };
 /** Internals users must not pin: reachable only from the SDK's own source files. */
 const INTERNALS = [
@@ -134,20 +135,30 @@ describe('package build', () => {
     }
   });
 
-  it('keeps Node built-ins out of the browser-safe entries (., ./hono, ./next)', () => {
+  /** Every package an entry's built graph imports (relative imports followed), by the file that imports it. */
+  const importsOf = (dir: string, entries: string[]) => {
     const seen = new Set<string>();
-    const offenders: string[] = [];
+    const found: Array<{ file: string; spec: string }> = [];
     const walk = (file: string) => {
       if (seen.has(file)) return;
       seen.add(file);
       const code = readFileSync(file, 'utf8');
-      for (const [, spec] of code.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+      for (const [, spec] of code.matchAll(/(?:from|import|require)\s*\(?\s*['"]([^'"]+)['"]/g)) {
         if (spec.startsWith('.')) walk(resolve(dirname(file), spec));
-        else if (spec.startsWith('node:') || ['async_hooks', 'http', 'fs', 'crypto'].includes(spec)) offenders.push(`${file}: ${spec}`);
+        else found.push({ file, spec });
       }
     };
-    for (const entry of ['index.js', 'hono.js', 'next/index.js']) walk(join(pkgDir, 'dist/esm', entry));
-    expect(seen.size).toBeGreaterThan(10);
-    expect(offenders).toEqual([]);
+    for (const entry of entries) walk(join(pkgDir, dir, entry));
+    return { files: seen.size, found };
+  };
+
+  it('keeps Node built-ins out of the browser-safe entries (., ./hono, ./next)', () => {
+    const { files, found } = importsOf('dist/esm', ['index.js', 'hono.js', 'next/index.js']);
+    expect(files).toBeGreaterThan(10);
+    expect(found.filter(({ spec }) => spec.startsWith('node:') || ['async_hooks', 'http', 'fs', 'crypto'].includes(spec))).toEqual([]);
+  });
+
+  it('loads ./next without React (the boundary is ./next/react), from ESM and CommonJS', () => {
+    for (const dir of ['dist/esm', 'dist/cjs']) expect(importsOf(dir, ['next/index.js']).found.map(({ spec }) => spec)).toEqual([]);
   });
 });

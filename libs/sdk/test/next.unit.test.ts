@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as React from 'react';
+import { DevtrailErrorBoundary } from '../src/next/react.js';
 import {
-  DevtrailErrorBoundary,
   createSpanExporter,
   getBrowserClient,
   getNextClient,
