@@ -9,6 +9,11 @@
 #   deploy/scripts/kafka.sh status   exit 0 only when the broker answers a metadata request
 #   deploy/scripts/kafka.sh install  only fetch the jars (mvn, from deploy/kafka/pom.xml)
 #   deploy/scripts/kafka.sh reset    stop and delete all Kafka data (topics, offsets)
+#   deploy/scripts/kafka.sh tool <name> [args]
+#                                    one of Kafka's command-line tools (kafka-topics.sh, kafka-configs.sh,
+#                                    kafka-consumer-groups.sh, kafka-get-offsets.sh, kafka-delete-records.sh;
+#                                    with or without .sh) from the stack's jars; --bootstrap-server
+#                                    defaults to this broker
 #
 # Environment: KAFKA_HEAP_OPTS (default -Xms256m -Xmx512m), KAFKA_JVM_EXTRA_OPTS,
 # DEVTRAIL_KAFKA_START_TIMEOUT (s, default 90), DEVTRAIL_KAFKA_STOP_TIMEOUT (s, default 20).
@@ -88,6 +93,32 @@ cmd_reset() {
   rm -rf "$DATA"
 }
 
+# The scripts of Kafka's distribution, by the class each one runs (Kafka 4.x).
+tool_class() {
+  case "${1%.sh}" in
+    kafka-topics) echo org.apache.kafka.tools.TopicCommand ;;
+    kafka-configs) echo org.apache.kafka.tools.ConfigCommand ;;
+    kafka-consumer-groups) echo org.apache.kafka.tools.consumer.group.ConsumerGroupCommand ;;
+    kafka-get-offsets) echo org.apache.kafka.tools.GetOffsetShell ;;
+    kafka-delete-records) echo org.apache.kafka.tools.DeleteRecordsCommand ;;
+    *) return 1 ;;
+  esac
+}
+
+cmd_tool() {
+  local name="${1:-}" class
+  class="$(tool_class "$name")" || die "usage: $0 tool kafka-topics|kafka-configs|kafka-consumer-groups|kafka-get-offsets|kafka-delete-records [args]"
+  shift
+  ensure_jars
+  case " $* " in
+    *" --bootstrap-server "*) ;;
+    *) set -- --bootstrap-server "$KAFKA_HOST:$KAFKA_PORT" "$@" ;;
+  esac
+  KAFKA_LOG4J2="$DT_ROOT/deploy/kafka/tools-log4j2.properties"
+  java_cmd "-Xms64m -Xmx256m" "$class" "$@"
+  exec "${JAVA_CMD[@]}"
+}
+
 case "${1:-}" in
   start|stop|kill|restart|reset) lock_service 180 ;;
 esac
@@ -99,5 +130,6 @@ case "${1:-}" in
   status) cmd_status ;;
   install) cmd_install ;;
   reset) cmd_reset ;;
-  *) echo "usage: $0 start|stop|kill|restart|status|install|reset" >&2; exit 2 ;;
+  tool) shift; cmd_tool "$@" ;;
+  *) echo "usage: $0 start|stop|kill|restart|status|install|reset|tool <name> [args]" >&2; exit 2 ;;
 esac

@@ -1,53 +1,118 @@
 """A devtrail consumer in Python: reads devtrail's Kafka topics in a consumer group of its own,
-validates every message against devtrail's published JSON Schema, and counts events by kind,
-each event once (delivery is at least once: de-duplicate by event_id).
+validates every event against devtrail's published JSON Schema, and counts events by kind, each
+event once, exactly, across crashes and restarts.
 
     python consumer.py --schemas http://127.0.0.1:3000/schemas --group my-loader --until-end
 
+Exact counts: delivery is at least once (a retry, a replay, a crash between processing and a
+commit), so what it counted and where it is in each partition are kept together, in one SQLite
+transaction per batch (--state). On a partition's assignment it resumes from the position in its
+own state, not from Kafka's committed offset, which it also commits, for lag monitoring only.
+A crash at any point replays at most the batch that was not committed, and the event ids already
+in the state are not counted again.
+
+What it cannot read goes to the group's own dead-letter topic (<group>.dlq): a message that is not
+an envelope of a version it knows, whole; an event whose data fails its kind's schema, alone, as a
+message of its own (the others of its message are counted).
+
 Libraries: confluent-kafka (librdkafka) and jsonschema, from PyPI (requirements.txt).
 The contract it relies on is docs/topics.md: topics <prefix><name> (the names are in the
-schemas' index.json), the dt-* headers, and the envelope of each schema version.
+schemas' index.json), the dt-* headers, the envelope of each schema version, each kind's event.
 """
 
 import argparse
 import json
+import os
+import sqlite3
 import sys
 import urllib.request
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
-from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, TopicPartition
+from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, KafkaException, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient, NewTopic
 from jsonschema import Draft202012Validator, FormatChecker
 
 
 def load_schemas(where):
-    """The index and a validator per message version, from the receiver (/schemas) or a folder (docs/schemas)."""
+    """The index, and per message version and kind a validator of the message's top and one of an event, from a receiver (/schemas) or a folder (docs/schemas)."""
 
     def get(name):
         if where.startswith(("http://", "https://")):
-            base = where.rstrip("/")
-            with urllib.request.urlopen(base if name == "index.json" else f"{base}/{name}", timeout=10) as r:
+            with urllib.request.urlopen(f"{where.rstrip('/')}/{name}", timeout=10) as r:
                 return json.load(r)
         return json.loads((Path(where) / name).read_text())
+
+    def validator(schema):
+        Draft202012Validator.check_schema(schema)
+        return Draft202012Validator(schema, format_checker=FormatChecker())
 
     index = get("index.json")
     validators = {}
     for version, file in index["envelopes"].items():
-        schema = get(file)
-        Draft202012Validator.check_schema(schema)
-        validators[int(version)] = Draft202012Validator(schema, format_checker=FormatChecker())
+        root = get(file)
+        for branch in root["anyOf"]:  # one branch per kind
+            kind = branch["properties"]["kind"]["enum"][0]
+            alone = lambda s: validator({**s, "$defs": root.get("$defs", {})})  # noqa: E731
+            if "events" in branch["properties"]:  # a batch: its top with the events left out, and each event
+                top = {**branch, "properties": {**branch["properties"], "events": {"type": "array"}}}
+                validators[(int(version), kind)] = (alone(top), alone(branch["properties"]["events"]["items"]))
+            else:  # one event per message: the message is the event
+                validators[(int(version), kind)] = (None, alone(branch))
     return index, validators
 
 
-def start_offsets(consumer, partitions, start):
-    """Where each newly assigned partition starts: the group's commit, the oldest message, or a time."""
-    if start == "earliest":
-        for p in partitions:
-            p.offset = OFFSET_BEGINNING
-    elif start != "committed":
-        ms = int(datetime.fromisoformat(start.replace("Z", "+00:00")).timestamp() * 1000)
-        partitions = consumer.offsets_for_times([TopicPartition(p.topic, p.partition, ms) for p in partitions], timeout=10)
-    return partitions
+class State:
+    """What was counted and how far each partition was processed, committed together (SQLite)."""
+
+    def __init__(self, path):
+        self.db = sqlite3.connect(path, isolation_level=None)
+        self.db.executescript(
+            """
+            PRAGMA journal_mode = WAL;
+            PRAGMA synchronous = FULL;
+            CREATE TABLE IF NOT EXISTS seen (event_id TEXT PRIMARY KEY, kind TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS positions (topic TEXT, partition INTEGER, next_offset INTEGER, PRIMARY KEY (topic, partition));
+            CREATE TABLE IF NOT EXISTS totals (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
+            """
+        )
+
+    def position(self, topic, partition):
+        row = self.db.execute("SELECT next_offset FROM positions WHERE topic = ? AND partition = ?", (topic, partition)).fetchone()
+        return row[0] if row else None
+
+    def commit(self, events, positions, totals):
+        """One transaction: the batch's new event ids, each partition's next offset, running totals. Returns the duplicates met."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            duplicates = 0
+            for event_id, kind in events:
+                if self.db.execute("INSERT OR IGNORE INTO seen (event_id, kind) VALUES (?, ?)", (event_id, kind)).rowcount == 0:
+                    duplicates += 1
+            self.db.executemany("INSERT OR REPLACE INTO positions VALUES (?, ?, ?)", [(t, p, o) for (t, p), o in positions.items()])
+            for name, n in {**totals, "duplicates": duplicates}.items():
+                self.db.execute("INSERT INTO totals VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET n = n + excluded.n", (name, n))
+            self.db.execute("COMMIT")
+            return duplicates
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def summary(self, kinds):
+        counts = dict(self.db.execute("SELECT kind, count(*) FROM seen GROUP BY kind").fetchall())
+        totals = dict(self.db.execute("SELECT name, n FROM totals").fetchall())
+        return {"events": {k: counts.get(k, 0) for k in kinds}, **{k: totals.get(k, 0) for k in ("messages", "duplicates", "dead_letters", "other_projects")}}
+
+
+def ensure_topic(brokers, topic):
+    """The group's dead-letter topic, created when missing (devtrail's brokers do not create topics on first use)."""
+    admin = AdminClient({"bootstrap.servers": brokers})  # kept until the result: its handle ends with it
+    futures = admin.create_topics([NewTopic(topic, num_partitions=1, replication_factor=-1)])
+    try:
+        futures[topic].result(15)
+    except KafkaException as e:
+        if e.args[0].code() != KafkaError.TOPIC_ALREADY_EXISTS:
+            raise
 
 
 def main():
@@ -55,77 +120,139 @@ def main():
     ap.add_argument("--brokers", default="127.0.0.1:19092")
     ap.add_argument("--prefix", default="devtrail.", help="devtrail's KAFKA_TOPIC_PREFIX")
     ap.add_argument("--kinds", default="log,error,span,llm")
-    ap.add_argument("--group", default="python-example", help="your own consumer group")
+    ap.add_argument("--group", default="python-example", help="your own consumer group; dead letters go to <group>.dlq")
     ap.add_argument("--schemas", default=str(Path(__file__).resolve().parents[2] / "docs" / "schemas"), help="a receiver's /schemas URL or a folder")
-    ap.add_argument("--from", dest="start", default="committed", help="committed (resume the group), earliest, or an ISO 8601 time")
+    ap.add_argument("--state", default="consumer-state.sqlite", help="the SQLite file holding counts and positions")
+    ap.add_argument("--from", dest="start", default="earliest", help="where a partition this state has never read starts: earliest, latest, or an ISO 8601 time")
     ap.add_argument("--project", help="count only this project's events (dt-project-id header)")
+    ap.add_argument("--batch", type=int, default=500, help="messages per batch (one state transaction each)")
     ap.add_argument("--until-end", action="store_true", help="stop at the end of every partition instead of waiting for more")
     ap.add_argument("--idle-seconds", type=float, default=60, help="stop after this long without a message")
+    ap.add_argument("--progress", action="store_true", help="a line on stderr after each batch is committed")
+    ap.add_argument("--crash-after-batches", type=int, help=argparse.SUPPRESS)  # the test's crash between our commit and Kafka's
     args = ap.parse_args()
 
     index, validators = load_schemas(args.schemas)
+    versions = {v for v, _ in validators}
     kinds = args.kinds.split(",")
     topics = [args.prefix + index["topics"][k] for k in kinds]
+    state = State(args.state)
+    dead_letter_topic = f"{args.group}.dlq"
     consumer = Consumer(
         {
             "bootstrap.servers": args.brokers,
             "group.id": args.group,
-            "enable.auto.commit": False,  # commit after processing: at least once
+            "enable.auto.commit": False,  # positions live in the state; Kafka's commit is for lag only
             "auto.offset.reset": "earliest",
             "enable.partition.eof": True,
+            # A crashed member's partitions move to the others after this (librdkafka's default: 45 s).
+            "session.timeout.ms": 10000,
+            "heartbeat.interval.ms": 1000,
         }
     )
+    producer = Producer({"bootstrap.servers": args.brokers, "acks": "all", "enable.idempotence": True})
+    ensure_topic(args.brokers, dead_letter_topic)
+    undelivered = []
     assigned, at_end = set(), set()
 
     def on_assign(c, partitions):
         assigned.update((p.topic, p.partition) for p in partitions)
-        c.assign(start_offsets(c, partitions, args.start))
+        fresh = []
+        for p in partitions:
+            at = state.position(p.topic, p.partition)
+            if at is not None:
+                p.offset = at
+            elif args.start == "earliest":
+                p.offset = OFFSET_BEGINNING
+            elif args.start != "latest":
+                fresh.append(p)
+        if fresh:
+            ms = int(datetime.fromisoformat(args.start.replace("Z", "+00:00")).timestamp() * 1000)
+            for t in c.offsets_for_times([TopicPartition(p.topic, p.partition, ms) for p in fresh], timeout=10):
+                next(p for p in partitions if (p.topic, p.partition) == (t.topic, t.partition)).offset = t.offset
+        c.assign(partitions)
 
-    consumer.subscribe(topics, on_assign=on_assign)
-    seen = {k: set() for k in kinds}
-    summary = {"messages": 0, "events": {}, "duplicates": 0, "invalid": [], "other_projects": 0}
-    idle = 0.0
+    def on_revoke(c, partitions):
+        assigned.difference_update((p.topic, p.partition) for p in partitions)
+
+    consumer.subscribe(topics, on_assign=on_assign, on_revoke=on_revoke)
+    invalid, batches, idle = [], 0, 0.0
+
+    def dead_letter(m, value, reason, headers):
+        h = {**headers, "dt-dlq-reason": reason[:1000], "dt-dlq-source-topic": m.topic(), "dt-dlq-source-partition": str(m.partition()),
+             "dt-dlq-source-offset": str(m.offset()), "dt-dlq-consumer": args.group, "dt-dlq-at": datetime.now(timezone.utc).isoformat()}
+        producer.produce(dead_letter_topic, key=m.key(), value=value, headers=list(h.items()), on_delivery=lambda err, _m: err and undelivered.append(err))
+        invalid.append({"topic": m.topic(), "offset": m.offset(), "reason": reason})
+
     try:
         while not (args.until_end and assigned and at_end >= assigned) and idle < args.idle_seconds:
-            m = consumer.poll(0.5)
-            if m is None:
+            messages = consumer.consume(args.batch, 0.5)
+            if not messages:
                 idle += 0.5
                 continue
-            if m.error():
-                if m.error().code() == KafkaError._PARTITION_EOF:
-                    at_end.add((m.topic(), m.partition()))
-                    continue
-                raise RuntimeError(m.error())
             idle = 0.0
-            at_end.discard((m.topic(), m.partition()))
-            summary["messages"] += 1
-            headers = {k: v.decode() for k, v in (m.headers() or [])}
-            if args.project and headers.get("dt-project-id") != args.project:
-                summary["other_projects"] += 1
+            events, positions, totals = [], {}, {"messages": 0, "dead_letters": 0, "other_projects": 0}
+            for m in messages:
+                if m.error():
+                    if m.error().code() == KafkaError._PARTITION_EOF:
+                        at_end.add((m.topic(), m.partition()))
+                        continue
+                    raise RuntimeError(m.error())
+                at_end.discard((m.topic(), m.partition()))
+                positions[(m.topic(), m.partition())] = m.offset() + 1
+                totals["messages"] += 1
+                headers = {k: v.decode() for k, v in (m.headers() or [])}
+                if args.project and headers.get("dt-project-id") != args.project:
+                    totals["other_projects"] += 1
+                    continue
+                try:
+                    value = json.loads(m.value())
+                    version = int(headers.get("dt-schema-version", value.get("schema_version", 0)))
+                except (ValueError, TypeError, AttributeError) as e:
+                    dead_letter(m, m.value(), f"undecodable: not a JSON envelope ({e})", headers)
+                    totals["dead_letters"] += 1
+                    continue
+                if version not in versions:
+                    dead_letter(m, m.value(), f"undecodable: unknown schema version {version}", headers)
+                    totals["dead_letters"] += 1
+                    continue
+                # A batch (version 2): its top is checked alone, then each event: one bad event does not
+                # cost the others of its message (as devtrail's own consumers do). Version 1: one event.
+                kind = value.get("kind") if isinstance(value, dict) else None
+                top, each = validators.get((version, kind), (None, None))
+                batch = value.get("events") if top else [value]
+                top_errors = [e.message for e in top.iter_errors({**value, "events": []})] if top else []
+                if each is None or top_errors or not isinstance(batch, list):
+                    dead_letter(m, m.value(), f"undecodable: {'; '.join(top_errors[:3]) or f'not a {version} envelope of a known kind'}", headers)
+                    totals["dead_letters"] += 1
+                    continue
+                for e in batch:
+                    errors = [x.message for x in each.iter_errors(e)]
+                    if errors:
+                        letter = json.dumps({**value, "events": [e]}).encode() if top else m.value()
+                        dead_letter(m, letter, f"undecodable: bad {kind} event: {'; '.join(errors[:3])}", {**headers, "dt-event-count": "1"})
+                        totals["dead_letters"] += 1
+                        continue
+                    events.append((e["event_id"], kind))
+            if totals["messages"] == 0:
                 continue
-            value = json.loads(m.value())
-            version = int(headers.get("dt-schema-version", value.get("schema_version", 0)))
-            errors = [e.message for e in validators[version].iter_errors(value)] if version in validators else [f"unknown schema version {version}"]
-            if errors:
-                summary["invalid"].append({"topic": m.topic(), "offset": m.offset(), "errors": errors[:3]})
-                continue
-            # Version 2: a request's batch of events; version 1: one event.
-            events = value["events"] if version >= 2 else [{"event_id": value["event_id"], "data": value["data"]}]
-            ids = seen[value["kind"]]
-            for e in events:
-                if e["event_id"] in ids:
-                    summary["duplicates"] += 1
-                ids.add(e["event_id"])
-            if summary["messages"] % 1000 == 0:
-                consumer.commit(asynchronous=True)
+            # Dead letters are durable before the state moves past their messages.
+            if producer.flush(30) > 0 or undelivered:
+                raise RuntimeError(f"dead letters not acknowledged by Kafka ({dead_letter_topic}): {undelivered[:1]}")
+            state.commit(events, positions, totals)
+            batches += 1
+            if args.progress:
+                print(f"committed batch {batches}: {totals['messages']} messages, {len(events)} events", file=sys.stderr, flush=True)
+            if args.crash_after_batches and batches >= args.crash_after_batches:
+                os._exit(3)  # after our commit, before Kafka's
+            consumer.commit(offsets=[TopicPartition(t, p, o) for (t, p), o in positions.items()], asynchronous=True)
     finally:
-        if summary["messages"]:
-            consumer.commit(asynchronous=False)  # what was processed; a restart resumes after it
         consumer.close()
-    summary["events"] = {k: len(v) for k, v in seen.items()}
+    summary = state.summary(kinds)
+    summary["invalid"] = invalid
     json.dump(summary, sys.stdout)
     print()
-    return 1 if summary["invalid"] else 0
+    return 0
 
 
 if __name__ == "__main__":

@@ -28,6 +28,13 @@ describe.skipIf(!installed && !STACK_REQUIRED)(
       const rendered = readFileSync(join(TOOLS, 'rendered/default.yaml'), 'utf8');
       for (const kind of ['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ConfigMap']) expect(rendered).toContain(`kind: ${kind}`);
       for (const path of ['/health', '/health/ready']) expect(rendered).toContain(`path: ${path}`);
+      // Prometheus scrapes the receiver and the dashboard on their metrics port, which no Service exposes.
+      expect(rendered).toContain('METRICS_PORT: "9464"');
+      expect(rendered.match(/prometheus\.io\/port: "9464"/g)).toHaveLength(2);
+      expect(rendered.match(/name: metrics, containerPort: 9464/g)).toHaveLength(2);
+      const services = rendered.split(/^---$/m).filter((doc) => /^kind: Service$/m.test(doc));
+      expect(services.length).toBeGreaterThan(0);
+      for (const svc of services) expect(svc).not.toContain('9464');
     });
 
     it('is checked by a validator that refuses a wrong manifest', { timeout: 60_000 }, () => {

@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingest, pipeline, type Pipeline, type ServiceProcess } from '../support/processes.ts';
+import { createEventConsumer } from '@devtrail/consumer-kit';
+import { topicNames, type DeletionEvent } from '@devtrail/contract';
+import { createKafkaLog } from '@devtrail/message-log';
+import { ingest, pipeline, runCli, type Pipeline, type ServiceProcess } from '../support/processes.ts';
 import { adminCall, newProject } from '../support/admin-api.ts';
-import { NO_STACK_REASON, stackUp } from '../support/stack.ts';
+import { NO_STACK_REASON, STACK, stackUp } from '../support/stack.ts';
 
 // Deletion on the real pipeline (docs/data.md#deletion): a project's deletion leaves none of
 // its rows in any table, and its events still in Kafka never come back; an operator's
-// deletion of one service's events leaves the rest, with the error groups rebuilt.
+// deletion of one service's events leaves the rest, with the error groups rebuilt; a deletion
+// is published on the deletions topic, and a replay never writes back what it covers (it says
+// what it left out and why), while a consumer of the kit hears of it and never gets those events.
 const up = await stackUp();
 const TABLES = ['logs', 'errors', 'spans', 'llm', 'error_groups'];
 
@@ -139,6 +144,74 @@ describe.skipIf(!up)(`deletion end to end${up ? '' : ` (skipped: ${NO_STACK_REAS
     expect((groups as any).groups.map((g: any) => [g.latest.service, g.count])).toEqual([['search', 1]]);
     const listed = (await admin('GET', `/api/admin/projects/${project.id}/deletions`)).body.deletions;
     expect(listed[0]).toMatchObject({ id: del.body.deletion.id, status: 'done', percent: 100 });
+  });
+
+  it('is published: a replay leaves out and names what it covers; a kit consumer hears of it and never gets those events', { timeout: 120_000 }, async () => {
+    const project = await newProject(dashboard, p.operatorToken, 'replayed');
+    const topics = topicNames(p.env.KAFKA_TOPIC_PREFIX);
+    const log = createKafkaLog({ brokers: STACK.kafkaBrokers, clientId: 'deletion-kit' });
+    const kit = (group: string) => {
+      const heard: DeletionEvent[] = [];
+      const got: string[] = [];
+      const c = createEventConsumer({
+        kind: 'llm',
+        topics,
+        name: group,
+        groupId: `${p.ns}-${group}`,
+        messageLog: log,
+        batchMs: 100,
+        async write(events) {
+          got.push(...events.filter((e) => e.project_id === project.id).map((e) => e.data.service));
+        },
+        onDeletion: async (d) => void heard.push(d),
+      });
+      return { c, heard, got };
+    };
+    const before = kit('kit-before');
+    await before.c.start();
+    const llm = (service: string) =>
+      ingest(receiver, '/ingest/llm', project.key, { service, model: 'm', provider: 'p', operation: 'chat', input_tokens: 1, output_tokens: 1, latency_ms: 1 });
+    for (const service of ['chat', 'chat', 'chat', 'search', 'search']) expect((await llm(service)).status).toBe(200);
+    await expect.poll(() => counts(project.id, '1', ['llm']), { timeout: 15_000 }).toEqual({ llm: 5 });
+    const del = await admin('POST', `/api/admin/projects/${project.id}/deletions`, { service: 'chat', kinds: ['llm'] });
+    expect(del.status).toBe(202);
+    await finished(del.body.deletion.id);
+    expect(await counts(project.id, "service = 'chat'", ['llm'])).toEqual({ llm: 0 });
+
+    // Replay re-reads the whole llm topic: the deleted events stay deleted, and the report says which deletion left them out.
+    const r = await runCli(['replay', 'llm', '--json'], p.env);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.discarded_by).toContainEqual({
+      deletion_id: del.body.deletion.id,
+      reason: 'events',
+      project_id: project.id,
+      filter: { kinds: ['llm'], service: 'chat', from: null, to: null, time: 'event' },
+      requested_at: del.body.deletion.requested_at,
+      events: 3,
+    });
+    // The project deleted by the first test: its events in the topic are left out too, and counted.
+    expect(report.discarded_by.some((d: { reason: string }) => d.reason === 'project')).toBe(true);
+    expect(report.written).toBe(report.events - report.discarded);
+    expect(await counts(project.id, "service = 'chat'", ['llm'])).toEqual({ llm: 0 });
+    expect(await counts(project.id, "service = 'search'", ['llm'])).toEqual({ llm: 2 });
+    const usage = await (await fetch(`${dashboard.url}/api/projects/${project.id}/llm-usage`, { headers: { authorization: `Bearer ${p.operatorToken}` } })).json();
+    expect(JSON.stringify(usage)).not.toContain('"chat"');
+    const human = await runCli(['replay', 'llm', '--dry-run'], p.env);
+    expect(human.stdout).toContain(`3 by deletion ${del.body.deletion.id} of project ${project.id} (events deleted, kinds llm, service "chat"`);
+
+    // The kit: the running consumer heard of the deletion; one started afterwards never gets the deleted events.
+    await expect.poll(() => before.heard.map((d) => d.deletion_id), { timeout: 15_000 }).toContain(del.body.deletion.id);
+    expect(before.heard.find((d) => d.deletion_id === del.body.deletion.id)).toMatchObject({ project_id: project.id, reason: 'events', kinds: ['llm'], service: 'chat' });
+    const after = kit('kit-after');
+    await after.c.start();
+    await expect.poll(() => after.got.length, { timeout: 30_000 }).toBe(2);
+    expect(after.got).toEqual(['search', 'search']);
+    expect(after.c.stats().discarded).toBeGreaterThanOrEqual(3);
+    expect(after.heard.map((d) => d.deletion_id)).toContain(del.body.deletion.id);
+    await before.c.stop();
+    await after.c.stop();
+    await log.close();
   });
 
   it('deletes nothing for an empty time range', async () => {

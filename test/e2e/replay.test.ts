@@ -45,6 +45,7 @@ describe.skipIf(!up)(`devtrail replay${up ? '' : ` (skipped: ${NO_STACK_REASON})
     sent[kind] += n;
   };
   let before: Awaited<ReturnType<typeof reads>>;
+  let sentFrom: string;
 
   beforeAll(async () => {
     p = await pipeline();
@@ -53,6 +54,7 @@ describe.skipIf(!up)(`devtrail replay${up ? '' : ` (skipped: ${NO_STACK_REASON})
     dashboard = await p.start('dashboard');
     const created = JSON.parse((await p.cli(['project', 'create', 'replay', '--json'], dashboard)).stdout);
     project = { id: created.project.id, key: created.api_key };
+    sentFrom = new Date().toISOString();
     for (const n of [3, 1, 4])
       await send('/ingest/logs', { service: 'shop', logs: Array.from({ length: n }, (_, i) => ({ level: 'info', message: `batch of ${n} #${i}` })) }, 'log', n);
     for (const id of [7, 8])
@@ -76,14 +78,14 @@ describe.skipIf(!up)(`devtrail replay${up ? '' : ` (skipped: ${NO_STACK_REASON})
     await ch.close();
   });
 
-  it('on a dry run, says how many events it would re-write, and writes nothing', async () => {
+  it('on a dry run, says how many events it would re-write, and writes nothing', { timeout: 120_000 }, async () => {
     for (const kind of ['log', 'error', 'span', 'llm'] as EventKind[]) {
       const r = await replay([kind, '--dry-run', '--json']);
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ kind, action: 'rebuild', dry_run: true, events: sent[kind], written: 0, unreadable: 0, target: KINDS[kind].name });
     }
     const human = await replay(['logs', '--dry-run']);
-    expect(human.stdout).toContain(`would re-write ${sent.log} events (3 messages of ${p.env.KAFKA_TOPIC_PREFIX}logs`);
+    expect(human.stdout).toContain(`would re-write ${sent.log} of ${sent.log} events (3 messages of ${p.env.KAFKA_TOPIC_PREFIX}logs`);
     expect(human.stderr).toMatch(/replay .*logs: 3\/3 messages \(100%\), 8 events/);
   });
 
@@ -99,6 +101,22 @@ describe.skipIf(!up)(`devtrail replay${up ? '' : ` (skipped: ${NO_STACK_REASON})
       }
       expect(await reads(), `after replay ${round}`).toEqual(before);
     }
+  });
+
+  it('empties the errors received in a range, error groups with them, and a replay of the range writes them back', { timeout: 120_000 }, async () => {
+    const to = new Date().toISOString();
+    const dry = await runCli(['empty', 'errors', '--from', sentFrom, '--to', to, '--dry-run', '--json'], p.env);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ kind: 'error', table: 'errors', column: 'timestamp', dry_run: true, rows: sent.error });
+    const emptied = await runCli(['empty', 'errors', '--from', sentFrom, '--to', to, '--json'], p.env);
+    expect(emptied.code, emptied.stderr).toBe(0);
+    expect(JSON.parse(emptied.stdout)).toMatchObject({ rows: sent.error, groups_rebuilt: 1 });
+    const after = await reads();
+    expect([after.errors, after.groups]).toEqual([[], []]); // no stale group counts left behind
+    const r = await replay(['errors', '--from', sentFrom, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const back = await reads();
+    expect([back.errors, back.groups]).toEqual([before.errors, before.groups]);
   });
 
   it('moves a stopped consumer group to a point in time; its consumer then reads from there; not while it runs', { timeout: 120_000 }, async () => {

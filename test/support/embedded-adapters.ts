@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { topicNames } from '@devtrail/contract';
+import { DELETIONS_TOPIC, topicNames } from '@devtrail/contract';
 import { createMemoryLog } from '@devtrail/message-log';
 import { migrateColumnStore } from '@devtrail/column-store';
 import { KIND_TABLES } from '@devtrail/kinds';
@@ -19,6 +19,7 @@ export async function embeddedAdapters(opts: { logCapacity?: number } = {}): Pro
   await migrateRelational(relational);
   await migrateColumnStore(columnStore, KIND_TABLES, { retentionDays: 30 });
   await messageLog.ensureTopics(topics.all(), 3);
+  await messageLog.ensureTopics([topics.deletions()], DELETIONS_TOPIC.partitions);
   return {
     dir,
     messageLog,

@@ -92,6 +92,15 @@ export interface Deliverer {
   stats(): { delivered: number; retried: number; failed: number; inFlight: number };
 }
 
+/** Sends in flight at once per deliverer, by default: each to another destination. */
+export const DEFAULT_DELIVERY_CONCURRENCY = 32;
+
+/**
+ * A pool of sends: up to `concurrency` at once, each to a different destination (the outbox
+ * hands out one notification per destination at a time, alertsRepo.claimDue). A slot is refilled
+ * the moment its send ends, so a destination that never answers holds one slot for at most the
+ * send timeout and delays only its own notifications (docs/alerts.md, "Delivery").
+ */
 export function createDeliverer(opts: {
   repo: AlertsRepo;
   relational: RelationalStore;
@@ -101,15 +110,23 @@ export function createDeliverer(opts: {
   concurrency?: number;
 }): Deliverer {
   const pollMs = opts.pollMs ?? 1000;
-  const concurrency = opts.concurrency ?? 4;
+  const concurrency = opts.concurrency ?? DEFAULT_DELIVERY_CONCURRENCY;
   const stats = { delivered: 0, retried: 0, failed: 0, inFlight: 0 };
+  const inFlight = new Set<Promise<void>>();
   let running = false;
   let unlisten: (() => Promise<void>) | undefined;
   let wakeUp: (() => void) | undefined;
+  // A wake that came while the loop was busy (claiming): the next sleep returns at once.
+  let woken = false;
   let loop: Promise<void> = Promise.resolve();
 
+  const wake = () => {
+    woken = true;
+    wakeUp?.();
+  };
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (woken) return resolve();
       const t = setTimeout(() => {
         wakeUp = undefined;
         resolve();
@@ -139,38 +156,51 @@ export function createDeliverer(opts: {
     }
   }
 
+  function dispatch(n: DueNotification) {
+    const p = send(n).finally(() => {
+      inFlight.delete(p);
+      wake(); // a slot is free, and the destination may have more waiting
+    });
+    inFlight.add(p);
+  }
+
   async function run() {
     while (running) {
+      woken = false;
+      const free = concurrency - inFlight.size;
       let due: DueNotification[] = [];
-      try {
-        due = await opts.repo.claimDue(concurrency, leaseMsFor(opts.delivery));
-      } catch (err) {
-        opts.logger.warn({ err: (err as Error).message }, 'alert outbox not readable; retrying');
+      if (free > 0) {
+        try {
+          due = await opts.repo.claimDue(free, leaseMsFor(opts.delivery));
+        } catch (err) {
+          opts.logger.warn({ err: (err as Error).message }, 'alert outbox not readable; retrying');
+        }
       }
-      if (due.length > 0) {
-        await Promise.all(due.map(send));
-        continue;
-      }
-      // Until the next retry is due (a backoff is kept to the millisecond), at most pollMs.
-      const next = await opts.repo.nextDueInMs().catch(() => null);
-      await sleep(Math.max(10, Math.min(pollMs, next ?? pollMs)));
+      for (const n of due) dispatch(n);
+      if (due.length > 0 && due.length === free) continue; // there may be more: claim as slots free up
+      // Until a send ends, a new notification is queued (NOTIFY) or the next retry is due (a
+      // backoff is kept to the millisecond), at most pollMs. "Due now" while nothing could be
+      // claimed means its destination is busy: its send's end wakes the loop.
+      const next = due.length > 0 ? null : await opts.repo.nextDueInMs().catch(() => null);
+      await sleep(next === null || next === 0 ? pollMs : Math.max(10, Math.min(pollMs, next)));
     }
   }
 
   return {
     async start() {
       running = true;
-      unlisten = await opts.relational.listen(ALERT_PENDING_CHANNEL, () => wakeUp?.()).catch(() => undefined);
+      unlisten = await opts.relational.listen(ALERT_PENDING_CHANNEL, wake).catch(() => undefined);
       loop = run();
     },
     async stop() {
       if (!running) return;
       running = false;
-      wakeUp?.();
-      await Promise.race([loop, new Promise((r) => setTimeout(r, opts.delivery.limits.timeoutMs + 1000))]);
+      wake();
+      const bounded = new Promise((r) => setTimeout(r, opts.delivery.limits.timeoutMs + 1000));
+      await Promise.race([Promise.all([loop, ...inFlight]), bounded]);
       await unlisten?.().catch(() => {});
     },
-    wake: () => wakeUp?.(),
+    wake,
     stats: () => ({ ...stats }),
   };
 }

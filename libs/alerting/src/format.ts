@@ -15,7 +15,7 @@ export function slackBody(deliveryId: string, m: AlertMessage): string {
   const lines = [`*${escapeSlack(title)}*`, escapeSlack(m.text)];
   if (m.url) lines.push(`<${m.url}|Open in devtrail>`);
   return JSON.stringify({
-    text: title,
+    text: escapeSlack(title), // the notification's text is mrkdwn too: a title cannot ping <!channel> or make a link
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n').slice(0, 2900) } },
       { type: 'context', elements: [{ type: 'mrkdwn', text: escapeSlack(`rule ${m.rule.name} · ${m.triggered_at} · delivery ${deliveryId}`) }] },

@@ -1,54 +1,30 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 // Addresses a webhook must not reach unless the operator allows it
-// (ALERT_WEBHOOK_PRIVATE_ADDRESSES=allow, docs/alerts.md "Webhook targets and SSRF"): loopback,
-// private and shared ranges, link-local (cloud metadata at 169.254.169.254), multicast and
-// reserved, for IPv4 and IPv6 (an IPv4-mapped IPv6 address, dotted or hex, is judged as its
-// IPv4 address).
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv6');
+// (ALERT_WEBHOOK_PRIVATE_ADDRESSES=allow, docs/alerts.md "Webhook targets and SSRF"). The ranges
+// are ipaddr.js's table of special-purpose ranges (IANA's registries), not a list of our own:
+// an IPv4 address is public only if it is in none of them; an IPv6 address only if it is in
+// none of them and in global unicast space (2000::/3), so `::7f00:1` (IPv4-compatible), 6to4,
+// Teredo and local-use NAT64 are refused. Two forms that carry an IPv4 address in a defined
+// place are judged as that address: IPv4-mapped (`::ffff:a.b.c.d`, dotted or hex) and the
+// well-known NAT64 prefix (`64:ff9b::/96`, what DNS64 hands an IPv6-only host for a public name).
 
-/** True for an address in a private, loopback, link-local, multicast or reserved range. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
+
+function publicV4(a: ipaddr.IPv4): boolean {
+  return a.range() === 'unicast';
+}
+
+function publicV6(a: ipaddr.IPv6): boolean {
+  if (a.match(NAT64_WELL_KNOWN)) return publicV4(ipaddr.fromByteArray(a.toByteArray().slice(12)) as ipaddr.IPv4);
+  return a.range() === 'unicast' && a.match(GLOBAL_UNICAST);
+}
+
+/** True for any address that is not plainly public (private, loopback, link-local, reserved, ...), and for what is not an address. */
 export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return blocked.check(mapped[1], 'ipv4');
-    const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-    if (hex) {
-      const [hi, lo] = [Number.parseInt(hex[1], 16), Number.parseInt(hex[2], 16)];
-      return blocked.check(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, 'ipv4');
-    }
-    return blocked.check(address, 'ipv6');
-  }
-  return true; // not an address at all: refuse
+  if (isIP(address) === 0) return true; // ipaddr.js also reads old forms such as 1.2.3; a lookup or a URL never gives them
+  const a = ipaddr.process(address); // an IPv4-mapped IPv6 address becomes its IPv4 address
+  return a.kind() === 'ipv4' ? !publicV4(a as ipaddr.IPv4) : !publicV6(a as ipaddr.IPv6);
 }

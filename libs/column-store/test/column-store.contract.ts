@@ -196,6 +196,7 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
       );
       await store.insert(KINDS.llm.name, rows);
       await store.insert(KINDS.llm.name, rows); // a replayed batch counts once
+      const sent = (usd: number) => ({ sent_cost_usd: usd, estimated_cost_usd: 0, estimated_calls: 0, unpriced_calls: 0 });
 
       expect(await readLlmUsage(store, { projectId: p, retentionDays: 30, buckets, by: ['bucket', 'model'], measures: ['calls', 'tokens', 'cost_usd'] })).toEqual([
         { bucket: 0, model: 'a', calls: 2, tokens: 33, cost_usd: 0.75 },
@@ -204,9 +205,10 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
         { bucket: 4, model: 'a', calls: 1, tokens: 1, cost_usd: 0.0625 },
       ]);
       expect(await readLlmUsage(store, { projectId: p, retentionDays: 30, buckets, by: ['model', 'provider'], costliestFirst: true })).toEqual([
-        { model: 'b', provider: 'p2', calls: 1, input_tokens: 5, output_tokens: 5, cost_usd: 2, latency_p50_ms: 50, latency_p95_ms: 50 },
-        { model: 'a', provider: 'p1', calls: 3, input_tokens: 34, output_tokens: 3, cost_usd: 0.875, latency_p50_ms: 200, latency_p95_ms: 300 },
-        { model: 'a', provider: 'p2', calls: 1, input_tokens: 1, output_tokens: 0, cost_usd: 0.0625, latency_p50_ms: 1000, latency_p95_ms: 1000 },
+        // Every call was sent with its cost: the effective cost is as sent, nothing estimated (libs/kinds llm/cost.ts).
+        { model: 'b', provider: 'p2', calls: 1, input_tokens: 5, output_tokens: 5, cost_usd: 2, ...sent(2), latency_p50_ms: 50, latency_p95_ms: 50 },
+        { model: 'a', provider: 'p1', calls: 3, input_tokens: 34, output_tokens: 3, cost_usd: 0.875, ...sent(0.875), latency_p50_ms: 200, latency_p95_ms: 300 },
+        { model: 'a', provider: 'p2', calls: 1, input_tokens: 1, output_tokens: 0, cost_usd: 0.0625, ...sent(0.0625), latency_p50_ms: 1000, latency_p95_ms: 1000 },
       ]);
       expect(await readLlmUsage(store, { projectId: p, retentionDays: 30, buckets, by: ['provider'], measures: ['input_tokens', 'tokens'] })).toEqual([
         { provider: 'p1', input_tokens: 34, tokens: 37 },

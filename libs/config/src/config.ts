@@ -24,6 +24,8 @@ const envSchema = z.object({
   DEVTRAIL_OPERATOR_TOKEN: z.string().min(16).optional(),
   DEVTRAIL_DATA_DIR: z.string().default('.data'),
   TRUST_PROXY: z.string().default(''),
+  METRICS_TOKEN: z.string().min(16).optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 
   DASHBOARD_SECURE_COOKIES: bool(true),
   SESSION_IDLE_TIMEOUT_MINUTES: int(30),
@@ -101,6 +103,8 @@ export interface Config {
   dataDir: string;
   /** Proxies whose X-Forwarded-For / -Proto are believed (addresses, CIDRs or proxy-addr names); none when empty. */
   trustProxy: string[];
+  /** Who may read /metrics on the service ports besides loopback (a bearer token), and the private port that serves it to anyone who reaches it (docs/operations.md#metrics). */
+  metrics: { token: string | undefined; port: number | undefined };
   dashboard: {
     /** `Secure` and the `__Host-` prefix on the dashboard's cookies. */
     secureCookies: boolean;
@@ -188,6 +192,7 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
     trustProxy: e.TRUST_PROXY.split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
     dashboard: {
       secureCookies: e.DASHBOARD_SECURE_COOKIES,
       sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_MINUTES * 60_000,

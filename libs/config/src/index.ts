@@ -2,4 +2,4 @@ export { loadConfig, ConfigError, INGEST_BODY_LIMIT_DEFAULT, type Config } from 
 export { createLogger, REDACTED, SECRET_FIELDS, type Logger } from './logger.ts';
 export { ensurePrivateDir, makeTreePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writePrivateFile } from './private-files.ts';
 export { routeProcessOutput, startService } from './process-output.ts';
-export { loadLlmPrices, priceOf, estimateCostUsd, type LlmPriceTable, type ModelPrice } from './llm-prices.ts';
+export { loadLlmPrices, priceOf, estimateCostUsd, effectiveCostUsd, type LlmPriceTable, type ModelPrice } from './llm-prices.ts';

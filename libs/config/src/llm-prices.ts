@@ -71,3 +71,8 @@ export function estimateCostUsd(table: LlmPriceTable, model: string, inputTokens
   // Rounded to a millionth of a cent: float noise stays out of the API.
   return Math.round(((inputTokens * p.input + outputTokens * p.output) / 1e6) * 1e8) / 1e8;
 }
+
+/** A call's effective cost (docs/otlp.md#llm-cost): as sent when sent (not 0), else the estimate, else 0. libs/kinds llm/cost.ts is the same in SQL. */
+export function effectiveCostUsd(table: LlmPriceTable, call: { model: string; cost_usd: number; input_tokens: number; output_tokens: number }): number {
+  return call.cost_usd !== 0 ? call.cost_usd : (estimateCostUsd(table, call.model, call.input_tokens, call.output_tokens) ?? 0);
+}

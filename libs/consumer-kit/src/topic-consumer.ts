@@ -2,6 +2,7 @@ import type { ConsumedMessage, MessageLog, Producer, TopicPosition, BatchContext
 import { Failure, isRetryable } from '@devtrail/failures';
 import { backoffMs, sleep } from './backoff.ts';
 import { deadLetter } from './dead-letter.ts';
+import { groupTopics } from './group-topics.ts';
 
 // A consumer-group member that turns a topic into micro-batches:
 //   decode each message into its items (a message that cannot be read, or an item of it
@@ -31,7 +32,21 @@ export interface TopicConsumerOptions<T> {
   messageLog: MessageLog;
   groupId: string;
   topic: string;
-  deadLetterTopic: string;
+  /** Where dead letters go; default `<groupId>.dlq`, the group's own (created at start). */
+  deadLetterTopic?: string;
+  /**
+   * Where `redrive` sends dead letters back to this group (read beside `topic`); default
+   * `<groupId>.redrive` (created at start); null: none.
+   */
+  redriveTopic?: string | null;
+  /** Create the dead-letter and redrive topics at start when missing (default true; devtrail's sinks use topics devtrail made). */
+  createTopics?: boolean;
+  /** Hears of every dead letter once it is on the dead-letter topic (after the hooks). */
+  onDeadLetter?(letter: DeadLetter): void | Promise<void>;
+  /** A crashed member's partitions move to the others after this (Kafka's session.timeout.ms); default 10 s (docs/topics.md, "Restarts"). */
+  sessionTimeoutMs?: number;
+  /** How often the member heartbeats (heartbeat.interval.ms); default 1 s. */
+  heartbeatIntervalMs?: number;
   /** A message's items (one, or a batch's events); throw to dead-letter the whole message. */
   decode(message: ConsumedMessage): Decoded<T>;
   /**
@@ -53,6 +68,20 @@ export interface TopicConsumerOptions<T> {
 
 /** Why an item was dead-lettered: unreadable; refused for good by the write; failing with an unknown error after its retries. */
 export type DeadLetterReason = 'undecodable' | 'rejected' | 'failed';
+
+/** A dead letter as `onDeadLetter` hears of it. */
+export interface DeadLetter {
+  why: DeadLetterReason;
+  /** The reason in words (the letter's dt-dlq-reason header). */
+  reason: string;
+  /** The dead-letter topic it is on. */
+  topic: string;
+  /** Where the message it came from was read. */
+  source: { topic: string; partition: number; offset: string };
+  /** The letter's value: the whole message, or the one event, as a message of its own. */
+  value: Buffer;
+  headers: Record<string, string>;
+}
 
 export interface ConsumerHooks {
   /** `count` items were written. */
@@ -133,11 +162,19 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
   const log = opts.logger ?? silent;
   const hooks = opts.hooks ?? {};
   const unknownErrorRetries = opts.unknownErrorRetries ?? 5;
-  const consumer = opts.messageLog.createConsumer({ groupId: opts.groupId, topics: [opts.topic] });
+  const own = groupTopics(opts.groupId);
+  const deadLetterTopic = opts.deadLetterTopic ?? own.deadLetter;
+  const redriveTopic = opts.redriveTopic === undefined ? own.redrive : opts.redriveTopic;
+  const consumer = opts.messageLog.createConsumer({
+    groupId: opts.groupId,
+    topics: redriveTopic ? [opts.topic, redriveTopic] : [opts.topic],
+    sessionTimeoutMs: opts.sessionTimeoutMs,
+    heartbeatIntervalMs: opts.heartbeatIntervalMs,
+  });
   let dlqProducer: Producer | undefined;
   let buffer: Item<T>[] = [];
   let dead: Dead[] = [];
-  let positions = new Map<number, string>();
+  let positions = new Map<string, TopicPosition>();
   let chain: Promise<void> = Promise.resolve();
   let flushesPending = 0;
   let lastFullFlush: Promise<void> = Promise.resolve();
@@ -172,9 +209,9 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
         stats.stalledSince = null;
         return r;
       } catch (err) {
+        stats.stalledSince ??= new Date().toISOString();
         if (!isRetryable(err)) throw err;
         const e = err as Error;
-        stats.stalledSince ??= new Date().toISOString();
         if (!(err instanceof Failure) && unknown++ >= unknownRetries) throw new GaveUp(e);
         hooks.retried?.(err instanceof Failure ? 'retryable' : 'unknown');
         stats.retries++;
@@ -195,10 +232,28 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
     dlqProducer ??= opts.messageLog.createProducer();
     const p = dlqProducer;
     const messages = items.map((d) => deadLetter(d.message, opts.name, d.reason, d.value, d.headers));
-    await persist('dead-letter produce', () => p.send([{ topic: opts.deadLetterTopic, messages }]), ctx);
+    await persist('dead-letter produce', () => p.send([{ topic: deadLetterTopic, messages }]), ctx);
     stats.deadLettered += items.length;
     for (const d of items) hooks.deadLettered?.(d.why, 1);
     for (const d of items) log.warn({ consumer: opts.name, partition: d.message.partition, offset: d.message.offset, reason: d.reason }, 'dead-lettered');
+    if (opts.onDeadLetter) {
+      for (const [i, d] of items.entries()) {
+        const { topic, partition, offset } = d.message;
+        const letter: DeadLetter = {
+          why: d.why,
+          reason: d.reason,
+          topic: deadLetterTopic,
+          source: { topic, partition, offset },
+          value: messages[i].value,
+          headers: messages[i].headers,
+        };
+        try {
+          await opts.onDeadLetter(letter);
+        } catch (err) {
+          log.error({ consumer: opts.name, err: (err as Error).message }, 'onDeadLetter threw; the letter is on the dead-letter topic');
+        }
+      }
+    }
   }
 
   /**
@@ -261,7 +316,7 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
       stats.batches++;
       stats.lastWriteAt = new Date().toISOString();
       if (myEpoch !== epoch || failedSinceRebalance) return; // the new owner (or a restart) re-reads from the last commit
-      const commit: TopicPosition[] = [...upTo].map(([partition, offset]) => ({ topic: opts.topic, partition, offset }));
+      const commit: TopicPosition[] = [...upTo.values()];
       await consumer.commit(commit).catch((err) => log.warn({ consumer: opts.name, err: (err as Error).message }, 'commit failed; messages will be redelivered'));
     });
     chain = run
@@ -286,6 +341,15 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
 
   return {
     async start() {
+      // The group's own topics exist before anything may be sent to them (a topic the broker
+      // does not host would stall the partition that needs it): as many partitions as the source.
+      if (opts.createTopics !== false) {
+        const partitions = await opts.messageLog.watermarks(opts.topic).then(
+          (w) => Math.max(1, w.length),
+          () => 1,
+        );
+        await opts.messageLog.ensureTopics(redriveTopic ? [deadLetterTopic, redriveTopic] : [deadLetterTopic], partitions);
+      }
       running = true;
       timer = setInterval(() => {
         // At most one timed flush waits at a time, so an outage cannot pile up batches.
@@ -302,7 +366,7 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
           } catch (err) {
             dead.push({ message: m, why: 'undecodable', reason: `undecodable: ${(err as Error).message}` });
           }
-          positions.set(m.partition, nextOffset(m));
+          positions.set(`${m.topic}\u0000${m.partition}`, { topic: m.topic, partition: m.partition, offset: nextOffset(m) });
           stats.buffered = buffer.length;
           // Backpressure with one write ahead, checked after every message (a fetch can hold
           // tens of thousands of events): a full buffer starts its write and the next is read
@@ -331,7 +395,7 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
     stats: () => ({ ...stats }),
 
     async lag() {
-      return (await opts.messageLog.lag(opts.groupId, [opts.topic])).reduce((n, p) => n + p.lag, 0);
+      return (await opts.messageLog.lag(opts.groupId, redriveTopic ? [opts.topic, redriveTopic] : [opts.topic])).reduce((n, p) => n + p.lag, 0);
     },
   };
 }

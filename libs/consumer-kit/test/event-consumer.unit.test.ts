@@ -32,7 +32,7 @@ async function setup(write: (events: Array<Envelope<'log'>>) => Promise<void>) {
   const send = (...messages: Array<{ key: string | null; value: Buffer; headers: Record<string, string> }>) => producer.send([{ topic: topics.of('log'), messages }]);
   const dlq = async () => {
     const out: Array<{ value: any; headers: Record<string, string> }> = [];
-    const d = log.createConsumer({ groupId: `dlq-${Math.random()}`, topics: [topics.deadLetterOf('log')] });
+    const d = log.createConsumer({ groupId: `dlq-${Math.random()}`, topics: ['g.dlq'] });
     await d.run(async (b) => void out.push(...b.map((m) => ({ value: JSON.parse(m.value!.toString()), headers: m.headers }))));
     await new Promise((r) => setTimeout(r, 150));
     await d.stop();
@@ -111,7 +111,7 @@ describe('event consumer kit', () => {
     await expect.poll(() => c.stats().deadLettered, { timeout: 5000 }).toBe(2);
     await expect.poll(() => [...got].sort()).toEqual(['a', 'b', 'c']);
     const out: Array<{ reason: string; message: string }> = [];
-    const d = log.createConsumer({ groupId: 'dlq-map', topics: [topics.deadLetterOf('log')] });
+    const d = log.createConsumer({ groupId: 'dlq-map', topics: ['map.dlq'] });
     await d.run(
       async (b) => void out.push(...b.map((m) => ({ reason: m.headers[DLQ_HEADERS.reason], message: JSON.parse(m.value!.toString()).events[0].data.message }))),
     );

@@ -12,27 +12,38 @@ import { poisonPrefix } from '../../../test/support/dead-letters.ts';
 import { ROOT } from '../../../test/support/processes.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../../../test/support/stack.ts';
 
-// The kit as a team outside devtrail gets it: built, packed with `npm pack`, installed from
-// the tarball into an empty project in a temporary directory (npm's cache holds its
-// dependencies: deploy/scripts/consumer-kit.sh), type-checked there, and run there as a
-// consumer of the real Kafka.
+// The kit as a team outside devtrail gets it, the way its README says: `npm pack` in its folder
+// refuses and names the command, which builds and packs the publishable package; the tarball is
+// installed into an empty project in a temporary directory (npm's cache holds its dependencies:
+// deploy/scripts/consumer-kit.sh), type-checked there, and run there as a consumer of the real
+// Kafka: both message versions, an event with a field this kit does not know (the consumer sees
+// it), and a message of a newer version, dead-lettered to the group's own topic.
 const run = promisify(execFile);
 const up = await stackUp();
 const dir = mkdtempSync(join(tmpdir(), 'consumer-kit-'));
 const sh = (cmd: string, args: string[], cwd = dir, env: Record<string, string> = {}) =>
   run(cmd, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024, timeout: 120_000 });
 
-let manifest: { dependencies: Record<string, string>; files: string[] };
+let manifest: { dependencies: Record<string, string>; files: string[]; engines: Record<string, string> };
 let packed: string[];
+let refusal: string;
 
 beforeAll(async () => {
-  await sh('npm', ['run', 'build', '-w', '@devtrail/consumer-kit'], ROOT);
-  const { stdout } = await sh('npm', ['pack', join(ROOT, 'libs/consumer-kit/dist'), '--pack-destination', dir, '--json']);
-  const [pack] = JSON.parse(stdout);
-  packed = pack.files.map((f: { path: string }) => f.path).sort();
+  refusal = await sh('npm', ['pack'], join(ROOT, 'libs/consumer-kit/src')).then(
+    () => 'packed',
+    (e) => String(e.stderr),
+  );
+  const { stdout } = await sh('npm', ['run', 'release', '-w', '@devtrail/consumer-kit', '--', '--out', dir], ROOT);
+  const tarball = /packed (\S+\.tgz)/.exec(stdout)?.[1];
+  if (!tarball) throw new Error(`release printed no tarball:\n${stdout}`);
+  packed = (await sh('tar', ['-tzf', tarball])).stdout
+    .trim()
+    .split('\n')
+    .map((f) => f.replace(/^package\//, ''))
+    .sort();
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'a-team-service', private: true, type: 'module' }));
   try {
-    await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${pack.filename}`]);
+    await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball]);
   } catch (err) {
     throw new Error(`npm install of the packed kit failed (without the network, npm's cache needs deploy/scripts/consumer-kit.sh install): ${(err as Error).message}`);
   }
@@ -41,20 +52,32 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the packed @devtrail/consumer-kit', () => {
-  it('holds one bundle, its declarations, a README and its manifest; depends on published npm packages only', () => {
+  it('is not packed from its sources: npm pack there names the command that packs it', () => {
+    expect(refusal).toContain('npm run release -w @devtrail/consumer-kit');
+  });
+
+  it('holds one bundle, its declarations, a README and its manifest; depends on what it runs only; runs where devtrail runs', () => {
     expect(packed).toEqual(['README.md', 'lib/index.d.ts', 'lib/index.js', 'package.json']);
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(expect.arrayContaining(['kafkajs', 'zod']));
-    expect(Object.keys(manifest.dependencies).filter((d) => d.startsWith('@devtrail/'))).toEqual([]);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['kafkajs', 'zod']);
+    expect(manifest.engines).toEqual(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines);
     const code = readFileSync(join(dir, 'node_modules/@devtrail/consumer-kit/lib/index.js'), 'utf8');
     expect(code).not.toMatch(/from ["']@devtrail\//);
+    // Public types only: no import at all (the kinds' events are declared from their JSON Schema), nothing of OpenAPI or the tables.
+    const types = readFileSync(join(dir, 'node_modules/@devtrail/consumer-kit/lib/index.d.ts'), 'utf8');
+    expect(types).not.toMatch(/^import /m);
+    expect(types).not.toMatch(/OpenAPI|TableDef|zod-to-openapi/);
   });
 
   it('type-checks a consumer written against it, and rejects a wrong one', async () => {
     const consumer = `
-      import { createEventConsumer, createMemoryLog, Failure, topicNames, type Envelope } from '@devtrail/consumer-kit';
+      import { createEventConsumer, createMemoryLog, Failure, topicNames, type DeletionEvent, type Envelope } from '@devtrail/consumer-kit';
       const c = createEventConsumer({
         kind: 'llm', topics: topicNames('devtrail.'), name: 'n', groupId: 'g', messageLog: createMemoryLog(),
-        async write(events: Array<Envelope<'llm'>>) { if (events.some((e) => e.data.cost_usd < 0)) throw new Failure('negative', false); },
+        async write(events: Array<Envelope<'llm'>>) { if (events.some((e) => e.data.cost_usd < 0 || e.raw?.region === 'x')) throw new Failure('negative', false); },
+        async onDeletion(d: DeletionEvent) { if (d.kinds?.includes('llm') && d.service !== null) console.log(d.deletion_id); },
+        unknownVersion: async (m) => console.log(m.headers['dt-schema-version']),
+        sessionTimeoutMs: 6000,
+        onDeadLetter: (l) => console.log(l.reason, l.source.offset),
       });
       void c.start();`;
     writeFileSync(join(dir, 'ok.ts'), consumer);
@@ -106,7 +129,10 @@ describe('the packed @devtrail/consumer-kit', () => {
       const batches = [3, 1, 5].map((n, b) => encodeBatch('log', 'p1', now, newEvents(Array.from({ length: n }, (_, i) => data(b * 10 + i)))));
       const v1 = encodeEnvelope(newEnvelope('log', 'p1', now, data(99)));
       const poison = { key: null, value: Buffer.from('not json'), headers: {} };
-      await producer.send([{ topic: topics.of('log'), messages: [...batches, v1, poison] }]);
+      // A newer receiver: one more field in an event's data, and a whole message of a version this kit does not know.
+      const added = encodeBatch('log', 'p1', now, newEvents([{ ...data(7), region: 'eu-west-1' } as ReturnType<typeof data>]));
+      const newer = { key: null, value: Buffer.from(JSON.stringify({ schema_version: 99, kind: 'log', project_id: 'p1' })), headers: { 'dt-schema-version': '99' } };
+      await producer.send([{ topic: topics.of('log'), messages: [...batches, v1, poison, added, newer] }]);
       await producer.disconnect();
 
       writeFileSync(
@@ -117,31 +143,33 @@ describe('the packed @devtrail/consumer-kit', () => {
         const consumer = createEventConsumer({
           kind: 'log', topics: topicNames(process.env.PREFIX), name: 'a-team-counter', groupId: process.env.PREFIX + 'a-team',
           messageLog, batchMs: 200,
-          async write(events) { for (const e of events) seen.set(e.event_id, e.data.message); },
+          async write(events) { for (const e of events) seen.set(e.event_id, e.raw.region ? e.data.message + '@' + e.raw.region : e.data.message); },
         });
         await consumer.start();
         const deadline = Date.now() + 30_000;
-        while ((seen.size < Number(process.env.WANT) || consumer.stats().deadLettered < 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        while ((seen.size < Number(process.env.WANT) || consumer.stats().deadLettered < 2) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
         await consumer.stop();
         await messageLog.close();
         console.log(JSON.stringify({ events: seen.size, messages: [...seen.values()].sort(), stats: consumer.stats() }));`,
       );
-      const want = 3 + 1 + 5 + 1;
+      const want = 3 + 1 + 5 + 1 + 1;
       const { stdout } = await sh(process.execPath, ['consumer.mjs'], dir, { BROKERS: STACK.kafkaBrokers.join(','), PREFIX: prefix, WANT: String(want) });
       const out = JSON.parse(stdout.trim().split('\n').pop()!);
       expect(out.events).toBe(want);
-      expect(out.messages).toEqual(['m0', 'm1', 'm10', 'm2', 'm20', 'm21', 'm22', 'm23', 'm24', 'm99']);
-      expect(out.stats).toMatchObject({ written: want, deadLettered: 1 });
+      expect(out.messages).toEqual(['m0', 'm1', 'm10', 'm2', 'm20', 'm21', 'm22', 'm23', 'm24', 'm7@eu-west-1', 'm99']);
+      expect(out.stats).toMatchObject({ written: want, deadLettered: 2 });
 
-      // The dead letter is on the kind's .dlq topic with its reason.
-      const dlq = log.createConsumer({ groupId: `${prefix}peek`, topics: [topics.deadLetterOf('log')] });
+      // The dead letters are on the group's own topic, with their reasons; devtrail's own is untouched.
+      const dlq = log.createConsumer({ groupId: `${prefix}peek`, topics: [`${prefix}a-team.dlq`] });
       const letters: Array<Record<string, string>> = [];
       await dlq.run(async (ms) => void letters.push(...ms.map((m) => m.headers)));
-      await expect.poll(() => letters.length, { timeout: 15_000 }).toBe(1);
+      await expect.poll(() => letters.length, { timeout: 15_000 }).toBe(2);
       await dlq.stop();
+      const devtrails = (await log.watermarks(topics.deadLetterOf('log'))).reduce((n, w) => n + Number(w.high), 0);
       await log.close();
-      expect(letters[0]['dt-dlq-reason']).toMatch(/not JSON/);
+      expect(letters.map((l) => l['dt-dlq-reason']).sort()).toEqual(['undecodable: message value is not JSON', 'undecodable: unsupported schema_version 99']);
       expect(letters[0]['dt-dlq-consumer']).toBe('a-team-counter');
+      expect(devtrails).toBe(0);
     }, 120_000);
   });
 });

@@ -19,6 +19,11 @@ export interface Envelope<K extends EventKind = EventKind> {
   /** Days the store keeps the event (the project's setting when it was received); absent: the consumer's RETENTION_DAYS. */
   retention_days?: number;
   data: EventDataByKind[K];
+  /**
+   * The event's data as the message carried it, fields this build does not know included (a
+   * newer receiver's added fields: docs/topics.md, "Evolution"); `data` holds the known ones, typed.
+   */
+  raw?: Record<string, unknown>;
 }
 
 /** One event inside a version-2 message. */
@@ -63,14 +68,17 @@ export function newEvents<K extends EventKind>(data: Array<EventDataByKind[K]>, 
 /**
  * Partition key of a batch: the kind's partition key field when every event shares its
  * value (a trace's spans, one group's errors: kept in order on one partition); otherwise
- * none, so batches spread over the partitions (a hot project is not pinned to one).
+ * the first event's id, which spreads batches over the partitions (a hot project is not
+ * pinned to one) and which a retry with an Idempotency-Key shares (its events keep their
+ * ids), so both copies land on one partition and per-partition de-duplication is enough
+ * (docs/topics.md, "Delivery guarantees").
  */
 export function batchKey<K extends EventKind>(kind: K, events: Array<BatchEvent<K>>): string | null {
+  if (events.length === 0) return null;
   const field = KINDS[kind].partitionKey;
-  if (!field || events.length === 0) return null;
-  const first = (events[0].data as Record<string, unknown>)[field];
-  if (typeof first !== 'string' || first === '') return null;
-  return events.every((e) => (e.data as Record<string, unknown>)[field] === first) ? first : null;
+  const first = field ? (events[0].data as Record<string, unknown>)[field] : undefined;
+  if (typeof first === 'string' && first !== '' && events.every((e) => (e.data as Record<string, unknown>)[field!] === first)) return first;
+  return events[0].event_id;
 }
 
 /** One version-2 message: a request's events of one kind. */
@@ -96,6 +104,13 @@ export class DecodeError extends Failure {
   }
 }
 
+/** A message of a schema version this build does not know (a newer receiver's): the consumer decides (docs/topics.md, "Evolution"). */
+export class UnsupportedVersion extends DecodeError {
+  constructor(readonly version: number) {
+    super(`unsupported schema_version ${version}`);
+  }
+}
+
 /** What one message holds: its readable events, and those of its events that cannot be read. */
 export interface DecodedMessage<K extends EventKind = EventKind> {
   events: Array<Envelope<K>>;
@@ -104,21 +119,27 @@ export interface DecodedMessage<K extends EventKind = EventKind> {
   alone(event: unknown): Buffer;
 }
 
+export interface DecodeOptions {
+  /** Give each event `raw`, its data as the message carried it (what the consumer kit hands over). */
+  raw?: boolean;
+}
+
 /**
  * Decodes a message of the expected kind, of either version. A message that cannot be
  * read as a whole (not JSON, not an envelope, another kind, a version newer than this
  * build knows) throws DecodeError; in a readable batch, each event that fails its
  * schema is `rejected` on its own and the others are returned. Unknown fields are ignored.
  */
-export function decodeMessage<K extends EventKind>(kind: K, value: Buffer | string | null): DecodedMessage<K> {
+export function decodeMessage<K extends EventKind>(kind: K, value: Buffer | string | null, opts: DecodeOptions = {}): DecodedMessage<K> {
   const raw = parseValue(value);
   const version = isPlainObject(raw) ? raw.schema_version : undefined;
   if (version === 1) {
     const env = decodeV1(kind, raw);
+    if (opts.raw) env.raw = (raw as { data: Record<string, unknown> }).data;
     return { events: [env], rejected: [], alone: () => Buffer.from(typeof value === 'string' ? value : value!) };
   }
   if (version !== SCHEMA_VERSION)
-    throw new DecodeError(typeof version === 'number' && version > SCHEMA_VERSION ? `unsupported schema_version ${version}` : 'bad envelope: schema_version');
+    throw typeof version === 'number' && version > SCHEMA_VERSION ? new UnsupportedVersion(version) : new DecodeError('bad envelope: schema_version');
   const top = raw as Record<string, unknown>;
   // The checks batchShape makes, by hand on the hot path; zod only words the refusal.
   const { project_id, received_at, retention_days, events } = top;
@@ -146,9 +167,14 @@ export function decodeMessage<K extends EventKind>(kind: K, value: Buffer | stri
       out.rejected.push({ event: e, reason: 'bad event: event_id: Invalid uuid' });
       continue;
     }
-    const data = eventData(kind, (e as { data?: unknown }).data);
+    const raw = (e as { data?: unknown }).data;
+    const data = eventData(kind, raw);
     if (typeof data === 'string') out.rejected.push({ event: e, reason: `bad ${kind} data: ${data}` });
-    else out.events.push({ schema_version: SCHEMA_VERSION, event_id, kind, project_id, received_at, retention_days: retention_days as number | undefined, data });
+    else {
+      const env: Envelope<K> = { schema_version: SCHEMA_VERSION, event_id, kind, project_id, received_at, retention_days: retention_days as number | undefined, data };
+      if (opts.raw) env.raw = raw as Record<string, unknown>;
+      out.events.push(env);
+    }
   }
   return out;
 }

@@ -1,2 +1,3 @@
 export * from './envelope.ts';
 export * from './topics.ts';
+export * from './deletions.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { EVENT_KINDS, KINDS, type EventKind } from '@devtrail/kinds';
 import { MESSAGE_SHAPES, SCHEMA_VERSION } from './envelope.ts';
+import { DELETION_SCHEMA_VERSION, deletionShape } from './deletions.ts';
 
 export { incompatibilities, type Incompatibility, type JsonSchema } from './schema-compat.ts';
 import type { JsonSchema } from './schema-compat.ts';
@@ -24,6 +25,9 @@ export const MESSAGE_VERSIONS = Object.keys(MESSAGE_SHAPES).map(Number) as Messa
 const eventName = (kind: EventKind) => `${kind[0].toUpperCase()}${kind.slice(1)}Event`;
 export const envelopeFile = (version: MessageVersion) => `envelope-v${version}.json`;
 export const eventFile = (kind: EventKind) => `event-${kind}.json`;
+export const deletionFile = () => `deletion-v${DELETION_SCHEMA_VERSION}.json`;
+/** The deletions topic, after the prefix (topics.ts). */
+const DELETIONS_TOPIC_NAME = 'deletions';
 
 /** A whole message of one kind and version: the decoder's message shape with the kind's event in place of unknown data. */
 function messageOf(version: MessageVersion, kind: EventKind, data: z.ZodTypeAny): z.ZodTypeAny {
@@ -68,11 +72,21 @@ function eventSchema(kind: EventKind): JsonSchema {
   );
 }
 
+function deletionSchema(): JsonSchema {
+  return file(
+    deletionFile(),
+    `devtrail deletion, schema version ${DELETION_SCHEMA_VERSION}`,
+    `The value of a message on <prefix>${DELETIONS_TOPIC_NAME}: one deletion of stored events (docs/topics.md, "Deletions"). Fields not listed here may be added; ignore them.`,
+    generate(() => deletionShape),
+  );
+}
+
 /** Every published schema file by name, generated afresh. */
 export function jsonSchemaFiles(): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const v of MESSAGE_VERSIONS) out[envelopeFile(v)] = envelopeSchema(v);
   for (const k of EVENT_KINDS) out[eventFile(k)] = eventSchema(k);
+  out[deletionFile()] = deletionSchema();
   return out;
 }
 
@@ -85,6 +99,8 @@ export function jsonSchemaIndex(files: Record<string, JsonSchema> = jsonSchemaFi
     events: Object.fromEntries(EVENT_KINDS.map((k) => [k, eventFile(k)])),
     /** Each kind's topic is `<KAFKA_TOPIC_PREFIX><name>` (docs/topics.md). */
     topics: Object.fromEntries(EVENT_KINDS.map((k) => [k, KINDS[k].name])),
+    /** Deletions: their topic (after the prefix) and the file of each version. */
+    deletions: { topic: DELETIONS_TOPIC_NAME, versions: { [String(DELETION_SCHEMA_VERSION)]: deletionFile() } },
     files: Object.keys(files),
   };
 }

@@ -9,6 +9,8 @@ export {
   quotaSchema,
   spikeGuardSchema,
   samplingSchema,
+  llmPolicySchema,
+  MAX_LLM_ATTRIBUTES,
   scrubActions,
   KIND_NAMES,
   SAMPLED_KINDS,
@@ -26,7 +28,7 @@ export {
   type ScrubAction,
 } from './policy.ts';
 export { compileScrubber, FILTERED, type Scrubber } from './scrub/scrubber.ts';
-export { scrubEvents } from './scrub/scrub-events.ts';
+export { dropContent, scrubEvents } from './scrub/scrub-events.ts';
 export { isSecretKey, keyWords, SECRET_WORDS } from './scrub/secret-keys.ts';
 export { luhn, replaceCards } from './scrub/credit-cards.ts';
 export { VALUE_PATTERNS, type ValuePatternName } from './scrub/value-patterns.ts';

@@ -72,6 +72,17 @@ export const spikeGuardSchema = z
 const rate = z.number().min(0).max(1);
 export const samplingSchema = z.object({ logs: rate.optional(), spans: rate.optional() }).strict();
 
+/** Attribute names a project may keep in LLM calls' metadata (docs/data.md). */
+export const MAX_LLM_ATTRIBUTES = 50;
+export const llmPolicySchema = z
+  .object({
+    /** Keep the calls' conversations (input and output messages); off: they are never stored. */
+    capture_content: z.boolean().default(true),
+    /** Span or resource attributes of OTLP GenAI spans kept in the call's metadata (enduser.id and session.id always are). */
+    metadata_attributes: z.array(pgText().min(1).max(256)).max(MAX_LLM_ATTRIBUTES).default([]),
+  })
+  .strict();
+
 export const dataPolicySchema = z
   .object({
     retention_days: retentionSchema.optional(),
@@ -79,6 +90,7 @@ export const dataPolicySchema = z
     quotas: quotasSchema.optional(),
     spike_guard: spikeGuardSchema.optional(),
     sampling: samplingSchema.optional(),
+    llm: llmPolicySchema.optional(),
   })
   .strict();
 export type DataPolicyInput = z.input<typeof dataPolicySchema>;
@@ -100,6 +112,7 @@ export interface ResolvedPolicy {
   spikeGuard: z.output<typeof spikeGuardSchema>;
   /** Share of events kept, per kind id (1: every event). */
   sampling: Record<EventKind, number>;
+  llm: z.output<typeof llmPolicySchema>;
 }
 
 const byKind = <T>(f: (kind: EventKind) => T) => Object.fromEntries(EVENT_KINDS.map((k) => [k, f(k)])) as Record<EventKind, T>;
@@ -125,5 +138,6 @@ export function resolvePolicy(stored: unknown, defaultRetentionDays: number): Re
     quotas: byKind((k) => ({ perMinute: quotas[nameOfKind(k)]?.per_minute ?? null, perDay: quotas[nameOfKind(k)]?.per_day ?? null })),
     spikeGuard: part(spikeGuardSchema, obj.spike_guard ?? {}) ?? spikeGuardSchema.parse({}),
     sampling: byKind((k) => (sampling as Record<string, number | undefined>)[nameOfKind(k)] ?? 1),
+    llm: part(llmPolicySchema, obj.llm ?? {}) ?? llmPolicySchema.parse({}),
   };
 }

@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import cors from '@fastify/cors';
 import type { Logger } from 'pino';
@@ -8,6 +9,10 @@ import { observeHttp, type Metrics } from '@devtrail/metrics';
 // every failure answered by the contract's one mapping, JSON 404s, CORS.
 
 const MAX_PATH_PARAM_LENGTH = 2048;
+
+/** Paths browsers on any site may call (docs/api.md#allowed-origins-and-cors): the native ingest routes, the drain, OTLP/HTTP. */
+export const CROSS_ORIGIN_PREFIXES = ['/ingest/', '/v1/'] as const;
+const crossOriginPath = (url: string) => CROSS_ORIGIN_PREFIXES.some((p) => url.startsWith(p));
 
 export interface HttpAppOptions {
   /**
@@ -43,14 +48,21 @@ export async function createHttpApp(logger: Logger, bodyLimitBytes: number, opts
     },
   });
   if (opts.metrics) observeHttp(app, opts.metrics);
-  await app.register(cors, {
+  const ingestCors = {
     origin: true, // per-project origin lists are enforced on the request itself (403)
     methods: ['GET', 'POST', 'OPTIONS'],
     // No allowedHeaders: a preflight is answered with the headers it asks for, so a
     // browser SDK's own headers pass; the key and origin are checked on the request itself.
     exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'],
     maxAge: 86400,
+  };
+  // Only the ways in that browsers on other sites post telemetry to answer CORS. The dashboard's
+  // /auth and /api routes are same-origin: no Origin is reflected and no preflight approved
+  // (a stranger's page gets no x-csrf-token through), docs/security.md#sessions-and-roles.
+  await app.register(cors, {
+    delegator: (request, callback) => callback(null, crossOriginPath(request.url) ? ingestCors : { origin: false }),
   });
+  lingerOnRefusal(app, bodyLimitBytes);
   app.setErrorHandler((err, request, reply) => {
     const h = toHttpAnswer(err, bodyLimitBytes);
     if (h.status >= 500 && h.status !== 503) request.log.error({ err }, 'unhandled error');
@@ -60,4 +72,53 @@ export async function createHttpApp(logger: Logger, bodyLimitBytes: number, opts
   });
   app.setNotFoundHandler((request, reply) => reply.code(404).send(routeNotFoundBody(request.method, request.url)));
   return app;
+}
+
+/** How long, and how much, a refused request's body is still read after its answer. */
+export const LINGER_MS = 5000;
+export const LINGER_BODY_LIMITS = 4;
+
+/**
+ * A request refused while its body is still arriving (413, 401, 415, …): the answer goes out,
+ * then the rest of the body is read and dropped, at most LINGER_BODY_LIMITS body limits and
+ * LINGER_MS, before the connection is closed. Closing at once (Fastify's `Connection: close`)
+ * resets a socket the client is still writing to, and its HTTP client reports a network
+ * error (`fetch failed`, EPIPE) instead of the answer, and retries (docs/api.md#errors).
+ */
+function lingerOnRefusal(app: FastifyInstance, bodyLimitBytes: number): void {
+  // A callback hook, not an async one: it runs on every answer and almost always returns at once.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const raw = request.raw;
+    const hasBody = raw.headers['content-length'] !== undefined || raw.headers['transfer-encoding'] !== undefined;
+    // (An injected request has no real socket: nothing to keep open.)
+    if (raw.complete || reply.statusCode < 400 || !hasBody || !(raw.socket instanceof Socket)) return done(null, payload);
+    reply.removeHeader('connection'); // closed below once the body is read, not while it is sent
+    const socket = raw.socket;
+    let read = 0;
+    const close = () => {
+      clearTimeout(timer);
+      raw.off('data', count);
+      if (!socket.destroyed) socket.destroy();
+    };
+    const count = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > LINGER_BODY_LIMITS * bodyLimitBytes) close();
+    };
+    const timer = setTimeout(close, LINGER_MS);
+    timer.unref();
+    raw.on('data', count);
+    // Once the body was read to its end and the answer written: a clean close.
+    let pending = 2;
+    const oneDone = () => {
+      if (--pending > 0) return;
+      clearTimeout(timer);
+      raw.off('data', count);
+      socket.end();
+    };
+    raw.once('end', oneDone);
+    reply.raw.once('finish', oneDone);
+    raw.once('error', close);
+    raw.resume();
+    done(null, payload);
+  });
 }

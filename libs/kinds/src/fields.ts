@@ -25,8 +25,15 @@ export interface FieldType<T = unknown> {
    * values at any depth; `text`, a string's value patterns. Unset: never scrubbed.
    */
   scrub?: 'tree' | 'text';
+  /** Top-level keys of a `tree` field that hold identifiers, left as scrubbing leaves ids (docs/data.md). */
+  scrubKeeps?: readonly string[];
   /** Set by `added`: the value of an event written before the field existed. */
   absent?: T;
+  /**
+   * Content people typed or a model wrote (an LLM call's messages): a project that turns
+   * content capture off gets the field's `absent` value instead (docs/data.md).
+   */
+  content?: true;
 }
 
 const isString = (v: unknown) => typeof v === 'string';
@@ -78,6 +85,9 @@ export const count: FieldType<number> = {
 
 /** An amount (cost). */
 export const amount: FieldType<number> = { sql: COLUMN.amount.sql, event: z.number(), is: (v) => typeof v === 'number' && Number.isFinite(v), fromRow: Number };
+
+/** A yes or no. */
+export const flag: FieldType<boolean> = { sql: 'Bool', event: z.boolean(), is: (v) => typeof v === 'boolean', fromRow: (v) => v === true || v === 1 || v === 'true' };
 
 /** A SHA-256 digest, 64 lowercase hex. */
 export const sha256Hex: FieldType<string> = {

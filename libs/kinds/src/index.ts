@@ -1,7 +1,7 @@
 // Everything about a telemetry kind lives in its folder; this is the package's surface.
 export { BATCH_PATH, batchSchema, batchUnits, MAX_BATCH_SECTION, type Batch } from './batch.ts';
 export { KINDS, EVENT_KINDS, KIND_TABLES, kindOf, kindByName, type EventKind, type EventDataByKind, type AnyKind } from './registry.ts';
-export type { Kind, KindSpec, KindDocs, OtlpPart, OtlpUnit, StoredEvent, RecordOf, Row } from './kind.ts';
+export type { Kind, KindSpec, KindDocs, OtlpOptions, OtlpPart, OtlpUnit, StoredEvent, RecordOf, Row } from './kind.ts';
 export { added, COMMON_FIELDS, type FieldType, type Fields, type EventOf } from './fields.ts';
 export { isPlainObject, ISO_DATETIME, utc } from './checks.ts';
 export { jsonDepth } from './json-depth.ts';
@@ -9,6 +9,7 @@ export { jsonObject, MAX_ID_LENGTH, MAX_JSON_DEPTH, MAX_RELEASE_LENGTH } from '.
 export { readIngestionRates, type IngestionRate } from './ingestion.ts';
 export { MAX_RETENTION_DAYS } from '@devtrail/column-store';
 export { GROUPS_TABLE, groupsSelect } from './error/groups.ts';
+export { GROUP_COLUMNS, rebuildGroupsStatement } from './error/groups-rebuild.ts';
 
 export { logLevels, type LogEvent } from './log/event.ts';
 export { logBatchSchema, logEntrySchema, logsToEvents, MAX_LOGS_PER_BATCH, type LogBatch, type LogEntry } from './log/request.ts';
@@ -34,11 +35,27 @@ export { parseSearch, printSearch, SearchSyntaxError, SEARCH_FIELDS, SEARCH_LIMI
 export { searchTerms } from './log/search/terms.ts';
 
 export { fingerprintHex, severities, type ErrorEvent } from './error/event.ts';
-export { breadcrumbSchema, errorReportSchema, MAX_BREADCRUMBS, errorToEvent, type ErrorReport } from './error/request.ts';
-export { errorTypeOf, fingerprint, fingerprintParts, normaliseFrames, normaliseMessage, normalisePath, type FingerprintInput } from './error/fingerprint.ts';
+export { breadcrumbSchema, clientFingerprintSchema, errorReportSchema, MAX_BREADCRUMBS, errorToEvent, type ErrorReport } from './error/request.ts';
+export { defaultFingerprintText, fingerprint, fingerprintParts, type FingerprintInput, type FingerprintParts } from './error/fingerprint.ts';
+export { errorTypeOf } from './error/error-type.ts';
+export { stripMessage } from './error/message-mask.ts';
+export { previousFingerprint } from './error/fingerprint-previous.ts';
 export { exceptionReport } from './error/otlp.ts';
-export { readErrorActivity, readErrorGroups, readErrors, type ErrorGroup, type ErrorRecord } from './error/read.ts';
+export {
+  GROUP_SORTS,
+  membersOf,
+  readErrorActivity,
+  readErrorGroups,
+  readErrors,
+  readErrorServices,
+  type ErrorGroup,
+  type ErrorRecord,
+  type GroupSort,
+  type Merges,
+} from './error/read.ts';
+export { errorSearchSql } from './error/search.ts';
 export { readGroupBreakdown, type GroupBreakdownRow } from './error/group-breakdown.ts';
+export { readGroupChart, readGroupReleases, readGroupTags, type GroupChart, type GroupRelease, type GroupTag } from './error/group-detail.ts';
 
 export { spanStatuses, type SpanEvent } from './span/event.ts';
 export { spanSchema, spanToEvent, type SpanInput } from './span/request.ts';
@@ -50,4 +67,20 @@ export type { LlmEvent } from './llm/event.ts';
 export { llmToEvent, llmUsageSchema, type LlmUsageInput } from './llm/request.ts';
 export { GEN_AI, genAiUsage } from './llm/otlp.ts';
 export { readLlmUsage, type LlmDimension, type LlmMeasure, type LlmUsageRow, type LlmUsageSummary } from './llm/read.ts';
-export { readLlmByMetadata, readLlmCalls, readLlmLatency, readLlmMetadataKeys, type LlmCallFilter, type LlmCallRecord, type LlmMetadataRow } from './llm/calls.ts';
+export {
+  BREAKDOWN_SORTS,
+  CALL_SORTS,
+  readLlmByMetadata,
+  readLlmCalls,
+  readLlmLatency,
+  readLlmMetadataKeys,
+  type LlmBreakdownSort,
+  type LlmCallRecord,
+  type LlmCallSort,
+  type LlmMetadataRow,
+} from './llm/calls.ts';
+export { llmSearch, type LlmCallFilter } from './llm/call-filter.ts';
+export { readLlmSessions, type LlmSession } from './llm/sessions.ts';
+export { COST_SOURCES, MAX_PRICED_MODELS, type CostSource, type PriceOf } from './llm/cost.ts';
+export { capMessages, MAX_CONTENT_CHARS, MAX_MESSAGES, toMessages, type Message, type MessagePart } from './llm/messages.ts';
+export { spanConversation } from './llm/otlp-content.ts';

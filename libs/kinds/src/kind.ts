@@ -28,13 +28,19 @@ export interface OtlpUnit {
   timestamp?: string;
 }
 
+/** What a project chose about OTLP records (its data policy, docs/data.md). */
+export interface OtlpOptions {
+  /** Span and resource attributes (beyond those a kind always reads) to keep in an LLM call's metadata. */
+  llmAttributes: readonly string[];
+}
+
 /** How a kind takes its events from an OTLP export request (docs/otlp.md). */
 export interface OtlpPart<R = never> {
   signal: OtlpSignal;
   /** The signal's own records (their refusals count in the partial success), not records derived from them. */
   primary: boolean;
   /** The native bodies this kind takes from a decoded request, and why the records it could not map were left out. */
-  map(request: R): { units: OtlpUnit[]; rejected: string[] };
+  map(request: R, options?: OtlpOptions): { units: OtlpUnit[]; rejected: string[] };
 }
 
 /** A kind's part of the OpenAPI document. */
@@ -99,7 +105,9 @@ export interface Kind<F extends Fields = Fields, B = unknown> extends KindSpec<F
   /** The event's row; `retentionDays` is written when the event does not carry its own. */
   toRow(e: StoredEvent<EventOf<F>>, retentionDays: number): Row;
   /** The fields scrubbing at the door looks at, and how (docs/data.md). */
-  scrubbed: ReadonlyArray<{ name: string; how: 'tree' | 'text' }>;
+  scrubbed: ReadonlyArray<{ name: string; how: 'tree' | 'text'; keeps?: readonly string[] }>;
+  /** The content fields (a project's content capture setting drops them) and the value each takes then. */
+  content: ReadonlyArray<{ name: string; absent: unknown }>;
   /** The read API's record of one event (its OpenAPI component). */
   record: z.AnyZodObject;
   /** The columns a read record selects, in order. */
@@ -113,6 +121,14 @@ const ENVELOPE_COLUMNS = [
   { name: 'event_id', sql: 'UUID' },
 ];
 const RECEIVED_AT = { name: 'received_at', sql: COLUMN.time.sql };
+
+/** A field's column; one added later reads, in rows written before it existed, as its `absent` value (fields.ts `added`). */
+function columnSql(f: Fields[string]): string {
+  if (f.absent === undefined) return f.sql;
+  const v = f.toRow ? f.toRow(f.absent as never) : f.absent;
+  const literal = typeof v === 'string' ? `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : String(v);
+  return `${f.sql} DEFAULT ${literal}`;
+}
 
 export function defineKind<const F extends Fields, B>(spec: KindSpec<F, B>): Kind<F, B> {
   type E = EventOf<F>;
@@ -138,7 +154,7 @@ export function defineKind<const F extends Fields, B>(spec: KindSpec<F, B>): Kin
   const { receivedAt, readReceivedAt, steps, ...tableRest } = spec.table;
   const tableDef: TableDef = {
     name: spec.name,
-    columns: [...ENVELOPE_COLUMNS, ...(receivedAt ? [RECEIVED_AT] : []), ...fields.map(([name, f]) => ({ name, sql: f.sql }))],
+    columns: [...ENVELOPE_COLUMNS, ...(receivedAt ? [RECEIVED_AT] : []), ...fields.map(([name, f]) => ({ name, sql: columnSql(f) }))],
     ...tableRest,
     // Every table made before retention was per row gets its TTL once (column-store table.ts).
     steps: [perRowRetentionStep(tableRest.ttlColumn), ...(steps ?? [])],
@@ -169,6 +185,7 @@ export function defineKind<const F extends Fields, B>(spec: KindSpec<F, B>): Kin
     for (const [name, read] of readers) if (read) out[name] = read(row[name]);
     return out;
   };
-  const scrubbed = fields.filter(([, f]) => f.scrub).map(([name, f]) => ({ name, how: f.scrub! }));
-  return { ...spec, event, fastEvent, tableDef, toRow, scrubbed, record, recordColumns, toRecord };
+  const scrubbed = fields.filter(([, f]) => f.scrub).map(([name, f]) => ({ name, how: f.scrub!, ...(f.scrubKeeps ? { keeps: f.scrubKeeps } : {}) }));
+  const content = fields.filter(([, f]) => f.content).map(([name, f]) => ({ name, absent: f.absent }));
+  return { ...spec, event, fastEvent, tableDef, toRow, scrubbed, content, record, recordColumns, toRecord };
 }

@@ -37,12 +37,12 @@ describe('a field added to a kind', () => {
     expect(withHost.fastEvent({ ...before, host: 5 })).toBeUndefined();
   });
 
-  it('writes the absent value to its column', () => {
+  it('writes the absent value to its column, which rows written before it read as their DEFAULT', () => {
     const row = withHost.toRow(
       { project_id: 'p', event_id: '00000000-0000-4000-8000-000000000000', received_at: before.timestamp, data: withHost.event.parse(before) },
       30,
     );
     expect(row.host).toBe('');
-    expect(withHost.tableDef.columns.at(-1)).toEqual({ name: 'host', sql: 'LowCardinality(String)' });
+    expect(withHost.tableDef.columns.at(-1)).toEqual({ name: 'host', sql: "LowCardinality(String) DEFAULT ''" });
   });
 });

@@ -14,8 +14,12 @@ const json = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth:
 function validValue(kind: EventKind, name: string): fc.Arbitrary<unknown> {
   const shape = kindOf(kind).event.shape[name];
   const sample = (arb: fc.Arbitrary<unknown>) => arb.filter((v) => shape.safeParse(v).success);
-  const def = (shape as unknown as { _def: { typeName: string; values?: string[] } })._def;
+  type Def = { typeName: string; values?: string[]; innerType?: { _def: Def }; type?: { _def: { shape?: () => Record<string, unknown> } } };
+  let def = (shape as unknown as { _def: Def })._def;
+  if (def.typeName === 'ZodDefault') def = def.innerType!._def; // a field added later (fields.ts `added`)
   switch (def.typeName) {
+    case 'ZodBoolean':
+      return fc.boolean();
     case 'ZodEnum':
       return fc.constantFrom(...def.values!);
     case 'ZodNumber':
@@ -23,6 +27,8 @@ function validValue(kind: EventKind, name: string): fc.Arbitrary<unknown> {
     case 'ZodRecord':
       return json;
     case 'ZodArray':
+      if (def.type?._def.shape && 'role' in def.type._def.shape())
+        return fc.array(fc.record({ role: fc.string({ maxLength: 8 }), parts: fc.array(json, { maxLength: 2 }) }), { maxLength: 2 });
       return fc.array(fc.record({ type: fc.string(), message: fc.string(), timestamp: iso }), { maxLength: 2 });
     default:
       if (name.includes('time') || name === 'timestamp') return iso;

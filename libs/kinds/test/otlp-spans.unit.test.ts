@@ -123,6 +123,7 @@ describe.each([
             span_id: SPAN_ID,
             'otel.span_name': 'chat gpt-4o',
           },
+          input: [{ role: 'user', parts: [] }],
         },
       },
     ]);
@@ -203,6 +204,33 @@ describe.each([
     const req = traceRequest([span()], resource(str('service.name', 'a')));
     req.resourceSpans.push(traceRequest([span({ spanId: '1111111111111111' })], resource(str('service.name', 'b'))).resourceSpans[0]);
     expect(map(req).spans.map((s) => s.service)).toEqual(['a', 'b']);
+  });
+});
+
+describe.each([
+  ['OTLP/JSON', viaJson],
+  ['OTLP/protobuf', viaProtobuf],
+])('exception events from %s and grouping', (_name, map) => {
+  const exception = (attributes: unknown[]) => ({ name: 'exception', timeUnixNano: '1795255200140000000', attributes });
+  const stackless = [str('exception.type', '*fmt.wrapError'), str('exception.message', 'get order 8123: sql: no rows in result set')];
+
+  it('reads exception.type as the type, and devtrail.fingerprint (a string or strings, on the event or its span) as the chosen group', () => {
+    const [plain] = map(traceRequest([span({ events: [exception(stackless)] })])).errors;
+    expect(errorReportSchema.parse(plain.body).context?.['exception.type']).toBe('*fmt.wrapError');
+    const chosen = map(
+      traceRequest([
+        span({
+          events: [
+            exception([...stackless, { key: 'devtrail.fingerprint', value: { arrayValue: { values: [{ stringValue: '{{ default }}' }, { stringValue: 'eu' }] } } }]),
+          ],
+        }),
+        span({ events: [exception(stackless)], attributes: [str('devtrail.fingerprint', 'orders-db')] }),
+      ]),
+    ).errors.map((e) => errorReportSchema.parse(e.body));
+    expect(chosen.map((r) => r.fingerprint)).toEqual([['{{ default }}', 'eu'], ['orders-db']]);
+    expect(chosen[0].context).not.toHaveProperty('devtrail.fingerprint');
+    expect(fingerprint(chosen[0])).not.toBe(fingerprint(errorReportSchema.parse(plain.body)));
+    expect(fingerprint(chosen[1])).toBe(fingerprint({ error_message: 'other', stack_trace: 'x', fingerprint: ['orders-db'] }));
   });
 });
 

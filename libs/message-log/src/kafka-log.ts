@@ -114,11 +114,11 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
       throw err instanceof MessageLogError ? err : new MessageLogError(`${what}: ${(err as Error).message}`, true);
     }
   };
-  const consumerConfig = (groupId: string): ConsumerConfig => ({
+  const consumerConfig = (groupId: string, o: Pick<ConsumerOptions, 'sessionTimeoutMs' | 'heartbeatIntervalMs'> = {}): ConsumerConfig => ({
     groupId,
-    // A crashed member's partitions move after 10 s, not Kafka's default 45 s.
-    sessionTimeout: 10_000,
-    heartbeatInterval: 1000,
+    // A crashed member's partitions move after 10 s by default, not Kafka's 45 s (docs/topics.md, "Restarts").
+    sessionTimeout: o.sessionTimeoutMs ?? 10_000,
+    heartbeatInterval: o.heartbeatIntervalMs ?? 1000,
     maxWaitTimeInMs: 200,
     // At least the largest batch: the broker returns an oversized batch only for the
     // first partition of a fetch, so a smaller limit can stall a partition behind busy ones.
@@ -126,33 +126,44 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
     maxBytes: 2 * KAFKA_MAX_MESSAGE_BYTES,
     retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: 1000 },
   });
+  const createMissing = (topics: string[], partitions: number, replicationFactor: number, config: Record<string, string>) =>
+    adminCall(async (a) => {
+      const existing = new Set(await a.listTopics());
+      const missing = topics.filter((t) => !existing.has(t));
+      if (missing.length > 0) {
+        // Another process may be creating the same topics right now: that is fine.
+        await a
+          .createTopics({
+            waitForLeaders: true,
+            topics: missing.map((topic) => ({
+              topic,
+              numPartitions: partitions,
+              replicationFactor,
+              configEntries: [...kafkaTopicConfig(replicationFactor), ...Object.entries(config).map(([name, value]) => ({ name, value }))],
+            })),
+          })
+          .catch(async (err) => {
+            const now = new Set(await a.listTopics());
+            if (!missing.every((t) => now.has(t))) throw err;
+          });
+      }
+    }, 'ensureTopics');
   const consumers = new Set<Consumer>();
   const producers = new Set<Producer>();
 
   return {
     kind: 'kafka',
-    async ensureTopics(topics, partitions, replicationFactor = 1) {
-      await adminCall(async (a) => {
-        const existing = new Set(await a.listTopics());
-        const missing = topics.filter((t) => !existing.has(t));
-        if (missing.length > 0) {
-          // Another process may be creating the same topics right now: that is fine.
-          await a
-            .createTopics({
-              waitForLeaders: true,
-              topics: missing.map((topic) => ({
-                topic,
-                numPartitions: partitions,
-                replicationFactor,
-                configEntries: kafkaTopicConfig(replicationFactor),
-              })),
-            })
-            .catch(async (err) => {
-              const now = new Set(await a.listTopics());
-              if (!missing.every((t) => now.has(t))) throw err;
-            });
+    async ensureTopics(topics, partitions, replicationFactor = 1, config = {}) {
+      // Processes starting together create the same topics: one's metadata may name a topic
+      // another just created before its leader is elected (UNKNOWN_TOPIC_OR_PARTITION), which passes.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await createMissing(topics, partitions, replicationFactor, config);
+        } catch (err) {
+          if (attempt >= 8 || !/does not host this topic-partition|leader/i.test((err as Error).message)) throw err;
+          await new Promise((r) => setTimeout(r, 200 * attempt));
         }
-      }, 'ensureTopics');
+      }
     },
 
     createProducer(): Producer {
@@ -214,7 +225,7 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
     },
 
     createConsumer(copts: ConsumerOptions): Consumer {
-      const c: KConsumer = kafka.consumer(consumerConfig(copts.groupId));
+      const c: KConsumer = kafka.consumer(consumerConfig(copts.groupId, copts));
       const rebalanceCbs: Array<() => void> = [];
       c.on(c.events.GROUP_JOIN, () => {
         broker.reached();

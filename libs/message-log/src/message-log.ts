@@ -82,11 +82,20 @@ export interface ConsumerOptions {
   topics: string[];
   /** Where a new group starts: the oldest retained message (default) or only new ones. */
   fromBeginning?: boolean;
+  /**
+   * How long the group waits for a member that stopped heartbeating (a crash) before its
+   * partitions move to the others (Kafka's session.timeout.ms; default 10 s here, 45 s in
+   * librdkafka and the Java client). Within the broker's group.min/max.session.timeout.ms.
+   */
+  sessionTimeoutMs?: number;
+  /** How often a member heartbeats (heartbeat.interval.ms; default 1 s); well under the session timeout. */
+  heartbeatIntervalMs?: number;
 }
 
 export interface MessageLog {
   readonly kind: 'kafka' | 'memory';
-  ensureTopics(topics: string[], partitions: number, replicationFactor?: number): Promise<void>;
+  /** Creates the topics that do not exist yet; `config`: topic settings beside devtrail's own (e.g. retention.ms). */
+  ensureTopics(topics: string[], partitions: number, replicationFactor?: number, config?: Record<string, string>): Promise<void>;
   createProducer(): Producer;
   createConsumer(opts: ConsumerOptions): Consumer;
   lag(groupId: string, topics: string[]): Promise<PartitionLag[]>;

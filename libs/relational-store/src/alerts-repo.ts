@@ -225,6 +225,9 @@ export function alertsRepo(store: RelationalStore) {
     /**
      * Takes up to `limit` due notifications for `leaseMs`: another deliverer (or this one after a
      * crash) takes a notification again only once its lease ran out. Counts the attempt.
+     * At most one per destination, and none of a destination that has one leased already (being
+     * sent, here or by another deliverer): a destination that hangs holds only its own
+     * notifications, and each destination gets its notifications in order (docs/alerts.md).
      * `only`: these notifications, which the caller holds already (enqueue's heldForMs).
      */
     async claimDue(limit: number, leaseMs: number, only?: string[]): Promise<DueNotification[]> {
@@ -240,10 +243,16 @@ export function alertsRepo(store: RelationalStore) {
         d_url: string;
         d_secret: string | null;
       }>(
-        `WITH due AS (
+        `WITH free AS (
+           SELECT DISTINCT ON (c.destination_id) c.id FROM alert_notifications c
+            WHERE $3::uuid[] IS NULL AND c.status = 'pending' AND c.next_attempt_at <= now() AND (c.lease_until IS NULL OR c.lease_until < now())
+              AND NOT EXISTS (SELECT 1 FROM alert_notifications b
+                               WHERE b.status = 'pending' AND b.destination_id = c.destination_id AND b.lease_until >= now())
+            ORDER BY c.destination_id, c.next_attempt_at),
+         due AS (
            SELECT id FROM alert_notifications
             WHERE status = 'pending' AND next_attempt_at <= now()
-              AND ($3::uuid[] IS NULL AND (lease_until IS NULL OR lease_until < now()) OR id = ANY($3::uuid[]))
+              AND ($3::uuid[] IS NULL AND (lease_until IS NULL OR lease_until < now()) AND id IN (SELECT id FROM free) OR id = ANY($3::uuid[]))
             ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
          UPDATE alert_notifications n SET lease_until = now() + ($2 || ' milliseconds')::interval, attempts = n.attempts + 1
            FROM due, alert_destinations d

@@ -9,6 +9,8 @@ import { isUuid, PROJECT_CHANGED_CHANNEL } from './projects-repo.ts';
 // events still in Kafka are never written again.
 
 export const PROJECT_DELETED_CHANNEL = 'devtrail_project_deleted';
+/** Some of a project's events were deleted (payload: the deletion's id): consumers read the deletions again. */
+export const EVENTS_DELETED_CHANNEL = 'devtrail_events_deleted';
 
 export type DeletionReason = 'project' | 'events' | 'retention';
 export type DeletionStatus = 'pending' | 'running' | 'done' | 'failed';
@@ -27,6 +29,8 @@ export interface Deletion {
   progress: Record<string, unknown>;
   error: string | null;
   finishedAt: string | null;
+  /** When it was published on the deletions topic; null until then. */
+  publishedAt: string | null;
 }
 
 interface DeletionRow {
@@ -41,6 +45,7 @@ interface DeletionRow {
   progress: Record<string, unknown>;
   error: string | null;
   finished_at: Date | string | null;
+  published_at: Date | string | null;
 }
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -56,9 +61,10 @@ const toDeletion = (r: DeletionRow): Deletion => ({
   progress: r.progress ?? {},
   error: r.error,
   finishedAt: iso(r.finished_at),
+  publishedAt: iso(r.published_at),
 });
 
-const COLUMNS = 'id, project_id, project_name, reason, filter, requested_by, requested_at, status, progress, error, finished_at';
+const COLUMNS = 'id, project_id, project_name, reason, filter, requested_by, requested_at, status, progress, error, finished_at, published_at';
 
 export function deletionsRepo(store: RelationalStore) {
   return {
@@ -87,12 +93,31 @@ export function deletionsRepo(store: RelationalStore) {
     /** Records a deletion of some of a live project's events; null when there is no such project. */
     async deleteEvents(projectId: string, reason: Exclude<DeletionReason, 'project'>, filter: Record<string, unknown>, requestedBy: string): Promise<Deletion | null> {
       if (!isUuid(projectId)) return null;
-      const [row] = await store.query<DeletionRow>(
-        `INSERT INTO data_deletions (project_id, project_name, reason, filter, requested_by)
-         SELECT id, name, $2, $3, $4 FROM projects WHERE id = $1 RETURNING ${COLUMNS}`,
-        [projectId, reason, JSON.stringify(filter), requestedBy],
+      return store.transaction(async (tx) => {
+        const [row] = await tx.query<DeletionRow>(
+          `INSERT INTO data_deletions (project_id, project_name, reason, filter, requested_by)
+           SELECT id, name, $2, $3, $4 FROM projects WHERE id = $1 RETURNING ${COLUMNS}`,
+          [projectId, reason, JSON.stringify(filter), requestedBy],
+        );
+        if (row) await tx.query('SELECT pg_notify($1, $2)', [EVENTS_DELETED_CHANNEL, row.id]);
+        return row ? toDeletion(row) : null;
+      });
+    },
+
+    /** Deletions not yet published on the deletions topic, oldest first. */
+    async unpublished(limit = 100): Promise<Deletion[]> {
+      return (await store.query<DeletionRow>(`SELECT ${COLUMNS} FROM data_deletions WHERE published_at IS NULL ORDER BY requested_at, id LIMIT $1`, [limit])).map(
+        toDeletion,
       );
-      return row ? toDeletion(row) : null;
+    },
+
+    async markPublished(ids: string[]): Promise<void> {
+      if (ids.length > 0) await store.query('UPDATE data_deletions SET published_at = now() WHERE id = ANY($1::uuid[]) AND published_at IS NULL', [ids]);
+    },
+
+    /** Every deletion of some of a project's events (not whole projects: deletedProjectIds), oldest first. */
+    async eventDeletions(): Promise<Deletion[]> {
+      return (await store.query<DeletionRow>(`SELECT ${COLUMNS} FROM data_deletions WHERE reason <> 'project' ORDER BY requested_at, id`)).map(toDeletion);
     },
 
     async get(id: string): Promise<Deletion | null> {

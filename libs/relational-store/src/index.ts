@@ -12,6 +12,7 @@ export { quotaRepo, type QuotaRepo } from './quota-repo.ts';
 export {
   deletionsRepo,
   PROJECT_DELETED_CHANNEL,
+  EVENTS_DELETED_CHANNEL,
   type Deletion,
   type DeletionReason,
   type DeletionStatus,
@@ -54,3 +55,4 @@ export {
 } from './alerts-repo.ts';
 export { sourceMapsRepo, type SourceMapsRepo, type SourceMapInfo, type SourceMapUpload } from './source-maps-repo.ts';
 export { savedQueriesRepo, MAX_SAVED_QUERIES, type SavedQueriesRepo, type SavedQuery } from './saved-queries-repo.ts';
+export { errorGroupsRepo, MAX_MERGES, PREVIOUS_RULE_DAYS, type ErrorGroupsRepo, type GroupLookup, type Merge, type MergeRefusal } from './error-groups-repo.ts';

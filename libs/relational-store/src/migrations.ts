@@ -1,5 +1,6 @@
 import type { RelationalStore } from './relational-store.ts';
 import { ACT_ON_ERRORS_MIGRATIONS } from './migrations-act-on-errors.ts';
+import { GROUPING_MIGRATIONS } from './migrations-grouping.ts';
 
 // Ordered, append-only. Each runs once, in its own transaction, recorded in
 // schema_migrations; an advisory lock keeps two starting processes from racing.
@@ -188,6 +189,18 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       );
     `,
   },
+  {
+    version: 11,
+    name: 'deletions published on the deletions topic',
+    sql: `
+      -- When the deletion was published on <prefix>deletions (docs/topics.md, "Deletions"); a
+      -- deletion is carried out only once published. Deletions made before this step are
+      -- published by the next dashboard that starts.
+      ALTER TABLE data_deletions ADD COLUMN published_at timestamptz;
+      CREATE INDEX data_deletions_unpublished ON data_deletions (requested_at) WHERE published_at IS NULL;
+    `,
+  },
+  ...GROUPING_MIGRATIONS,
 ];
 
 // Every step, the bookkeeping table's creation included, runs under this transaction-scoped

@@ -67,10 +67,12 @@ export function usersRepo(store: RelationalStore) {
       return (await store.query('SELECT 1 FROM users WHERE is_owner')).length > 0;
     },
 
-    /** Keeps a setup code's hash until `expiresAt`; expired ones are dropped. */
+    /** Keeps a setup code's hash until `expiresAt`. It replaces every earlier one: only the newest code (of this start, or of the replica started last) is valid. */
     async addSetupCode(code: string, expiresAt: Date): Promise<void> {
-      await store.query('DELETE FROM setup_codes WHERE expires_at <= now()');
-      await store.query('INSERT INTO setup_codes (code_hash, expires_at) VALUES ($1, $2)', [tokenHash(code), expiresAt]);
+      await store.transaction(async (tx) => {
+        await tx.query('DELETE FROM setup_codes');
+        await tx.query('INSERT INTO setup_codes (code_hash, expires_at) VALUES ($1, $2)', [tokenHash(code), expiresAt]);
+      });
     },
 
     async setupCodeValid(code: string): Promise<boolean> {
@@ -212,6 +214,14 @@ export function usersRepo(store: RelationalStore) {
         [tokenHash(token), username],
       );
       return rows.length > 0;
+    },
+
+    /** addDevice, or a new expiry for a token remembered already (a place a user logs in from again). */
+    async rememberDevice(userId: string, token: string, expiresAt: Date): Promise<void> {
+      await store.query(
+        'INSERT INTO login_devices (token_hash, user_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (token_hash) DO UPDATE SET user_id = EXCLUDED.user_id, expires_at = EXCLUDED.expires_at',
+        [tokenHash(token), userId, expiresAt],
+      );
     },
 
     async deleteDevice(token: string): Promise<void> {

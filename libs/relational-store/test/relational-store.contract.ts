@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN, hashApiKey } from '@devtrail/access';
 import {
+  errorGroupsRepo,
+  triageRepo,
   MAX_SAVED_QUERIES,
   MIGRATIONS,
   idempotencyRepo,
@@ -105,14 +107,18 @@ export function relationalStoreContract(name: string, open: () => Promise<{ stor
 
     it('creates exactly one owner, only with a live setup code, even when two first visits race', async () => {
       const users = usersRepo(store);
-      await users.addSetupCode('CODE-AAAA', new Date(Date.now() + 60_000));
-      await users.addSetupCode('CODE-BBBB', new Date(Date.now() + 60_000));
       await users.addSetupCode('CODE-OLD0', new Date(Date.now() - 1000));
       expect(await users.setupCodeValid('CODE-OLD0')).toBe(false);
       expect(await users.createOwner('zed', 'h0', 'CODE-OLD0')).toBeNull();
+      // A later start's code ends the earlier one: only the newest is valid.
+      await users.addSetupCode('CODE-AAAA', new Date(Date.now() + 60_000));
+      await users.addSetupCode('CODE-BBBB', new Date(Date.now() + 60_000));
+      expect(await users.setupCodeValid('CODE-AAAA')).toBe(false);
+      expect(await users.setupCodeValid('CODE-BBBB')).toBe(true);
+      expect(await users.createOwner('zed', 'h0', 'CODE-AAAA')).toBeNull();
       expect(await users.createOwner('zed', 'h0', 'CODE-NONE')).toBeNull();
       expect(JSON.stringify(await store.query('SELECT * FROM setup_codes'))).not.toContain('CODE-');
-      const both = await Promise.all([users.createOwner('alice', 'h1', 'CODE-AAAA'), users.createOwner('bob', 'h2', 'CODE-BBBB')]);
+      const both = await Promise.all([users.createOwner('alice', 'h1', 'CODE-BBBB'), users.createOwner('bob', 'h2', 'CODE-BBBB')]);
       expect(both.filter(Boolean)).toHaveLength(1);
       // The owner ends every code; the operator's way in (code null) finds the owner taken too.
       expect(await store.query('SELECT 1 FROM setup_codes')).toHaveLength(0);
@@ -180,6 +186,38 @@ export function relationalStoreContract(name: string, open: () => Promise<{ stor
       expect(await users.addMember('00000000-0000-4000-8000-000000000000', u.id)).toBe(false);
       await users.removeMember(project.id, u.id);
       expect(await users.projectIdsOf(u.id)).toEqual([]);
+    });
+
+    it('merges error groups: later events and the history follow the target; a previous-rule group is found while seen recently', async () => {
+      const { project } = await projectsRepo(store).create('merges', 100);
+      const groups = errorGroupsRepo(store);
+      const triage = triageRepo(store);
+      const [a, b, c, old] = ['a', 'b', 'c', 'd'].map((x) => x.repeat(64));
+      const user = { kind: 'user' as const, id: 'u1', name: 'Ada' };
+      await triage.change(project.id, [a], { action: 'resolve' }, user);
+      await triage.change(project.id, [b], { action: 'ignore' }, user);
+      await store.query(`UPDATE error_group_states SET first_seen = '2026-01-01', last_seen = now() WHERE fingerprint = $1`, [b]);
+      expect(await groups.merge(project.id, a, b, user)).toEqual({ ok: true, target: b });
+      // a's history (resolved) is b's now, with the merge on top; a's state is gone
+      const history = await triage.history(project.id, b);
+      expect(history.map((h) => h.action)).toEqual(['merge', 'ignore', 'resolve']);
+      expect(history[0].details).toEqual({ merged: a });
+      expect([...(await triage.states(project.id, [a, b])).keys()]).toEqual([b]);
+      // c into a follows a to b; b into c would merge a group into itself
+      expect(await groups.merge(project.id, c, a, user)).toEqual({ ok: true, target: b });
+      expect(await groups.merge(project.id, b, c, user)).toEqual({ ok: false, reason: 'same_group' });
+      expect(await groups.merge(project.id, a, c, user)).toEqual({ ok: false, reason: 'already_merged' });
+      const found = await groups.lookup(project.id, [a, c, b], [b, old]);
+      expect(Object.fromEntries(found.merged)).toEqual({ [a]: b, [c]: b });
+      expect([...found.previous]).toEqual([b]); // old has no state: no group of the previous rule
+      await store.query(`UPDATE error_group_states SET last_seen = now() - interval '91 days' WHERE fingerprint = $1`, [b]);
+      expect([...(await groups.lookup(project.id, [], [b])).previous]).toEqual([]); // quiet: no longer joined
+      expect((await groups.merges(project.id)).map((m) => [m.source, m.target, m.actor.name])).toEqual(
+        expect.arrayContaining([
+          [a, b, 'Ada'],
+          [c, b, 'Ada'],
+        ]),
+      );
     });
 
     it('saves log searches per project: replaces by name, bounded, gone with the project', async () => {

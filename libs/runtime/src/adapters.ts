@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { Config, Logger } from '@devtrail/config';
-import { topicNames, type Topics } from '@devtrail/contract';
+import { DELETIONS_TOPIC, topicNames, type Topics } from '@devtrail/contract';
 import { KIND_TABLES } from '@devtrail/kinds';
 import { createKafkaLog, createMemoryLog, type MessageLog } from '@devtrail/message-log';
 import { createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
@@ -62,6 +62,7 @@ export async function openAdapters(config: Config, logger: Logger, opts: OpenOpt
     await migrateRelational(relational);
     await migrateColumnStore(columnStore, KIND_TABLES, { retentionDays: config.clickhouse.retentionDays });
     await messageLog.ensureTopics(topics.all(), config.kafka.partitions, config.kafka.replicationFactor);
+    await messageLog.ensureTopics([topics.deletions()], DELETIONS_TOPIC.partitions, config.kafka.replicationFactor, DELETIONS_TOPIC.config);
   }
   return {
     messageLog,

@@ -36,4 +36,16 @@ await build({
   legalComments: 'none',
   outfile: join(root, 'dist/browser/devtrail.min.js'),
 });
-console.log('built dist/esm, dist/cjs and dist/browser/devtrail.min.js');
+// The source-map CLI (docs/sdk.md#source-maps): the upload shared with the admin CLI
+// (@devtrail/source-maps/build) bundled into one file, so the package keeps no dependencies.
+await build({
+  entryPoints: [join(root, 'cli/sourcemaps.ts')],
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  banner: { js: '#!/usr/bin/env node' },
+  legalComments: 'none',
+  outfile: join(root, 'dist/cli/devtrail-sourcemaps.mjs'),
+});
+console.log('built dist/esm, dist/cjs, dist/browser/devtrail.min.js and dist/cli/devtrail-sourcemaps.mjs');

@@ -170,6 +170,7 @@ export class DevtrailClient {
         traceId: options.traceId ?? span?.traceId,
         userId: options.userId ?? scope.userId,
         breadcrumbs: [...scope.breadcrumbs, ...(options.breadcrumbs ?? [])],
+        fingerprint: options.fingerprint,
       });
       const hook = this.options.beforeSend;
       this.queue('error', this.hook(hook && ((r: WireErrorReport) => hook(r, { error })), report));

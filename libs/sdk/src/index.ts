@@ -40,6 +40,7 @@ export type {
   Breadcrumb,
   CaptureErrorOptions,
   LlmUsageInput,
+  LlmMessage,
   SpanRecordInput,
   ErrorReportInput,
   LogEntryInput,

@@ -25,6 +25,8 @@ export interface CaptureErrorOptions {
   breadcrumbs?: Breadcrumb[];
   /** Overrides the trace id taken from the active span. */
   traceId?: string;
+  /** The group this error joins, instead of the computed one; "{{ default }}" stands for the computed one (docs/fingerprint.md). */
+  fingerprint?: string[];
 }
 
 export interface LlmUsageInput {
@@ -35,8 +37,27 @@ export interface LlmUsageInput {
   inputTokens: number;
   outputTokens: number;
   latencyMs: number;
+  /** Leave out to let devtrail estimate it from the tokens and its price table. */
   costUsd?: number;
   metadata?: Metadata;
+  /** The prompt: text, or messages in OpenAI's chat shape or OpenTelemetry GenAI's (stored capped, docs/api.md). */
+  input?: string | LlmMessage[];
+  /** The model's answer, in the same shapes. */
+  output?: string | LlmMessage[];
+  /** Who the call was for: metadata `enduser.id`. */
+  userId?: string;
+  /** The session or conversation it belongs to: metadata `session.id`. */
+  sessionId?: string;
+}
+
+/** A message of a conversation: `content` (text or parts) with OpenAI's `tool_calls` / `tool_call_id`, or GenAI's `parts`. */
+export interface LlmMessage {
+  role: string;
+  content?: unknown;
+  parts?: Array<Record<string, unknown>>;
+  tool_calls?: Array<Record<string, unknown>>;
+  tool_call_id?: string;
+  finish_reason?: string;
 }
 
 /** A finished span in camelCase, for callers (such as exporters) that time spans themselves. */
@@ -59,6 +80,7 @@ export interface ErrorReportInput {
   traceId?: string;
   userId?: string;
   breadcrumbs?: Breadcrumb[];
+  fingerprint?: string[];
 }
 
 export interface LogEntryInput {

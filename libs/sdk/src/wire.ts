@@ -2,7 +2,19 @@
 // the receiver's validation does not reject them: integer counters
 // clamped at zero, release cut to 128 characters, enums defaulted.
 import { MAX_BREADCRUMBS, MAX_ID_LENGTH, MAX_RELEASE_LENGTH } from './limits.js';
-import type { Breadcrumb, ErrorReportInput, LlmUsageInput, LogEntryInput, LogLevel, Metadata, Severity, SpanRecordInput, SpanStatus, TimeInput } from './types.js';
+import type {
+  Breadcrumb,
+  ErrorReportInput,
+  LlmMessage,
+  LlmUsageInput,
+  LogEntryInput,
+  LogLevel,
+  Metadata,
+  Severity,
+  SpanRecordInput,
+  SpanStatus,
+  TimeInput,
+} from './types.js';
 
 /** The client-name -> wire-name table (docs/sdk.md). */
 export const WIRE_FIELD_NAMES = {
@@ -120,6 +132,7 @@ export interface WireErrorReport {
   trace_id?: string;
   user_id?: string;
   breadcrumbs?: WireBreadcrumb[];
+  fingerprint?: string[];
 }
 
 export function buildErrorReport(input: ErrorReportInput): WireErrorReport {
@@ -135,6 +148,8 @@ export function buildErrorReport(input: ErrorReportInput): WireErrorReport {
     trace_id: idOf(w.trace_id),
     user_id: w.user_id === undefined || w.user_id === null ? undefined : String(w.user_id),
     breadcrumbs: crumbs && crumbs.length > 0 ? crumbs : undefined,
+    // The receiver takes up to 20 strings of up to 500 characters.
+    fingerprint: Array.isArray(w.fingerprint) && w.fingerprint.length > 0 ? w.fingerprint.slice(0, 20).map((f) => String(f).slice(0, 500)) : undefined,
   }) as unknown as WireErrorReport;
 }
 
@@ -172,11 +187,18 @@ export interface WireLlmRecord {
   cost_usd: number;
   latency_ms: number;
   metadata?: Metadata;
+  input?: string | LlmMessage[];
+  output?: string | LlmMessage[];
 }
 
+const conversationSide = (v: unknown) => (typeof v === 'string' || Array.isArray(v) ? (v as string | LlmMessage[]) : undefined);
+
 export function buildLlmRecord(input: LlmUsageInput): WireLlmRecord {
-  const w = toWireKeys(input);
+  const { userId, sessionId, input: prompt, output: answer, ...rest } = input;
+  const w = toWireKeys(rest);
   const cost = Number(w.cost_usd ?? 0);
+  const who = { ...(userId ? { 'enduser.id': String(userId) } : {}), ...(sessionId ? { 'session.id': String(sessionId) } : {}) };
+  const metadata = optionalObject(w.metadata);
   return toWireKeys({
     model: String(w.model ?? '') || 'unknown',
     provider: String(w.provider ?? '') || 'unknown',
@@ -185,7 +207,9 @@ export function buildLlmRecord(input: LlmUsageInput): WireLlmRecord {
     output_tokens: nonNegativeInt(w.output_tokens),
     cost_usd: Number.isFinite(cost) && cost > 0 ? cost : 0,
     latency_ms: nonNegativeInt(w.latency_ms),
-    metadata: optionalObject(w.metadata),
+    metadata: Object.keys(who).length > 0 ? { ...metadata, ...who } : metadata,
+    input: conversationSide(prompt),
+    output: conversationSide(answer),
   }) as unknown as WireLlmRecord;
 }
 

@@ -86,6 +86,13 @@ describe('wire bodies', () => {
     });
   });
 
+  it('sends a chosen fingerprint as the receiver takes it: up to 20 strings of up to 500 characters', () => {
+    expect(buildErrorReport({ errorMessage: 'e', stackTrace: 's', fingerprint: ['{{ default }}', 'tenant-a'] }).fingerprint).toEqual(['{{ default }}', 'tenant-a']);
+    const long = buildErrorReport({ errorMessage: 'e', stackTrace: 's', fingerprint: new Array(30).fill('x'.repeat(600)) }).fingerprint!;
+    expect([long.length, long[0].length]).toEqual([20, 500]);
+    expect(buildErrorReport({ errorMessage: 'e', stackTrace: 's', fingerprint: [] }).fingerprint).toBeUndefined();
+  });
+
   it('never sends an empty stack_trace or an invalid severity', () => {
     const report = buildErrorReport({ errorMessage: '', stackTrace: '', severity: 'fatal' as never });
     expect(report.error_message).toBe('Unknown error');

@@ -1,5 +1,7 @@
 import { REPLAY_USAGE } from './replay/replay-command.ts';
-import { detectLayout, findMaps, type BuildLayout } from './source-map-scan.ts';
+import { REDRIVE_USAGE } from './redrive-command.ts';
+import { EMPTY_USAGE } from './replay/empty-range.ts';
+import { detectLayout, uploadBuildMaps, type BuildLayout } from '@devtrail/source-maps/build';
 
 // Each command is one admin API call (an upload: one per map; replay: replay/replay-command.ts); output is human text, or JSON with --json.
 
@@ -48,10 +50,14 @@ export const USAGE = `usage: devtrail <command> [--json] [--api URL] [--token TO
   rate-limit set <project-id> <per-minute> set the rate limit
   drain-secret set <project-id> <secret>   verify x-vercel-signature with this secret
   drain-secret clear <project-id>          stop verifying drain signatures
+  login-link <username>                    a one-time link (15 min) that lets one browser log in
+                                           as the user while the username is under attack
   sourcemaps upload <project-id> <build-dir> --release R [--url-prefix ~/path]
                                            upload a build's source maps (Next.js, Vite;
                                            --token may be the project's API key)
 ${REPLAY_USAGE}
+${EMPTY_USAGE}
+${REDRIVE_USAGE}
 
 env: DEVTRAIL_API_URL (default http://127.0.0.1:3000), DEVTRAIL_OPERATOR_TOKEN`;
 
@@ -74,29 +80,23 @@ async function uploadMaps(ctx: CliContext, rest: string[]) {
   } catch (err) {
     throw new CliError((err as Error).message);
   }
-  const { found, withoutMap } = findMaps(layout);
-  if (found.length === 0) throw new CliError(`no source maps under ${layout.root} (build with source maps on: docs/source-maps.md)`);
-  const uploaded: unknown[] = [];
-  for (let i = 0; i < found.length; i += 4) {
-    const part = await Promise.all(
-      found.slice(i, i + 4).map((m) =>
-        call(ctx, 'POST', `/api/projects/${encodeURIComponent(projectId)}/source-maps`, {
-          release,
-          url: m.url,
-          source_map: m.map,
-          ...(m.debugId ? { debug_id: m.debugId } : {}),
-        }),
-      ),
-    );
-    uploaded.push(...part.map((d) => d.source_map));
+  try {
+    return { layout, ...(await uploadBuildMaps(projectId, layout, release, (path, body) => call(ctx, 'POST', path, body))) };
+  } catch (err) {
+    throw err instanceof CliError ? err : new CliError((err as Error).message);
   }
-  return { layout, uploaded, withoutMap };
 }
 
 export async function runCommand(ctx: CliContext, argv: string[]): Promise<void> {
   const args = [...argv];
   const [noun, verb, ...rest] = args;
   const show = (data: unknown, text: string) => ctx.out(ctx.json ? JSON.stringify(data, null, 2) : text);
+  if (noun === 'login-link') {
+    if (!verb || rest.length > 0) throw new CliError('login-link needs <username>');
+    const d = await call(ctx, 'POST', '/auth/login-links', { username: verb });
+    const url = `${ctx.apiUrl.replace(/\/$/, '')}${d.path}`;
+    return show({ ...d, url }, `Open this in the browser that should log in as ${d.username} (once, until ${d.expires_at}); the password is still needed:\n${url}`);
+  }
   switch (`${noun} ${verb}`) {
     case 'sourcemaps upload': {
       const r = await uploadMaps(ctx, rest);

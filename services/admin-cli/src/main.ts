@@ -6,6 +6,9 @@ import { Failure } from '@devtrail/failures';
 import { CliError, runCommand } from './commands.ts';
 import { ReplayError } from './replay/range.ts';
 import { runReplay } from './replay/replay-command.ts';
+import { runRedrive } from './redrive-command.ts';
+import { runEmpty } from './replay/empty-range.ts';
+import { RedriveError } from '@devtrail/consumer-kit';
 
 // Options from flags, then the environment (read here, once), then the embedded
 // process's token file under its data directory.
@@ -34,9 +37,13 @@ try {
     // Replay talks to Kafka and ClickHouse itself (replay-command.ts), configured as the services are.
     const config = loadConfig(process.env);
     await runReplay(config, createLogger('silent', 'devtrail-cli'), argv.slice(1), { out, err: (l) => console.error(l), json });
+  } else if (argv[0] === 'empty') {
+    await runEmpty(loadConfig(process.env), createLogger('silent', 'devtrail-cli'), argv.slice(1), { out, err: (l) => console.error(l), json });
+  } else if (argv[0] === 'redrive') {
+    await runRedrive(loadConfig(process.env), createLogger('silent', 'devtrail-cli'), argv.slice(1), { out, err: (l) => console.error(l), json });
   } else await runCommand({ apiUrl, token, json, out }, argv);
 } catch (err) {
-  const expected = err instanceof CliError || err instanceof ReplayError || err instanceof ConfigError || err instanceof Failure;
+  const expected = err instanceof CliError || err instanceof ReplayError || err instanceof RedriveError || err instanceof ConfigError || err instanceof Failure;
   console.error(expected ? (err as Error).message : err);
   process.exit(expected ? 1 : 2);
 }

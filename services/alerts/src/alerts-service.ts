@@ -62,6 +62,8 @@ export function createAlerts(o: AlertsOptions): AlertsService {
         messageLog: o.messageLog,
         topic,
         deadLetterTopic: o.topics.deadLetterOf(kind), // never written: the sinks dead-letter, this consumer skips
+        redriveTopic: null,
+        createTopics: false,
         decode: alertsDecoder(kind, rules, o.logger),
         async write(items) {
           const queued = await applyBatch({ relational: o.relational, repo, rules, topic, llmPrices: o.llmPrices, publicUrl: o.publicUrl }, kind, items);

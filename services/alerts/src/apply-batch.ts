@@ -1,5 +1,5 @@
 import { enqueueMessage, type AlertMessage, type RuleParams } from '@devtrail/alerting';
-import { estimateCostUsd, type LlmPriceTable } from '@devtrail/config';
+import { effectiveCostUsd, type LlmPriceTable } from '@devtrail/config';
 import type { Envelope } from '@devtrail/contract';
 import type { EventKind } from '@devtrail/kinds';
 import {
@@ -63,13 +63,21 @@ class Counts {
   }
 }
 
-function groupInfo(e: Envelope<'error'>): GroupInfo {
+function groupInfo(e: Envelope<'error'>, fingerprint = e.data.fingerprint): GroupInfo {
   const d = e.data;
-  return { fingerprint: d.fingerprint, error_type: d.error_type, error_message: d.error_message, service: d.service, environment: d.environment, release: d.release };
+  return { fingerprint, error_type: d.error_type, error_message: d.error_message, service: d.service, environment: d.environment, release: d.release };
 }
 
 function rulesOfType<T extends AlertRule['type']>(ctx: BatchContext, projectId: string, type: T): AlertRule[] {
   return ctx.rules.of(projectId).filter((r) => r.type === type);
+}
+
+async function mergedInto(tx: SqlExecutor, projectId: string, fingerprints: string[]): Promise<Map<string, string>> {
+  const rows = await tx.query<{ source: string; target: string }>('SELECT source, target FROM error_group_merges WHERE project_id = $1 AND source = ANY($2::text[])', [
+    projectId,
+    fingerprints,
+  ]);
+  return new Map(rows.map((r) => [r.source.trim(), r.target.trim()]));
 }
 
 async function applyErrors(ctx: BatchContext, tx: SqlExecutor, items: StreamItem[], counts: Counts, fired: Fired[]) {
@@ -78,8 +86,10 @@ async function applyErrors(ctx: BatchContext, tx: SqlExecutor, items: StreamItem
   for (const [projectId, events] of byProject) {
     const releases = new Map<string, { first: string; last: string }>();
     const byGroup = new Map<string, StreamItem<'error'>[]>();
+    // An event produced before its group was merged by hand counts for the group it was merged into.
+    const merged = await mergedInto(tx, projectId, [...new Set(events.map((i) => i.event!.data.fingerprint))]);
     for (const i of events) {
-      const fp = i.event!.data.fingerprint;
+      const fp = merged.get(i.event!.data.fingerprint) ?? i.event!.data.fingerprint;
       byGroup.set(fp, [...(byGroup.get(fp) ?? []), i]);
       const r = i.event!.data.release;
       if (r) {
@@ -102,7 +112,7 @@ async function applyErrors(ctx: BatchContext, tx: SqlExecutor, items: StreamItem
       const latest = group.reduce((a, b) => (b.atMs >= a.atMs ? b : a));
       if (out.created) {
         for (const rule of rulesOfType(ctx, projectId, 'new_group')) {
-          fired.push({ rule, message: groupMessage(rule, 'new', groupInfo(latest.event!), `new|${fp}`, group[0].atMs, ctx.publicUrl) });
+          fired.push({ rule, message: groupMessage(rule, 'new', groupInfo(latest.event!, fp), `new|${fp}`, group[0].atMs, ctx.publicUrl) });
         }
       }
       if (out.regressed) {
@@ -116,7 +126,7 @@ async function applyErrors(ctx: BatchContext, tx: SqlExecutor, items: StreamItem
             message: groupMessage(
               rule,
               'regressed',
-              groupInfo(latest.event!),
+              groupInfo(latest.event!, fp),
               `regressed|${fp}|${out.state.regressions}`,
               Date.parse(out.state.regressedAt!),
               ctx.publicUrl,
@@ -144,7 +154,7 @@ function countOthers(ctx: BatchContext, kind: EventKind, items: StreamItem[], co
       if ((i.event as Envelope<'span'>).data.status === 'error') counts.add(i.projectId, 'spans:error', i.atMs);
     } else if (kind === 'llm') {
       const d = (i.event as Envelope<'llm'>).data;
-      const cost = d.cost_usd > 0 ? d.cost_usd : (estimateCostUsd(ctx.llmPrices, d.model, d.input_tokens, d.output_tokens) ?? 0);
+      const cost = effectiveCostUsd(ctx.llmPrices, d);
       if (cost > 0) counts.add(i.projectId, 'llm:cost', i.atMs, cost);
     }
   }

@@ -1,7 +1,7 @@
 import type { ColumnStore } from '@devtrail/column-store';
 import { createEventConsumer, type TopicConsumer } from '@devtrail/consumer-kit';
 import { EVENT_KINDS, KINDS, kindByName, kindOf, type EventKind } from '@devtrail/kinds';
-import type { Topics } from '@devtrail/contract';
+import type { Envelope, Topics } from '@devtrail/contract';
 import type { MessageLog } from '@devtrail/message-log';
 import type { Config, Logger } from '@devtrail/config';
 import type { Metrics } from '@devtrail/metrics';
@@ -39,22 +39,29 @@ export interface SinkOptions {
   metrics?: Metrics;
   /** RETENTION_DAYS: the retention of events whose message does not carry one (written by older receivers). */
   retentionDays: number;
-  /** Projects deleted (deleted-projects.ts): none of their events is written. */
-  deleted: { has(projectId: string): boolean; size: number };
+  /** What was deleted (deleted-projects.ts): projects, and deletions of some of a project's events; none of it is written. */
+  deleted: { has(projectId: string): boolean; size: number; covers(event: Envelope): boolean };
 }
 
 export function createSink(kind: EventKind, o: SinkOptions): TopicConsumer {
   const k = kindOf(kind);
-  const insert = async (rows: Array<Record<string, unknown>>): Promise<number> => {
-    const keep = o.deleted.size === 0 ? rows : rows.filter((r) => !o.deleted.has(r.project_id as string));
+  // An event a deletion covers maps to null (left out, counted as discarded); a deleted
+  // project's rows are left out again at every write attempt (it may be deleted meanwhile).
+  const insert = async (rows: Array<Record<string, unknown> | null>): Promise<number> => {
+    const keep = rows.filter((r): r is Record<string, unknown> => r !== null && (o.deleted.size === 0 || !o.deleted.has(r.project_id as string)));
     await o.columnStore.insert(k.name, keep);
     return rows.length - keep.length;
   };
   return createEventConsumer({
     kind,
     topics: o.topics,
-    map: (e) => k.toRow(e, o.retentionDays),
+    map: (e) => (o.deleted.covers(e) ? null : k.toRow(e, o.retentionDays)),
     write: insert,
+    // devtrail's own topics (docs/topics.md): its dead letters on <topic>.dlq; deletions from PostgreSQL (deleted-projects.ts).
+    deadLetterTopic: o.topics.deadLetterOf(kind),
+    redriveTopic: null,
+    createTopics: false,
+    deletions: false,
     name: `${k.name}-sink`,
     hooks: o.metrics && sinkHooks(o.metrics, `${k.name}-sink`, kind),
     groupId: `${o.groupPrefix}${k.name}-sink`,

@@ -57,7 +57,7 @@ describe.skipIf(!up)(`log sink during a rolling upgrade (real Kafka and ClickHou
       unknownErrorRetries: 5,
       logger: createLogger('silent', 'sink-versions'),
       retentionDays: 30,
-      deleted: new Set<string>(),
+      deleted: Object.assign(new Set<string>(), { covers: () => false }),
     });
     await sink.start();
     try {

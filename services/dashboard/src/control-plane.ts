@@ -5,12 +5,14 @@ import { deletionsRepo, projectsRepo, savedQueriesRepo } from '@devtrail/relatio
 import { operatorAuthenticator, requirePrincipal, type Authenticator } from './api/access.ts';
 import { registerAdminRoutes } from './api/admin-routes.ts';
 import { registerReadRoutes } from './api/read-routes.ts';
+import { mergesLookup } from './api/group-merges.ts';
 import { registerExploreRoutes } from './api/explore-routes.ts';
 import { registerSavedQueryRoutes } from './api/saved-query-routes.ts';
 import { defaultPrices } from './api/llm-estimates.ts';
 import { registerDataRoutes } from './data/data-routes.ts';
 import { retentionLookup } from './data/project-retention.ts';
 import { startDeletionWorker } from './data/deletion-worker.ts';
+import { deletionPublisher } from './data/deletion-publisher.ts';
 import { registerTriageRoutes } from './api/triage-routes.ts';
 import { registerAlertRoutes } from './api/alert-routes.ts';
 import { registerSourceMapUploads, registerSymbolication, type SourceMapLimits } from './api/source-map-routes.ts';
@@ -51,7 +53,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);
     registerDataRoutes(api, adapters.relational, opts.defaultRetentionDays);
     const retention = retentionLookup(adapters.relational, opts.defaultRetentionDays);
-    registerReadRoutes(api, adapters.columnStore, retention, opts.lagOf, opts.llmPrices);
+    registerReadRoutes(api, adapters.columnStore, retention, opts.lagOf, opts.llmPrices, mergesLookup(adapters.relational));
     registerExploreRoutes(api, adapters.columnStore, retention, opts.llmPrices ?? defaultPrices());
     registerSavedQueryRoutes(api, savedQueriesRepo(adapters.relational));
     registerTriageRoutes(api, adapters.columnStore, adapters.relational, retention);
@@ -63,6 +65,9 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? []), projectKeyAuthenticator(repo)]));
     registerSourceMapUploads(api, adapters.relational, opts.sourceMaps ?? defaults().sourceMaps);
   });
-  const worker = startDeletionWorker(deletionsRepo(adapters.relational), adapters.columnStore, logger, { graceMs: opts.deletionGraceMs });
+  const worker = startDeletionWorker(deletionsRepo(adapters.relational), adapters.columnStore, logger, {
+    graceMs: opts.deletionGraceMs,
+    publish: deletionPublisher(adapters.messageLog, adapters.topics),
+  });
   app.addHook('onClose', async () => worker.stop());
 }

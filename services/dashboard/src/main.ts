@@ -1,6 +1,6 @@
 import { startService } from '@devtrail/config';
 import { createHttpApp } from '@devtrail/http';
-import { createMetrics, registerMetricsRoute } from '@devtrail/metrics';
+import { createMetrics, registerMetricsRoute, serveMetricsPort } from '@devtrail/metrics';
 import { deliveryOptionsOf } from '@devtrail/alerting';
 import { openAdapters, registerHealthRoutes } from '@devtrail/runtime';
 import { dashboardOpenApi } from './api/openapi.ts';
@@ -15,7 +15,7 @@ const app = await createHttpApp(logger, 1024 * 1024, { trustProxy: config.trustP
 // The dashboard reads ClickHouse and PostgreSQL; Kafka is not on its path (docs/operations.md#probes).
 registerHealthRoutes(app, adapters, dashboardOpenApi, ['clickhouse', 'postgres']);
 // Request latency and process metrics; its JSON view has nothing of the pipeline's (the receivers and consumers count that).
-registerMetricsRoute(app, metrics, async () => ({}));
+registerMetricsRoute(app, metrics, async () => ({}), config.metrics);
 const ui = await registerDashboardUi(app, adapters, logger, {
   operatorToken: config.operatorToken,
   security: config.dashboard,
@@ -36,11 +36,13 @@ await registerControlPlane(app, adapters, logger, {
   sourceMaps: config.sourceMaps,
 });
 await app.listen({ host: config.host, port: config.dashboardPort });
+const metricsPort = config.metrics.port === undefined ? undefined : await serveMetricsPort(config.host, config.metrics.port, metrics, async () => ({}));
 // The setup code goes to a terminal only, never into a log line (docs/security.md).
 if (ui.setupCode && process.stdout.isTTY) process.stdout.write(`\ndevtrail dashboard: no owner yet. Setup code: ${ui.setupCode.code}   (valid 24 h, at /setup)\n\n`);
 
 const shutdown = async () => {
   await app.close();
+  await metricsPort?.close();
   await adapters.close();
   process.exit(0);
 };

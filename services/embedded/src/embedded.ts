@@ -9,7 +9,7 @@ import type { AlertsService } from '@devtrail/alerts';
 import { registerControlPlane, registerDashboardUi, type IssuedSetupCode } from '@devtrail/dashboard';
 import { projectsRepo } from '@devtrail/relational-store';
 import type { TopicConsumer } from '@devtrail/consumer-kit';
-import { createMetrics } from '@devtrail/metrics';
+import { createMetrics, serveMetricsPort } from '@devtrail/metrics';
 import { operatorTokenFor } from './operator-token.ts';
 import { publishedOpenApi } from './openapi.ts';
 
@@ -28,6 +28,8 @@ export interface Embedded {
   setupCode: IssuedSetupCode | null;
   /** Set on the very first start only: the default project and its key (shown once). */
   firstProject: { id: string; name: string; apiKey: string } | null;
+  /** The private metrics port's /metrics, when METRICS_PORT is set (docs/operations.md#metrics). */
+  metricsUrl: string | null;
   stop(): Promise<void>;
 }
 
@@ -49,7 +51,8 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
   const consumers = [...sinks, ...alerts.consumers];
 
   const app = await createHttpApp(logger, config.ingest.bodyLimitBytes, { trustProxy: config.trustProxy, metrics });
-  await receiver.register(app, async () => ({ consumers: await consumerMetrics(consumers, metrics) }), publishedOpenApi);
+  const consumersJson = async () => ({ consumers: await consumerMetrics(consumers, metrics) });
+  await receiver.register(app, consumersJson, publishedOpenApi, config.metrics);
   const ui = await registerDashboardUi(app, adapters, logger, {
     operatorToken,
     security: config.dashboard,
@@ -78,6 +81,8 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
   }
 
   const address = await app.listen({ host: config.host, port: config.port });
+  const metricsPort =
+    config.metrics.port === undefined ? undefined : await serveMetricsPort(config.host, config.metrics.port, metrics, () => receiver.metricsJson(consumersJson));
 
   let stopped = false;
   return {
@@ -89,10 +94,12 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
     operatorToken,
     setupCode: ui.setupCode,
     firstProject,
+    metricsUrl: metricsPort ? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${metricsPort.port}/metrics` : null,
     async stop() {
       if (stopped) return;
       stopped = true;
       await app.close(); // 1. no new requests; in-flight ones finish
+      await metricsPort?.close();
       await receiver.stop(); // 2. every acknowledged event is in the log
       // 3. the in-process log does not survive the process: let the sinks catch up first.
       const deadline = Date.now() + 30_000;

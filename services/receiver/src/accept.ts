@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { encodeBatch, newEvents, type Topics } from '@devtrail/contract';
 import { tooLarge } from '@devtrail/http';
-import type { EventDataByKind, EventKind } from '@devtrail/kinds';
+import type { ErrorEvent, EventDataByKind, EventKind } from '@devtrail/kinds';
 import { KAFKA_MAX_MESSAGE_BYTES } from '@devtrail/message-log';
 import { IDEMPOTENCY_HEADER, idempotencyKeyHash, idempotencyKeyOf, idempotentEventIds, keyTime } from './idempotency.ts';
 import type { ProduceQueue } from './produce-queue.ts';
@@ -11,6 +11,7 @@ import type { IngestCounters } from './ingest-counters.ts';
 import { admitAll, giveBack, scrub, type Admitted } from './data/admit.ts';
 import type { GrantPolicies } from './data/grant-policy.ts';
 import type { EventQuotas } from './data/event-quotas.ts';
+import type { GroupResolver } from './group-resolver.ts';
 
 // The accept step every way in shares (a kind's route, the drain, OTLP): when the request
 // arrived and what "now" is for its defaults (received), then its events of one kind as
@@ -28,6 +29,8 @@ export interface IngestDeps {
   firstSeen(projectId: string, keyHash: string, now: Date): Promise<Date>;
   policies: GrantPolicies;
   quotas: EventQuotas;
+  /** The group each error event joins (group-resolver.ts). */
+  groups: GroupResolver;
 }
 
 export interface Received {
@@ -66,6 +69,8 @@ export type EventsByKind = { [K in EventKind]?: Array<EventDataByKind[K]> };
 /** Every kind's events of one request, each kind one message, all acknowledged before the answer; all admitted by the quotas or none. */
 export async function produceAll(deps: IngestDeps, request: FastifyRequest, at: Received, events: EventsByKind): Promise<void> {
   const grant = request.grant!;
+  // Errors join their group first (a merged group's target, a previous rule's group): the answer names it.
+  if (events.error?.length) await deps.groups.resolve(grant.projectId, events.error as ErrorEvent[]);
   const batches = (Object.entries(events) as Array<[EventKind, unknown[]]>).map(([kind, list]): [EventKind, unknown[]] => {
     // Ids first (an Idempotency-Key's are by position in the request), so sampling keeps each event's own id.
     const ids = at.idempotencyKey ? idempotentEventIds(grant.projectId, at.idempotencyKey, request.bodyDigest ?? '', kind, list.length) : undefined;

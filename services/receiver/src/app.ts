@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config, Logger } from '@devtrail/config';
 import { registerHealthRoutes, type Adapters } from '@devtrail/runtime';
-import { idempotencyRepo, projectsRepo, quotaRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
-import { createMetrics, registerMetricsRoute, type Metrics } from '@devtrail/metrics';
+import { errorGroupsRepo, idempotencyRepo, projectsRepo, quotaRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
+import { createMetrics, registerMetricsRoute, type Metrics, type MetricsAccess } from '@devtrail/metrics';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
 import { GrantPolicies } from './data/grant-policy.ts';
 import { EventQuotas } from './data/event-quotas.ts';
 import { KeyCache } from './auth/key-cache.ts';
 import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
+import { GroupResolver } from './group-resolver.ts';
 import { registerIngest } from './ingest-routes.ts';
 import { IngestCounters } from './ingest-counters.ts';
 import { receiverOpenApi } from './openapi.ts';
@@ -26,7 +27,14 @@ export interface Receiver {
    * in the embedded mode, which adds its consumers' figures to the JSON view of /metrics and
    * serves the OpenAPI document of every route it hosts).
    */
-  register(app: FastifyInstance, moreMetrics?: () => Promise<Record<string, unknown>>, openApi?: () => Record<string, unknown>): Promise<void>;
+  register(
+    app: FastifyInstance,
+    moreMetrics?: () => Promise<Record<string, unknown>>,
+    openApi?: () => Record<string, unknown>,
+    metricsAccess?: MetricsAccess,
+  ): Promise<void>;
+  /** The JSON view of /metrics (what the private metrics port serves too). */
+  metricsJson(moreMetrics?: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>>;
   /** Stops intake bookkeeping: drains queued produces, stops listening for key changes. */
   stop(): Promise<void>;
   keyCache: KeyCache;
@@ -48,10 +56,23 @@ export async function createReceiver(
     maxStaleMs: opts.keyCacheMaxStaleMs,
     onLookup: (result) => metrics.m.keyCacheLookups.inc({ result }),
   });
+  const groupsRepo = errorGroupsRepo(adapters.relational);
+  let groupsWarnedAt = 0;
+  const groups = new GroupResolver(groupsRepo.lookup, (err) => {
+    if (Date.now() - groupsWarnedAt < 60_000) return;
+    groupsWarnedAt = Date.now();
+    logger.warn({ err: (err as Error)?.message }, 'error groups: PostgreSQL unreachable; errors keep their computed group until it answers (docs/fingerprint.md)');
+  });
   const unlisten = await adapters.relational.listen(
     PROJECT_CHANGED_CHANNEL,
-    (projectId) => keyCache.evictProject(projectId),
-    () => keyCache.clear(),
+    (projectId) => {
+      keyCache.evictProject(projectId);
+      groups.evictProject(projectId);
+    },
+    () => {
+      keyCache.clear();
+      groups.clear();
+    },
   );
   const rl = rateLimitRepo(adapters.relational);
   const limiter = new RateLimiter(
@@ -84,19 +105,23 @@ export async function createReceiver(
   const queue = new ProduceQueue(producer, { maxPendingEvents: opts.maxPendingEvents, ackTimeoutMs: opts.ackTimeoutMs, metrics });
   const counters = new IngestCounters(metrics);
 
+  const metricsJson = async (moreMetrics?: () => Promise<Record<string, unknown>>) => ({
+    receiver: { ...(await counters.snapshot()), produce_queue_pending: queue.pending },
+    ...(await moreMetrics?.()),
+  });
+
   return {
     keyCache,
     queue,
     counters,
     metrics,
-    async register(app, moreMetrics, openApi = receiverOpenApi) {
+    metricsJson,
+    // metricsAccess: loopback only by default; config.metrics adds its token (docs/operations.md#metrics).
+    async register(app, moreMetrics, openApi = receiverOpenApi, metricsAccess = { token: undefined }) {
       registerHealthRoutes(app, adapters, openApi);
       registerSchemaRoutes(app);
-      registerMetricsRoute(app, metrics, async () => ({
-        receiver: { ...(await counters.snapshot()), produce_queue_pending: queue.pending },
-        ...(await moreMetrics?.()),
-      }));
-      await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters, firstSeen: idempotency.firstSeen, policies, quotas });
+      registerMetricsRoute(app, metrics, () => metricsJson(moreMetrics), metricsAccess);
+      await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters, firstSeen: idempotency.firstSeen, policies, quotas, groups });
     },
     async stop() {
       clearInterval(prune);

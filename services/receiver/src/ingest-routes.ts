@@ -21,6 +21,7 @@ import { quotaGate } from './data/quota-gate.ts';
 //   5 parse JSON                  content parser  415 not JSON; 413 over the limit after decompression; 400 empty or malformed
 //   6 validate and normalise      handler         400 zod issues (the column store's domain included); 400 bad Idempotency-Key;
 //                                                 503 when a key's first receive time cannot be read (PostgreSQL out)
+//     join error groups           handler         (a previous rule's group, a merge: group-resolver.ts; never refuses)
 //     apply the data policy       handler         429 + Retry-After past a quota or the spike guard; sample, scrub (data/admit.ts)
 //   7 produce, wait for acks=all  handler         503 + Retry-After when Kafka does not acknowledge by the request's
 //                                                 deadline (arrival + INGEST_ACK_TIMEOUT_MS) or is failing; 413 past Kafka's message limit

@@ -98,7 +98,8 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps): void
         const encoding = encodingOf(request);
         const at = await received(deps, request, reply);
         const otlp = decoded(signal, bodyOf(request, encoding), encoding, sig.decode);
-        const accepted = acceptOtlp(signal, otlp, at.defaultsTime);
+        const llmPolicy = deps.policies.of(request.grant!).policy.llm;
+        const accepted = acceptOtlp(signal, otlp, at.defaultsTime, { llmAttributes: llmPolicy.metadata_attributes });
         await produceAll(deps, request, at, accepted.events); // one 200 covers every kind the request carried
         deps.counters.onRejectedRecords(accepted.rejectedByKind);
         return send(reply, 200, exportResponse(signal, encoding, accepted.rejected, accepted.reasons.join('; ')));

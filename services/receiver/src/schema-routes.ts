@@ -14,6 +14,8 @@ export function registerSchemaRoutes(app: FastifyInstance): void {
   const files = jsonSchemaFiles();
   const index = jsonSchemaIndex(files);
   app.get(SCHEMAS_PATH, async () => index);
+  // The index under its file name too, as docs/schemas/ holds it (a folder and a URL read alike).
+  app.get(`${SCHEMAS_PATH}/index.json`, async () => index);
   for (const [name, schema] of Object.entries(files)) {
     const text = JSON.stringify(schema);
     app.get(`${SCHEMAS_PATH}/${name}`, async (_req, reply) => reply.type(SCHEMA_MEDIA_TYPE).send(text));
@@ -28,15 +30,27 @@ export function documentSchemas({ registry: r }: ApiDocs) {
     envelopes: z.record(z.string()).openapi({ description: 'The envelope file of each message version a consumer may meet.', example: { '2': 'envelope-v2.json' } }),
     events: z.record(z.string()).openapi({ description: "Each kind's event file.", example: { log: 'event-log.json' } }),
     topics: z.record(z.string()).openapi({ description: "Each kind's topic, after the topic prefix (KAFKA_TOPIC_PREFIX, default devtrail.).", example: { log: 'logs' } }),
+    deletions: z.object({ topic: z.string(), versions: z.record(z.string()) }).openapi({
+      description: 'The deletions topic (after the prefix) and the file of each deletion version.',
+      example: { topic: 'deletions', versions: { '1': 'deletion-v1.json' } },
+    }),
     files: z.array(z.string()).openapi({ description: `Every file, each served at ${SCHEMAS_PATH}/<file>.` }),
   });
   sameKeys<z.infer<typeof index>, ReturnType<typeof jsonSchemaIndex>>(true);
+  const indexSchema = r.register('SchemaIndex', index);
   r.registerPath({
     method: 'get',
     path: SCHEMAS_PATH,
     tags: ['schemas'],
     summary: 'The JSON Schema files of the Kafka messages',
-    responses: { 200: { description: 'Which file describes which message version and kind.', ...json(r.register('SchemaIndex', index)) } },
+    responses: { 200: { description: 'Which file describes which message version and kind.', ...json(indexSchema) } },
+  });
+  r.registerPath({
+    method: 'get',
+    path: `${SCHEMAS_PATH}/index.json`,
+    tags: ['schemas'],
+    summary: `The same index as ${SCHEMAS_PATH}, under its file name`,
+    responses: { 200: { description: 'Which file describes which message version and kind.', ...json(indexSchema) } },
   });
   const schema = r.register('JsonSchemaDocument', z.object({ $schema: z.string(), $id: z.string(), title: z.string() }).passthrough());
   for (const [name, doc] of Object.entries(files)) {

@@ -29,6 +29,8 @@ const PATHS: Record<string, string[]> = {
   '/schemas/event-error.json': ['get'],
   '/schemas/event-span.json': ['get'],
   '/schemas/event-llm.json': ['get'],
+  '/schemas/deletion-v1.json': ['get'],
+  '/schemas/index.json': ['get'],
   '/api/admin/projects': ['get', 'post'],
   '/api/admin/projects/{id}': ['get', 'delete'],
   '/api/admin/projects/{id}/revoke-key': ['post'],
@@ -63,6 +65,7 @@ const PATHS: Record<string, string[]> = {
   '/api/projects/{id}/ingestion': ['get'],
   '/api/projects/{id}/error-groups/triage': ['get', 'post'],
   '/api/projects/{id}/error-groups/{fingerprint}/triage': ['get'],
+  '/api/projects/{id}/error-groups/{fingerprint}/merge': ['post'],
   '/api/projects/{id}/error-groups/{fingerprint}/symbolicated': ['get'],
   '/api/projects/{id}/alert-rules': ['get', 'post'],
   '/api/projects/{id}/alert-rules/{ruleId}': ['get', 'put', 'delete'],
@@ -200,6 +203,8 @@ describe('the running receiver', () => {
     const index = await h.app.inject({ method: 'GET', url: '/schemas' });
     expect(index.statusCode).toBe(200);
     expect(index.json()).toEqual(JSON.parse(readFileSync(new URL('../../../docs/schemas/index.json', import.meta.url), 'utf8')));
+    // The index under its file name too, so a folder and the URL are read alike.
+    expect((await h.app.inject({ method: 'GET', url: '/schemas/index.json' })).json()).toEqual(index.json());
     for (const name of index.json().files as string[]) {
       const res = await h.app.inject({ method: 'GET', url: `/schemas/${name}` });
       expect(res.statusCode, name).toBe(200);

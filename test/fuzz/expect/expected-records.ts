@@ -130,7 +130,8 @@ function llmRecord(u: any, marker: string): Expectation {
       calls: 1,
       input_tokens: whole(u.input_tokens),
       output_tokens: whole(u.output_tokens),
-      cost_usd: u.cost_usd ?? 0,
+      // As sent (the effective cost_usd adds the price table's estimate where none was: docs/otlp.md#llm-cost).
+      sent_cost_usd: u.cost_usd ?? 0,
       latency_p50_ms: whole(u.latency_ms),
     },
   };

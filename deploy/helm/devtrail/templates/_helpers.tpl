@@ -116,7 +116,7 @@ checksum/config: {{ include (print .root.Template.BasePath "/configmap.yaml") .r
 {{- if .root.Values.metrics.podAnnotations }}
 prometheus.io/scrape: "true"
 prometheus.io/path: /metrics
-prometheus.io/port: {{ .port | quote }}
+prometheus.io/port: {{ .metricsPort | default .port | quote }}
 {{- end }}
 {{- with .root.Values.podAnnotations }}
 {{ toYaml . }}

@@ -10,7 +10,19 @@ export function scrubEvents(kind: EventKind, events: unknown[], scrubber: Scrubb
       const v = o[f.name];
       if (f.how === 'text') {
         if (typeof v === 'string' && v !== '') o[f.name] = scrubber.text(v);
-      } else if (v !== null && typeof v === 'object') scrubber.tree(v);
+      } else if (v !== null && typeof v === 'object') {
+        // Identifier keys the kind declares (an LLM call's session.id) stay as sent, as ids do.
+        const kept = f.keeps?.filter((k) => Object.hasOwn(v, k)).map((k) => [k, (v as Record<string, unknown>)[k]] as const);
+        scrubber.tree(v);
+        for (const [k, x] of kept ?? []) Object.defineProperty(v, k, { value: x, enumerable: true, writable: true, configurable: true });
+      }
     }
   }
+}
+
+/** A project that turned content capture off: the kind's content fields become their absent value (docs/data.md). */
+export function dropContent(kind: EventKind, events: unknown[]): void {
+  const fields = kindOf(kind).content;
+  if (fields.length === 0) return;
+  for (const e of events) for (const f of fields) (e as Record<string, unknown>)[f.name] = f.absent;
 }

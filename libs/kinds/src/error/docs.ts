@@ -17,7 +17,11 @@ export const errorDocs: KindDocs = {
   recordName: 'ErrorRecord',
   success: {
     name: 'OkFingerprint',
-    schema: () => z.object({ ok: z.literal(true), fingerprint: fingerprintHex.openapi({ description: 'SHA-256, 64 lowercase hex (docs/fingerprint.md).' }) }),
+    schema: () =>
+      z.object({
+        ok: z.literal(true),
+        fingerprint: fingerprintHex.openapi({ description: 'The group the report joined: SHA-256, 64 lowercase hex (docs/fingerprint.md).' }),
+      }),
   },
   requestBody: (docs) =>
     requestComponent(
@@ -26,8 +30,11 @@ export const errorDocs: KindDocs = {
       errorReportSchema,
       ERROR_PATH,
       {
-        stack_trace: 'Full stack trace. The error type is read from its first line; its top 5 frames feed the fingerprint (docs/fingerprint.md).',
-        context: METADATA_NOTE,
+        stack_trace:
+          'Full stack trace, as the runtime prints it (JavaScript, Python, Java, .NET, Go, Ruby). Its type and in-app frames make the group; without a usable stack, the type and the message with its parameters stripped do (docs/fingerprint.md).',
+        context: `${METADATA_NOTE} error_type (the SDK) and exception.type (OTLP) name the error's type.`,
+        fingerprint:
+          'The group this report joins, chosen by the client: up to 20 strings; "{{ default }}" stands for the computed group (docs/fingerprint.md, "Choosing the group").',
       },
       ': one error.',
     ),

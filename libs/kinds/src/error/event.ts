@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMMON_FIELDS, freeText, json, jsonList, label, oneOf, sha256Hex, text, time, type EventOf } from '../fields.ts';
+import { added, COMMON_FIELDS, freeText, json, jsonList, label, oneOf, sha256Hex, text, time, type EventOf } from '../fields.ts';
 
 export const severities = ['low', 'medium', 'high', 'critical'] as const;
 
@@ -16,6 +16,8 @@ export const ERROR_FIELDS = {
   trace_id: text,
   user_id: freeText,
   breadcrumbs: jsonList(z.object({ type: z.string(), message: z.string(), timestamp: z.string() })),
+  /** The previous grouping rule's fingerprint ('' when the client chose the group): an event joins a group made under that rule (docs/fingerprint.md#upgrading). */
+  previous_fingerprint: added(text, ''),
 };
 
 export type ErrorEvent = EventOf<typeof ERROR_FIELDS>;

@@ -1,142 +1,85 @@
 import { createHash } from 'node:crypto';
+import { errorTypeOf, typeName } from './error-type.ts';
+import { stripMessage } from './message-mask.ts';
+import { parseStack, type Frame } from './stack-frames.ts';
 
-// The error fingerprint: SHA-256 (64 lowercase hex) over normalised content, so that
-// the same error groups together across line numbers, ids in messages and install
-// paths, while a different error type or call path does not. docs/fingerprint.md
-// documents the inputs; receiver and consumers both call this one function.
+// The error fingerprint: SHA-256 (64 lowercase hex) of what identifies one bug, so that
+// reports of it group together across deploys, hosts, browsers and the values in its
+// message, and reports of another bug do not (docs/fingerprint.md says exactly what counts,
+// with examples per platform). In order:
+//   client   the report names its group (`fingerprint`), optionally around the computed one
+//   stack    the type and the in-app frames (function and file), when one of them is named
+//   message  else the type and the message with its parameters stripped (and the files of
+//            in-app frames whose functions are unnamed, as in minified bundles)
 
-export const FINGERPRINT_FRAMES = 5;
+/** Frames per exception of the chain that count, from the innermost. */
+export const FINGERPRINT_FRAMES = 10;
+/** The token a client fingerprint uses for the computed one, as Sentry's. */
+export const DEFAULT_TOKEN = /^\{\{\s*default\s*\}\}$/;
 
 export interface FingerprintInput {
   error_message: string;
   stack_trace: string;
+  /** OTLP's exception.type or the SDK's error_type name the type (error-type.ts). */
+  context?: Record<string, unknown>;
+  /** The client's own grouping (docs/fingerprint.md, "Choosing the group"). */
+  fingerprint?: string[];
 }
 
 export interface FingerprintParts {
-  errorType: string;
-  message: string;
+  rule: 'stack' | 'message';
+  /** The type as grouping sees it (its last name); the chained exceptions' types after it. */
+  types: string[];
+  /** "function@file" of the in-app frames that count ("?" for a function without a usable name). */
   frames: string[];
+  /** The stripped message (the message rule only). */
+  message: string;
 }
 
-const MASKS: Array<[RegExp, string]> = [
-  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
-  [/\b[\w.+-]+@[\w-]+\.[\w.-]+\b/g, '<email>'],
-  [/\bhttps?:\/\/[^\s'"<>]+/gi, '<url>'],
-  [/\b0x[0-9a-f]+\b/gi, '<hex>'],
-  [/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b/gi, '<hex>'],
-  [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g, '<time>'],
-  [/\d+(\.\d+)?/g, '<n>'],
-];
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** Masks the volatile parts of a message: ids, numbers, addresses, times. */
-export function normaliseMessage(message: string): string {
-  let out = message.trim().slice(0, 1000);
-  for (const [re, token] of MASKS) out = out.replace(re, token);
-  return out.replace(/\s+/g, ' ');
-}
+const shown = (f: Frame) => (f.file ? `${f.fn}@${f.file}` : f.fn);
 
-// "TypeError", "errors.NotFound", "Foo::Bar": each qualifier ends with its separator, so
-// the pattern cannot backtrack exponentially; and it only ever sees a short prefix.
-const TYPE_LINE = /^\s*((?:[A-Za-z_$][\w$]*(?:\.|::?))*[A-Za-z_$][\w$]*)(?::\s|:$)/;
-const TYPE_SCAN_CHARS = 200;
-
-const typeIn = (line: string) => TYPE_LINE.exec(line.slice(0, TYPE_SCAN_CHARS))?.[1];
-
-/**
- * The error type: the stack's first line ("TypeError: ..."), or its last line for Python
- * tracebacks (which print the exception last), or the message; else "Error".
- */
-export function errorTypeOf(stack: string, message: string): string {
-  const lines = stack.split('\n').filter((l) => l.trim() !== '');
-  const first = lines[0] ?? '';
-  const fromStack = /^Traceback \(most recent call last\)/.test(first) ? typeIn(lines[lines.length - 1] ?? '') : typeIn(first);
-  return fromStack ?? typeIn(message) ?? 'Error';
-}
-
-// A bundler's content hash in a JavaScript asset's path: a dot-separated part of the name (or
-// a directory) of 8 or more letters, digits, "_" or "-" with a digit in it, after any leading
-// words ("page-8a7b6c5d4e3f2a1b.js" -> "page-<hash>.js", "index-BkX9a1_2.js", Turbopack's
-// "3khe5efsnx6jq.js" -> "<hash>.js", "turbopack-0zq_vp9s-5ndp.js" -> "turbopack-<hash>.js",
-// "main.2c1e9b3a.chunk.js", a build id directory). It changes whenever any byte of the bundle
-// does (an inlined setting, a rebuild of the same release), so it is masked: one bug stays one
-// group across deploys (docs/fingerprint.md, "Bundled JavaScript").
-const HASHED = /^((?:[a-z]+-)*)([A-Za-z0-9_-]{8,})$/;
-const JS_ASSET = /\.(?:m|c)?js$/;
-
-function maskPart(part: string): string {
-  const m = HASHED.exec(part);
-  if (!m || !/\d/.test(m[2])) return part;
-  return `${m[1]}<hash>`;
-}
-
-/** Masks content hashes in the kept segments of a JavaScript asset's path. */
-function maskAssetHashes(segments: string[]): string[] {
-  if (!JS_ASSET.test(segments[segments.length - 1] ?? '')) return segments;
-  return segments.map((s) => s.split('.').map(maskPart).join('.'));
-}
-
-/** Strips everything that varies between installs: absolute prefixes, hosts, query strings, line:col, bundle hashes. */
-export function normalisePath(path: string): string {
-  let p = path
-    .replace(/^[a-z][\w+.-]*:\/\/[^/]*/i, '')
-    .replace(/[?#].*$/, '')
-    .replace(/\\/g, '/');
-  p = p.replace(/:\d+(:\d+)?$/, '');
-  const nm = p.lastIndexOf('node_modules/');
-  if (nm >= 0) return p.slice(nm);
-  const parts = p.split('/').filter(Boolean);
-  return maskAssetHashes(parts.slice(-2)).join('/');
-}
-
-const V8_FRAME = /^\s*at\s+(?:(.*?)\s+\()?(.*?)(?::\d+)?(?::\d+)?\)?\s*$/;
-// Gecko/WebKit frames always end in :line:col, and their function part has no spaces, so
-// an "@" in a message line ("User jane@example.com not found") is not a frame.
-const GECKO_FRAME = /^\s*([^\s@]*)@(\S+?):\d+(?::\d+)?\s*$/;
-const PY_FRAME = /^\s*File "(.*?)", line \d+, in (.*)$/;
-
-/**
- * Normalised top frames, "function@file", from V8, Gecko/WebKit or Python stacks.
- * Python prints the innermost frame last, so its frames are read from the end.
- */
-export function normaliseFrames(stack: string, limit = FINGERPRINT_FRAMES): string[] {
-  const frames: string[] = [];
-  const lines = stack.split('\n').slice(0, 500);
-  if (/^\s*Traceback \(most recent call last\)/.test(lines[0] ?? '')) lines.reverse();
-  for (const full of lines) {
-    if (frames.length >= limit) break;
-    const line = full.slice(0, 1000); // frames are short; bounding keeps every regex cheap
-    let fn: string | undefined;
-    let file: string | undefined;
-    let m: RegExpExecArray | null;
-    if (/^\s*at\s/.test(line) && (m = V8_FRAME.exec(line))) {
-      [fn, file] = [m[1], m[2]];
-    } else if ((m = PY_FRAME.exec(line))) {
-      [file, fn] = [m[1], m[2]];
-    } else if (line.includes('@') && (m = GECKO_FRAME.exec(line))) {
-      [fn, file] = [m[1], m[2]];
-    } else {
-      continue;
-    }
-    const name =
-      (fn ?? '')
-        .replace(/^async\s+/, '')
-        .replace(/\s*\[as .*\]$/, '')
-        .trim() || '<anonymous>';
-    frames.push(`${name}@${normalisePath((file ?? '').trim())}`);
+/** Consecutive repeats (recursion) once, then the innermost FINGERPRINT_FRAMES. */
+function keptFrames(frames: Frame[], innermostLast: boolean): Frame[] {
+  const own: Frame[] = [];
+  for (const f of frames) {
+    const last = own[own.length - 1];
+    if (f.inApp && !(last && last.fn === f.fn && last.file === f.file)) own.push(f);
   }
-  return frames;
+  return innermostLast ? own.slice(-FINGERPRINT_FRAMES) : own.slice(0, FINGERPRINT_FRAMES);
 }
 
+/** A message that starts with its own type ("Uncaught TypeError: x", "TypeError: x") says the same as "x". */
+function withoutType(message: string, type: string): string {
+  const m = message.replace(/^(?:Uncaught(?: \(in promise\))? )/, '');
+  return m.startsWith(`${type}: `) ? m.slice(type.length + 2) : m;
+}
+
+/** What the computed fingerprint is made of: `npx tsx` it on a report to see why it grouped as it did. */
 export function fingerprintParts(input: FingerprintInput): FingerprintParts {
-  return {
-    errorType: errorTypeOf(input.stack_trace, input.error_message),
-    message: normaliseMessage(input.error_message),
-    frames: normaliseFrames(input.stack_trace),
-  };
+  const parsed = parseStack(input.stack_trace);
+  const type = errorTypeOf(input.stack_trace, input.error_message, input.context);
+  const types = [typeName(type), ...parsed.causes.map(typeName)];
+  const kept = parsed.parts.map((p) => keptFrames(p.frames, parsed.innermostLast));
+  const frames = kept.flat();
+  if (frames.some((f) => f.fn !== '?')) return { rule: 'stack', types, frames: frames.map(shown), message: '' };
+  // Unnamed frames (a minified bundle): only where it was thrown counts, as browsers print
+  // more or fewer frames of one error.
+  const sites = kept.map((k) => (parsed.innermostLast ? k[k.length - 1] : k[0])).filter((f) => f !== undefined);
+  const message = stripMessage(withoutType(input.error_message.trim() || input.stack_trace.split('\n', 1)[0], type));
+  return { rule: 'message', types, frames: sites.map(shown), message };
 }
 
+/** The computed fingerprint's text: what is hashed. */
+export function defaultFingerprintText(input: FingerprintInput): string {
+  const p = fingerprintParts(input);
+  return [`v2 ${p.rule}`, ...p.types, ...(p.rule === 'message' ? [p.message] : []), ...p.frames].join('\n');
+}
+
+/** The group of a report: the client's choice (with "{{ default }}" standing for the computed one), else the computed one. */
 export function fingerprint(input: FingerprintInput): string {
-  const parts = fingerprintParts(input);
-  const text = [parts.errorType, parts.message, ...parts.frames].join('\n');
-  return createHash('sha256').update(text).digest('hex');
+  const chosen = input.fingerprint?.length ? input.fingerprint : undefined;
+  if (!chosen) return sha256(defaultFingerprintText(input));
+  return sha256(JSON.stringify(['client', ...chosen.map((c) => (DEFAULT_TOKEN.test(c) ? defaultFingerprintText(input) : c))]));
 }

@@ -23,6 +23,14 @@ import type { errorReportSchema } from './request.ts';
 type ErrorReportBody = z.input<typeof errorReportSchema>;
 
 const USER_ID = ['enduser.id', 'user.id'];
+/** A client's own grouping (docs/fingerprint.md, "Choosing the group"): a string or an array of strings, on the exception event or its span. */
+export const FINGERPRINT_ATTRIBUTE = 'devtrail.fingerprint';
+
+function clientFingerprint(v: unknown): string[] | undefined {
+  if (typeof v === 'string' && v !== '') return [v];
+  if (Array.isArray(v) && v.length > 0) return v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
+  return undefined;
+}
 
 export interface ExceptionSpan {
   name: string;
@@ -44,7 +52,7 @@ export function exceptionReport(
   // Without a stack the "Type: message" line still lets the fingerprint see the type.
   const stack = stringAttr(attrs, EXCEPTION.stacktrace) || (type ? `${type}: ${message}` : message);
   const context: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(attrs)) if (k !== EXCEPTION.message && k !== EXCEPTION.stacktrace) context[k] = v;
+  for (const [k, v] of Object.entries(attrs)) if (k !== EXCEPTION.message && k !== EXCEPTION.stacktrace && k !== FINGERPRINT_ATTRIBUTE) context[k] = v;
   context['otel.span_name'] = span.name;
   if (span.spanId) context['otel.span_id'] = span.spanId;
   if (resourceRest) context['otel.resource'] = resourceRest;
@@ -59,6 +67,8 @@ export function exceptionReport(
   if (span.traceId) report.trace_id = span.traceId;
   const userId = USER_ID.map((k) => stringAttr(span.attributes, k)).find((v) => v);
   if (userId) report.user_id = userId;
+  const chosen = clientFingerprint(attrs[FINGERPRINT_ATTRIBUTE] ?? span.attributes[FINGERPRINT_ATTRIBUTE]);
+  if (chosen) report.fingerprint = chosen;
   return report;
 }
 

@@ -1,82 +1,82 @@
-import {
-  bucketExpr,
-  clampLimit,
-  decodeCursor,
-  encodeCursor,
-  rangeOrDefault,
-  withinRetention,
-  type Buckets,
-  type ColumnStore,
-  type TimeRange,
-} from '@devtrail/column-store';
+import { bucketExpr, clampLimit, decodeCursor, encodeCursor, rangeOrDefault, type Buckets, type ColumnStore } from '@devtrail/column-store';
 import type { RecordOf } from '../kind.ts';
-import { searchSql } from '../log/search/sql.ts';
+import { llmWhere, type LlmCallFilter } from './call-filter.ts';
+import { COST_SOURCE_SQL, EFFECTIVE_COST_SQL, ESTIMATE_SQL, PRICED_SQL, PRICES_WITH, priceParams, SENT_SQL, type CostSource } from './cost.ts';
 import type { LlmEvent } from './event.ts';
 import { llm } from './index.ts';
 
-// The LLM page's explorer: calls one by one (with their metadata, which carries the trace
-// id the SDK and the OTLP mapping put there), usage broken down by any metadata key, and
-// the metadata keys calls carry. A metadata filter is the logs search's `key:value`
-// (log/search/sql.ts), as metadata is the same JSON text in both tables.
+// The LLM page's explorer: calls one by one (with their conversation and metadata, which
+// carries the trace id the SDK and the OTLP mapping put there), sorted as asked; usage broken
+// down by any metadata key (enduser.id and session.id among them); the metadata keys calls
+// carry; latency over time. Which calls: call-filter.ts. Every cost is the effective cost
+// (cost.ts). Sessions: sessions.ts.
 
-export type LlmCallRecord = RecordOf<LlmEvent>;
+/** A call as the read API answers it: cost_usd is the effective cost; sent_cost_usd what the client sent (0: none). */
+export type LlmCallRecord = RecordOf<LlmEvent> & { sent_cost_usd: number; cost_source: CostSource; estimated_cost_usd: number | null };
 
-export interface LlmCallFilter {
-  projectId: string;
-  /** The project's retention of the kind: older rows are never returned (docs/data.md). */
-  retentionDays: number;
-  range?: Partial<TimeRange>;
-  model?: string;
-  service?: string;
-  /** Calls whose metadata has this key with this value (a string, number, boolean or null as text). */
-  metadata?: { key: string; value: string };
+/** What calls can be sorted by. */
+export const CALL_SORTS = {
+  time: 'timestamp',
+  cost: EFFECTIVE_COST_SQL,
+  tokens: '(input_tokens + output_tokens)',
+  latency: 'latency_ms',
+} as const;
+export type LlmCallSort = keyof typeof CALL_SORTS;
+
+/** A page's cursor: the last call's time and id, and its sort value when not sorted by time. */
+function decodeSortCursor(cursor: string | undefined, sorted: boolean): { time: string; id: string; value?: number } | null {
+  if (!cursor) return null;
+  const dot = cursor.indexOf('.'); // base64url has none; the value may
+  const [at, value] = dot < 0 ? [cursor, undefined] : [cursor.slice(0, dot), cursor.slice(dot + 1)];
+  const c = decodeCursor(at);
+  if (!c || !sorted) return c;
+  const v = Number(value);
+  return value !== undefined && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(value) && Number.isFinite(v) ? { ...c, value: v } : null;
 }
 
-function llmWhere(f: LlmCallFilter, range: TimeRange) {
-  const params: Record<string, unknown> = { project: f.projectId, from: range.fromMs, to: range.toMs, retention: f.retentionDays };
-  const where = [
-    'project_id = {project:String}',
-    'timestamp >= fromUnixTimestamp64Milli({from:Int64})',
-    'timestamp <= fromUnixTimestamp64Milli({to:Int64})',
-    withinRetention(llm.tableDef.ttlColumn),
-  ];
-  if (f.model) {
-    where.push('model = {model:String}');
-    params.model = f.model;
-  }
-  if (f.service) {
-    where.push('service = {service:String}');
-    params.service = f.service;
-  }
-  if (f.metadata) {
-    const s = searchSql({ type: 'field', field: 'metadata', key: f.metadata.key, op: '=', value: f.metadata.value, wildcard: false });
-    where.push(s.where);
-    Object.assign(params, s.params);
-  }
-  return { where, params };
-}
-
-/** Calls, newest first, cursor-paginated. */
+/** Calls, newest first or by `sort` (`order` desc by default), cursor-paginated. */
 export async function readLlmCalls(
   store: ColumnStore,
-  f: LlmCallFilter & { cursor?: string; limit?: number },
+  f: LlmCallFilter & { cursor?: string; limit?: number; sort?: LlmCallSort; order?: 'asc' | 'desc' },
 ): Promise<{ calls: LlmCallRecord[]; nextCursor: string | null }> {
   const limit = clampLimit(f.limit);
-  const { where, params } = llmWhere(f, rangeOrDefault(f.range));
-  const cursor = decodeCursor(f.cursor);
+  const sort = f.sort ?? 'time';
+  const dir = f.order === 'asc' ? 'ASC' : 'DESC';
+  const range = rangeOrDefault(f.range);
+  const { where, params } = llmWhere(f, range);
+  Object.assign(params, await priceParams(store, llm.name, f.projectId, range, f.prices));
+  const sorted = sort !== 'time';
+  const cursor = decodeSortCursor(f.cursor, sorted);
   if (cursor) {
-    where.push("(timestamp, event_id) < (toDateTime64({ctime:String}, 3, 'UTC'), toUUID({cid:String}))");
-    Object.assign(params, { ctime: cursor.time, cid: cursor.id });
+    const key = sorted ? `(${CALL_SORTS[sort]}, timestamp, event_id)` : '(timestamp, event_id)';
+    const at = `toDateTime64({ctime:String}, 3, 'UTC'), toUUID({cid:String})`;
+    where.push(`${key} ${dir === 'DESC' ? '<' : '>'} (${sorted ? '{cval:Float64}, ' : ''}${at})`);
+    Object.assign(params, { ctime: cursor.time, cid: cursor.id, cval: cursor.value ?? 0 });
   }
+  const order = sorted ? `${CALL_SORTS[sort]} ${dir}, timestamp ${dir}, event_id ${dir}` : `timestamp ${dir}, event_id ${dir}`;
   const rows = await store.query<Record<string, unknown>>(
-    `SELECT ${llm.recordColumns.join(', ')} FROM ${llm.name} FINAL WHERE ${where.join(' AND ')} ORDER BY timestamp DESC, event_id DESC LIMIT {limit:UInt32}`,
+    `${PRICES_WITH}
+     SELECT ${llm.recordColumns.join(', ')}, ${EFFECTIVE_COST_SQL} AS effective_cost_usd, ${COST_SOURCE_SQL} AS cost_source,
+            if(${PRICED_SQL}, ${ESTIMATE_SQL}, NULL) AS estimate, ${CALL_SORTS[sort]} AS sort_value
+       FROM ${llm.name} FINAL WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT {limit:UInt32}`,
     { ...params, limit: limit + 1 },
   );
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
-    calls: page.map((r) => llm.toRecord(r) as LlmCallRecord),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.timestamp as string, last.event_id as string) : null,
+    calls: page.map((r) => {
+      const { effective_cost_usd, cost_source, estimate, sort_value: _, ...rest } = r;
+      const rec = llm.toRecord(rest) as RecordOf<LlmEvent>;
+      return {
+        ...rec,
+        cost_usd: Number(effective_cost_usd),
+        sent_cost_usd: rec.cost_usd,
+        cost_source: cost_source as CostSource,
+        estimated_cost_usd: estimate === null ? null : Number(estimate),
+      };
+    }),
+    nextCursor:
+      rows.length > limit && last ? encodeCursor(last.timestamp as string, last.event_id as string) + (sorted ? `.${String(Number(last.sort_value))}` : '') : null,
   };
 }
 
@@ -86,32 +86,48 @@ export interface LlmMetadataRow {
   calls: number;
   input_tokens: number;
   output_tokens: number;
+  /** Effective cost; estimated_cost_usd is the part of it from the price table. */
   cost_usd: number;
+  estimated_cost_usd: number;
   latency_p50_ms: number;
   latency_p95_ms: number;
 }
 
-/** Usage per value of one metadata key, most called first (at most `limit` values). */
-export async function readLlmByMetadata(store: ColumnStore, f: LlmCallFilter & { key: string; limit?: number }): Promise<LlmMetadataRow[]> {
-  const { where, params } = llmWhere(f, rangeOrDefault(f.range));
+/** What a breakdown's rows can be sorted by (largest first). */
+export const BREAKDOWN_SORTS = {
+  calls: 'm_calls',
+  cost: 'm_cost_usd',
+  tokens: '(m_input_tokens + m_output_tokens)',
+  latency: 'm_latency_p95_ms',
+} as const;
+export type LlmBreakdownSort = keyof typeof BREAKDOWN_SORTS;
+
+/** Usage per value of one metadata key, most called first or by `sort` (at most `limit` values). */
+export async function readLlmByMetadata(store: ColumnStore, f: LlmCallFilter & { key: string; limit?: number; sort?: LlmBreakdownSort }): Promise<LlmMetadataRow[]> {
+  const range = rangeOrDefault(f.range);
+  const { where, params } = llmWhere(f, range);
+  Object.assign(params, await priceParams(store, llm.name, f.projectId, range, f.prices));
   const rows = await store.query<Record<string, string | number | null>>(
-    `SELECT if(JSONHas(metadata, {key:String}),
+    `${PRICES_WITH}
+     SELECT if(JSONHas(metadata, {key:String}),
                if(JSONType(metadata, {key:String}) = 'String', JSONExtractString(metadata, {key:String}), JSONExtractRaw(metadata, {key:String})),
-               NULL) AS value,
-            count() AS calls, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, sum(cost_usd) AS cost_usd,
-            quantileExact(0.5)(latency_ms) AS latency_p50_ms, quantileExact(0.95)(latency_ms) AS latency_p95_ms
+               NULL) AS m_value,
+            count() AS m_calls, sum(input_tokens) AS m_input_tokens, sum(output_tokens) AS m_output_tokens,
+            sum(${EFFECTIVE_COST_SQL}) AS m_cost_usd, sumIf(${ESTIMATE_SQL}, NOT (${SENT_SQL})) AS m_estimated_cost_usd,
+            quantileExact(0.5)(latency_ms) AS m_latency_p50_ms, quantileExact(0.95)(latency_ms) AS m_latency_p95_ms
        FROM ${llm.name} FINAL WHERE ${where.join(' AND ')}
-      GROUP BY value ORDER BY calls DESC, value LIMIT {limit:UInt32}`,
+      GROUP BY m_value ORDER BY ${BREAKDOWN_SORTS[f.sort ?? 'calls']} DESC, m_calls DESC, m_value LIMIT {limit:UInt32}`,
     { ...params, key: f.key, limit: clampLimit(f.limit, 50) },
   );
   return rows.map((r) => ({
-    value: r.value === null ? null : String(r.value),
-    calls: Number(r.calls),
-    input_tokens: Number(r.input_tokens),
-    output_tokens: Number(r.output_tokens),
-    cost_usd: Number(r.cost_usd),
-    latency_p50_ms: Number(r.latency_p50_ms),
-    latency_p95_ms: Number(r.latency_p95_ms),
+    value: r.m_value === null ? null : String(r.m_value),
+    calls: Number(r.m_calls),
+    input_tokens: Number(r.m_input_tokens),
+    output_tokens: Number(r.m_output_tokens),
+    cost_usd: Number(r.m_cost_usd),
+    estimated_cost_usd: Number(r.m_estimated_cost_usd),
+    latency_p50_ms: Number(r.m_latency_p50_ms),
+    latency_p95_ms: Number(r.m_latency_p95_ms),
   }));
 }
 

@@ -1,11 +1,14 @@
-import { eachSpan, hexId, numberAttr, spanAttributes, spanTimes, stringAttr, type TraceRequest } from '@devtrail/otlp';
+import { eachSpan, hexId, numberAttr, spanAttributes, spanTimes, stringAttr, type Span, type TraceRequest } from '@devtrail/otlp';
 import type { z } from 'zod';
-import type { OtlpPart, OtlpUnit } from '../kind.ts';
+import type { OtlpOptions, OtlpPart, OtlpUnit } from '../kind.ts';
 import type { llmUsageSchema } from './request.ts';
+import { isContentAttribute, spanConversation } from './otlp-content.ts';
 
 // OpenTelemetry GenAI semantic conventions (gen_ai.*) on a span -> a native LLM usage
 // body (POST /ingest/llm). The older attribute names (gen_ai.system, prompt/completion
-// tokens) are read when the current ones are absent. docs/otlp.md ("GenAI spans").
+// tokens) are read when the current ones are absent. docs/otlp.md ("GenAI spans"). The
+// conversation is read by otlp-content.ts; who and what the call was for (enduser.id,
+// session.id and the attributes the project chose) go into the metadata.
 
 type LlmUsageBody = z.input<typeof llmUsageSchema>;
 
@@ -18,8 +21,8 @@ export const GEN_AI = {
   outputTokens: ['gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens'],
 } as const;
 
-// Message content can be large and is already on the span; the LLM record keeps the rest.
-const CONTENT = new Set(['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.system_instructions', 'gen_ai.prompt', 'gen_ai.completion']);
+/** Attributes every call keeps in its metadata, from the span or else its resource: who and which session. */
+export const ATTRIBUTION = ['enduser.id', 'session.id'] as const;
 
 export interface GenAiSpan {
   name: string;
@@ -27,6 +30,9 @@ export interface GenAiSpan {
   spanId?: string;
   durationMs: number;
   attributes: Record<string, unknown>;
+  /** The resource's attributes (those not mapped to service, environment, release). */
+  resource?: Record<string, unknown>;
+  events?: Span['events'];
 }
 
 const firstString = (a: Record<string, unknown>, keys: readonly string[]) => keys.map((k) => stringAttr(a, k)).find((v) => v !== undefined && v !== '');
@@ -36,12 +42,21 @@ const firstNumber = (a: Record<string, unknown>, keys: readonly string[]) => key
 /** The model of a GenAI span: the response model is the one that actually answered (often a dated version of the request's). */
 const genAiModel = (a: Record<string, unknown>) => firstString(a, [GEN_AI.responseModel, GEN_AI.requestModel]);
 
-export function genAiUsage(span: GenAiSpan, shared: { service?: string; environment?: string; release?: string }): LlmUsageBody | undefined {
+export function genAiUsage(
+  span: GenAiSpan,
+  shared: { service?: string; environment?: string; release?: string },
+  options: OtlpOptions = { llmAttributes: [] },
+): LlmUsageBody | undefined {
   const a = span.attributes;
   const model = genAiModel(a);
   if (model === undefined) return undefined;
   const metadata: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(a)) if (k.startsWith('gen_ai.') && !CONTENT.has(k)) metadata[k] = v;
+  for (const [k, v] of Object.entries(a)) if (k.startsWith('gen_ai.') && !isContentAttribute(k)) metadata[k] = v;
+  for (const k of [...ATTRIBUTION, ...options.llmAttributes]) {
+    const v = Object.hasOwn(a, k) ? a[k] : span.resource && Object.hasOwn(span.resource, k) ? span.resource[k] : undefined;
+    if (v !== undefined && !Object.hasOwn(metadata, k)) Object.defineProperty(metadata, k, { value: v, enumerable: true, writable: true, configurable: true });
+  }
+  const { input, output } = spanConversation(a, span.events);
   if (span.traceId) metadata.trace_id = span.traceId;
   if (span.spanId) metadata.span_id = span.spanId;
   metadata['otel.span_name'] = span.name;
@@ -54,6 +69,8 @@ export function genAiUsage(span: GenAiSpan, shared: { service?: string; environm
     output_tokens: firstNumber(a, GEN_AI.outputTokens) ?? 0,
     latency_ms: span.durationMs,
     metadata,
+    ...(input.length > 0 && { input }),
+    ...(output.length > 0 && { output }),
   };
 }
 
@@ -61,7 +78,7 @@ export function genAiUsage(span: GenAiSpan, shared: { service?: string; environm
 export const llmFromOtlp: OtlpPart<TraceRequest> = {
   signal: 'traces',
   primary: false,
-  map(request) {
+  map(request, options) {
     const units: OtlpUnit[] = [];
     eachSpan(request, (span, ctx) => {
       if (genAiModel(spanAttributes(span)) === undefined) return; // not a GenAI span: nothing more to compute
@@ -73,8 +90,17 @@ export const llmFromOtlp: OtlpPart<TraceRequest> = {
       }
       const name = span.name ?? '';
       const body = genAiUsage(
-        { name, traceId: hexId(span.traceId), spanId: hexId(span.spanId), durationMs: times.durationMs, attributes: spanAttributes(span) },
+        {
+          name,
+          traceId: hexId(span.traceId),
+          spanId: hexId(span.spanId),
+          durationMs: times.durationMs,
+          attributes: spanAttributes(span),
+          resource: ctx.rest,
+          events: span.events,
+        },
         ctx.shared,
+        options,
       );
       if (body) units.push({ body, label: `LLM usage of span ${JSON.stringify(body.operation)}`, timestamp: times.endTime });
     });

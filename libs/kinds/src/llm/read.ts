@@ -1,10 +1,13 @@
 import { bucketExpr, rangeOrDefault, withinRetention, type Buckets, type ColumnStore, type TimeRange } from '@devtrail/column-store';
 import { llm } from './index.ts';
+import { EFFECTIVE_COST_SQL, ESTIMATE_SQL, PRICED_SQL, PRICES_WITH, priceParams, SENT_SQL, type PriceOf } from './cost.ts';
 
 // LLM usage over de-duplicated rows, broken down as the caller asks: the read API per day,
 // model, provider and service; the UI's chart per bucket and model, its table per model
 // and provider. Each grouping and each measure is written once below; a new measure is one
 // line. Measures are aliased m_<name> so that one measure's SQL can use any column by name.
+// cost_usd is the effective cost (cost.ts): sent where sent, else estimated; its two parts and
+// the calls of each are measures of their own.
 
 const DIMENSIONS = {
   day: { sql: 'toString(toDate(timestamp))', read: String },
@@ -19,7 +22,11 @@ const MEASURES = {
   tokens: 'sum(input_tokens + output_tokens)',
   input_tokens: 'sum(input_tokens)',
   output_tokens: 'sum(output_tokens)',
-  cost_usd: 'sum(cost_usd)',
+  cost_usd: `sum(${EFFECTIVE_COST_SQL})`,
+  sent_cost_usd: `sumIf(cost_usd, ${SENT_SQL})`,
+  estimated_cost_usd: `sumIf(${ESTIMATE_SQL}, NOT (${SENT_SQL}))`,
+  estimated_calls: `countIf(NOT (${SENT_SQL}) AND ${PRICED_SQL})`,
+  unpriced_calls: `countIf(NOT (${SENT_SQL}) AND NOT ${PRICED_SQL})`,
   latency_p50_ms: 'quantileExact(0.5)(latency_ms)',
   latency_p95_ms: 'quantileExact(0.95)(latency_ms)',
 };
@@ -31,13 +38,26 @@ export type LlmUsageRow<D extends LlmDimension, M extends LlmMeasure> = Pick<Dim
 
 /** The read API's breakdown (its defaults). */
 const SUMMARY_BY = ['day', 'model', 'provider', 'service'] as const;
-const SUMMARY_MEASURES = ['calls', 'input_tokens', 'output_tokens', 'cost_usd', 'latency_p50_ms', 'latency_p95_ms'] as const;
+const SUMMARY_MEASURES = [
+  'calls',
+  'input_tokens',
+  'output_tokens',
+  'cost_usd',
+  'sent_cost_usd',
+  'estimated_cost_usd',
+  'estimated_calls',
+  'unpriced_calls',
+  'latency_p50_ms',
+  'latency_p95_ms',
+] as const;
 export type LlmUsageSummary = LlmUsageRow<(typeof SUMMARY_BY)[number], (typeof SUMMARY_MEASURES)[number]>;
 
 export interface LlmUsageQuery<D extends LlmDimension, M extends LlmMeasure> {
   projectId: string;
   /** The project's retention of LLM usage: older rows never count (docs/data.md). */
   retentionDays: number;
+  /** The deployment's price table, behind every cost (cost.ts); absent: nothing is estimated. */
+  prices?: PriceOf;
   range?: Partial<TimeRange>;
   /** Chart buckets, needed to group by `bucket`; they replace `range`. */
   buckets?: Buckets;
@@ -60,8 +80,10 @@ export async function readLlmUsage<D extends LlmDimension = (typeof SUMMARY_BY)[
   const measures = (q.measures ?? SUMMARY_MEASURES) as readonly M[];
   if (by.includes('bucket' as D) && !q.buckets) throw new Error('grouping LLM usage by bucket needs buckets');
   const range = q.buckets ?? rangeOrDefault(q.range);
+  const prices = await priceParams(store, llm.name, q.projectId, range, q.prices);
   const rows = await store.query<Record<string, string | number>>(
-    `SELECT ${[...by.map((d) => `${DIMENSIONS[d].sql} AS ${d}`), ...measures.map((m) => `${MEASURES[m]} AS m_${m}`)].join(', ')}
+    `${PRICES_WITH}
+     SELECT ${[...by.map((d) => `${DIMENSIONS[d].sql} AS ${d}`), ...measures.map((m) => `${MEASURES[m]} AS m_${m}`)].join(', ')}
        FROM ${llm.name} FINAL
       WHERE project_id = {project:String}
         AND timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp <= fromUnixTimestamp64Milli({to:Int64})
@@ -78,6 +100,7 @@ export async function readLlmUsage<D extends LlmDimension = (typeof SUMMARY_BY)[
       ...(q.buckets && { step: q.buckets.stepMs }),
       limit: q.limit ?? 10_000,
       retention: q.retentionDays,
+      ...prices,
     },
   );
   return rows.map((r) => Object.fromEntries([...by.map((d) => [d, DIMENSIONS[d].read(r[d])]), ...measures.map((m) => [m, Number(r[`m_${m}`])])]) as LlmUsageRow<D, M>);

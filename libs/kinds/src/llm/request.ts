@@ -1,9 +1,29 @@
 import { z } from 'zod';
 import { storeAmount, storeCount } from '@devtrail/column-store/store-domain';
-import { jsonObject, sharedRequestFields } from '../request-fields.ts';
+import { jsonDepth } from '../json-depth.ts';
+import { jsonObject, MAX_JSON_DEPTH, sharedRequestFields } from '../request-fields.ts';
 import type { LlmEvent } from './event.ts';
+import { capMessages, toMessages } from './messages.ts';
 
-// POST /ingest/llm: one LLM call's usage (docs/api.md), stamped with the receive time.
+// POST /ingest/llm: one LLM call's usage (docs/api.md), stamped with the receive time, with
+// its conversation when the client sends it (messages.ts keeps it in one shape, capped).
+
+/** A message in OpenAI's chat shape (content, tool_calls, tool_call_id) or GenAI's (parts). */
+const messageInput = z
+  .object({
+    role: z.string(),
+    content: z.unknown().optional(),
+    parts: z.array(z.record(z.unknown())).optional(),
+    tool_calls: z.array(z.record(z.unknown())).optional(),
+    tool_call_id: z.string().optional(),
+    finish_reason: z.string().optional(),
+  })
+  .passthrough();
+
+/** A conversation side: text (one message), or messages in order; bounded in depth like metadata. */
+export const conversationSide = z.union([z.string(), z.array(messageInput)]).superRefine((value, ctx) => {
+  if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `Nested deeper than ${MAX_JSON_DEPTH} levels` });
+});
 
 export const llmUsageSchema = z.object({
   ...sharedRequestFields,
@@ -15,11 +35,15 @@ export const llmUsageSchema = z.object({
   cost_usd: storeAmount.default(0),
   latency_ms: storeCount,
   metadata: jsonObject.optional(),
+  input: conversationSide.optional(),
+  output: conversationSide.optional(),
 });
 
 export type LlmUsageInput = z.infer<typeof llmUsageSchema>;
 
 export function llmToEvent(r: LlmUsageInput, now: string): LlmEvent {
+  const input = capMessages(toMessages(r.input, 'user'));
+  const output = capMessages(toMessages(r.output, 'assistant'));
   return {
     service: r.service,
     environment: r.environment,
@@ -33,5 +57,8 @@ export function llmToEvent(r: LlmUsageInput, now: string): LlmEvent {
     cost_usd: r.cost_usd,
     latency_ms: r.latency_ms,
     metadata: r.metadata ?? {},
+    input: input.messages,
+    output: output.messages,
+    content_truncated: input.truncated || output.truncated,
   };
 }

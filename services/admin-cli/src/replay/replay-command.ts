@@ -1,9 +1,9 @@
 import type { Config, Logger } from '@devtrail/config';
 import { EVENT_KINDS, kindByName, type EventKind } from '@devtrail/kinds';
 import { openAdapters } from '@devtrail/runtime';
-import { deletionsRepo } from '@devtrail/relational-store';
 import { parsePoint, ReplayError } from './range.ts';
 import { describeResult, replay } from './replay.ts';
+import { loadDeletions } from './replay-deletions.ts';
 
 // `devtrail replay`: unlike the other commands, which call the admin API, it talks to Kafka
 // and ClickHouse itself, with the services' own configuration (the environment, parsed by
@@ -18,7 +18,9 @@ export const REPLAY_USAGE = `  replay <kind> [--from P] [--to P] [--dry-run]
                                            move consumer group NAME (stopped) to read the topic from P
       P: earliest (default --from) | latest (default --to) | ISO 8601 time | 90m, 6h, 7d ago
          | an offset for every partition (1200) | per partition (0:1200,1:980)
-      replay reads KAFKA_* and CLICKHOUSE_* from the environment, as the services do`;
+      replay reads KAFKA_* and CLICKHOUSE_* from the environment, as the services do; it never
+      writes back what a deletion covers (the deletions topic; PostgreSQL only while that topic
+      does not exist yet)`;
 
 export interface ReplayIo {
   out(line: string): void;
@@ -51,7 +53,7 @@ export async function runReplay(config: Config, logger: Logger, argv: string[], 
 
   const adapters = await openAdapters(config, logger);
   try {
-    const deletedProjects = new Set(await deletionsRepo(adapters.relational).deletedProjectIds());
+    const deletions = await loadDeletions(config, adapters, { dryRun, note: io.err });
     const result = await replay(
       { kind, from, to, group, dryRun },
       {
@@ -60,7 +62,7 @@ export async function runReplay(config: Config, logger: Logger, argv: string[], 
         topics: adapters.topics,
         batchRows: config.consumers.batchRows,
         retentionDays: config.ingest.defaultRetentionDays,
-        deletedProjects,
+        deletions,
         progress: io.err,
       },
     );

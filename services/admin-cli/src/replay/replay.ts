@@ -1,5 +1,5 @@
 import type { ColumnStore } from '@devtrail/column-store';
-import { decodeMessage, HEADERS, type Topics } from '@devtrail/contract';
+import { decodeMessage, HEADERS, type DeletionEvent, type Deletions, type Topics } from '@devtrail/contract';
 import { isRetryable } from '@devtrail/failures';
 import { kindOf, type EventKind } from '@devtrail/kinds';
 import type { ConsumedMessage, MessageLog } from '@devtrail/message-log';
@@ -29,8 +29,8 @@ export interface ReplayDeps {
   batchRows: number;
   /** RETENTION_DAYS: the retention of events whose message does not carry one (written by older receivers). */
   retentionDays: number;
-  /** Projects deleted (docs/data.md#deletion): a replay never writes their events back. */
-  deletedProjects: ReadonlySet<string>;
+  /** Every deletion (the deletions topic, docs/topics.md "Deletions"): a replay never writes back an event one covers. */
+  deletions: Deletions;
   /** One line of progress (stderr). */
   progress(line: string): void;
 }
@@ -49,6 +49,20 @@ export interface ReplayResult {
   unreadable: number;
   /** Events inserted (0 on a dry run or a group move). */
   written: number;
+  /** Events left out because a deletion covers them (counted on a dry run too). */
+  discarded: number;
+  /** Per deletion, the events of the range it covers: what was left out and why. */
+  discarded_by: DiscardedBy[];
+}
+
+export interface DiscardedBy {
+  deletion_id: string;
+  reason: DeletionEvent['reason'];
+  project_id: string;
+  /** What the deletion named, as published (kinds, service, from, to). */
+  filter: Pick<DeletionEvent, 'kinds' | 'service' | 'from' | 'to' | 'time'>;
+  requested_at: string;
+  events: number;
 }
 
 const PROGRESS_EVERY_MS = 1000;
@@ -91,6 +105,28 @@ export async function replay(req: ReplayRequest, deps: ReplayDeps): Promise<Repl
     events: 0,
     unreadable: 0,
     written: 0,
+    discarded: 0,
+    discarded_by: [],
+  };
+  const by = new Map<string, DiscardedBy>();
+  const discard = (d: DeletionEvent) => {
+    result.discarded++;
+    let b = by.get(d.deletion_id);
+    if (!b) {
+      const { kinds, service, from, to, time } = d;
+      by.set(
+        d.deletion_id,
+        (b = {
+          deletion_id: d.deletion_id,
+          reason: d.reason,
+          project_id: d.project_id,
+          filter: { kinds, service, from, to, time },
+          requested_at: d.requested_at,
+          events: 0,
+        }),
+      );
+    }
+    b.events++;
   };
   if (req.group && !req.dryRun) {
     // Its consumers read the range when they start; reading it here only to count would double the work.
@@ -124,7 +160,9 @@ export async function replay(req: ReplayRequest, deps: ReplayDeps): Promise<Repl
   await deps.messageLog.read(topic, range.ranges, async (messages) => {
     for (const m of messages) {
       read++;
-      if (!write) {
+      // A dry run decodes only what a deletion may cover; its headers count the rest.
+      const project = m.headers[HEADERS.projectId];
+      if (!write && (project === undefined || !deps.deletions.touches(project))) {
         const n = eventCount(req.kind, m);
         events += n.readable;
         result.unreadable += n.unreadable;
@@ -139,25 +177,50 @@ export async function replay(req: ReplayRequest, deps: ReplayDeps): Promise<Repl
       }
       events += decoded.events.length;
       result.unreadable += decoded.rejected.length;
-      for (const e of decoded.events) if (!deps.deletedProjects.has(e.project_id)) rows.push(k.toRow(e, deps.retentionDays));
+      for (const e of decoded.events) {
+        const d = deps.deletions.size > 0 ? deps.deletions.covering(e) : undefined;
+        if (d) discard(d);
+        else if (write) rows.push(k.toRow(e, deps.retentionDays));
+      }
       if (rows.length >= deps.batchRows) await flush();
     }
     report();
   });
   await flush();
   result.events = events;
+  result.discarded_by = [...by.values()];
   report(true);
   return result;
+}
+
+function describeDiscard(b: DiscardedBy): string {
+  const f = b.filter;
+  const what =
+    b.reason === 'project'
+      ? 'the project was deleted'
+      : [
+          b.reason === 'retention' ? 'retention shortened' : 'events deleted',
+          f.kinds ? `kinds ${f.kinds.join(',')}` : '',
+          f.service !== null ? `service "${f.service}"` : '',
+          f.from || f.to ? `${f.time === 'received' ? 'received' : 'time'} ${f.from ?? '…'} to ${f.to ?? '…'}` : '',
+        ]
+          .filter(Boolean)
+          .join(', ');
+  return `  ${b.events} by deletion ${b.deletion_id} of project ${b.project_id} (${what}; requested ${b.requested_at})`;
 }
 
 /** The result as an operator reads it. */
 export function describeResult(r: ReplayResult): string {
   const span = r.partitions.map((p) => `${p.partition}:${p.from}-${p.to}`).join(' ');
   const unread = r.unreadable > 0 ? ` (${r.unreadable} unreadable events skipped: they are on ${r.topic}.dlq)` : '';
+  const gone =
+    r.discarded > 0
+      ? `\n${r.dry_run ? 'would discard' : 'discarded'} ${r.discarded} deleted events, never written back:\n${r.discarded_by.map(describeDiscard).join('\n')}`
+      : '';
   if (r.action === 'rebuild')
     return r.dry_run
-      ? `dry run: would re-write ${r.events} events (${r.messages} messages of ${r.topic}, offsets ${span}) into table ${r.target}${unread}`
-      : `re-wrote ${r.written} events (${r.messages} messages of ${r.topic}, offsets ${span}) into table ${r.target}${unread}`;
+      ? `dry run: would re-write ${(r.events ?? 0) - r.discarded} of ${r.events} events (${r.messages} messages of ${r.topic}, offsets ${span}) into table ${r.target}${unread}${gone}`
+      : `re-wrote ${r.written} of ${r.events} events (${r.messages} messages of ${r.topic}, offsets ${span}) into table ${r.target}${unread}${gone}`;
   const at = r.partitions.map((p) => `${p.partition}:${p.from}`).join(' ');
   return r.dry_run
     ? `dry run: would move consumer group ${r.target} on ${r.topic} to offsets ${at}; it would then read ${r.events} events (${r.messages} messages) up to now${unread}`

@@ -8,7 +8,8 @@ import { fingerprintParam } from './api-schemas.ts';
 import { SOURCE_MAP_PATHS } from './source-map-routes.ts';
 import { sourceMapDelete, sourceMapList, sourceMapUpload } from './source-map-schemas.ts';
 import { TRIAGE_PATHS } from './triage-routes.ts';
-import { symbolicatedQuery, triageBody, triageListQuery, TRIAGE_ACTIONS } from './triage-schemas.ts';
+import { mergeBody, symbolicatedQuery, triageBody, triageListQuery, TRIAGE_ACTIONS } from './triage-schemas.ts';
+import { MERGE_REFUSALS } from './merge-answers.ts';
 
 // The OpenAPI documentation of triage-routes.ts, alert-routes.ts and source-map-routes.ts
 // (docs/alerts.md, docs/source-maps.md).
@@ -128,7 +129,16 @@ export function documentActOnErrors(docs: ApiDocs) {
     p: string,
     tag: string,
     summary: string,
-    o: { params?: AnyZodObject; query?: AnyZodObject; body?: z.ZodTypeAny; ok?: z.ZodTypeAny; status?: number; notFound?: string; keyToo?: boolean },
+    o: {
+      params?: AnyZodObject;
+      query?: AnyZodObject;
+      body?: z.ZodTypeAny;
+      ok?: z.ZodTypeAny;
+      status?: number;
+      notFound?: string;
+      keyToo?: boolean;
+      extra?: Record<number, ReturnType<ApiDocs['errorResponse']>>;
+    },
   ) =>
     r.registerPath({
       method,
@@ -145,6 +155,7 @@ export function documentActOnErrors(docs: ApiDocs) {
         [o.status ?? 200]: o.ok ? { description: 'OK', ...json(o.ok) } : { description: 'Done' },
         ...errors(projectNotFound),
         ...(o.notFound ? { 404: docs.errorResponse('Unknown project, or nothing found.', o.notFound) } : {}),
+        ...o.extra,
       },
     });
 
@@ -168,6 +179,12 @@ export function documentActOnErrors(docs: ApiDocs) {
       history: z.array(history),
     }),
     notFound: notFound('Error group').message,
+  });
+  path('post', TRIAGE_PATHS.merge, 'triage', "Merge this group into another: its events, stored and to come, and its history become the target's", {
+    params: fingerprintParam,
+    body: mergeBody,
+    ok: z.object({ fingerprint: z.string().openapi({ description: 'The group it was merged into (the end of any chain).' }), merged: z.string() }),
+    extra: { 409: docs.errorResponse('The groups are one already, this one was merged before, or the project has too many merges.', MERGE_REFUSALS.already_merged) },
   });
   path('get', SOURCE_MAP_PATHS.symbolicated, 'source maps', "A group's latest (or one) occurrence's stack at its original source", {
     params: fingerprintParam,

@@ -1,5 +1,5 @@
 import { z, type AnyZodObject } from 'zod';
-import { FACET_COLUMNS, KINDS, logLevels, METADATA_SAMPLE, type FacetValue, type LlmMetadataRow, type LogFacets } from '@devtrail/kinds';
+import { COST_SOURCES, FACET_COLUMNS, KINDS, logLevels, METADATA_SAMPLE, type FacetValue, type LlmMetadataRow, type LlmSession, type LogFacets } from '@devtrail/kinds';
 import { describeFields, json, openApiPath, sameKeys, type ApiDocs, type ResponseConfig } from '@devtrail/http/api-docs';
 import { notFound } from '@devtrail/http';
 import { MAX_SAVED_QUERIES } from '@devtrail/relational-store';
@@ -9,6 +9,7 @@ import {
   llmCallsQuery,
   llmLatencyQuery,
   llmMetadataQuery,
+  llmSessionsQuery,
   logFiltersQuery,
   logVolumeQuery,
   savedQueryBody,
@@ -21,6 +22,16 @@ import { SAVED_QUERY_PATHS, type savedQueryJson, TOO_MANY_SAVED } from './saved-
 
 export const SEARCH_NOTE =
   'The logs search (docs/dashboard.md, "Search syntax"): words and "quoted phrases" match the message or the metadata, key:value, metadata.key:value, -negation, OR, ( ), * wildcards, level:>=warn, metadata.key:>500. A search it cannot read is a 400 naming the problem and its position.';
+
+/** What each LLM cost figure is (docs/otlp.md#llm-cost). */
+export const LLM_COST_NOTES = {
+  cost_usd:
+    'Effective cost in USD: the cost the client sent where it sent one (not 0), else the estimate from the tokens and the price table (libs/config/data/llm-prices.json or LLM_PRICES_FILE), else 0.',
+  sent_cost_usd: 'The part of cost_usd the clients sent.',
+  estimated_cost_usd: 'The part of cost_usd that is estimated from the price table.',
+};
+const LLM_SEARCH_NOTE =
+  'The logs search syntax (docs/dashboard.md, "Search syntax") over the calls: words and "quoted phrases" match the conversation (input and output) or the metadata; message:word the conversation only; key:value a metadata key (trace_id, span_id, enduser.id, ...); service, environment and release their columns.';
 
 export function documentExploreApi(docs: ApiDocs) {
   const r = docs.registry;
@@ -51,14 +62,40 @@ export function documentExploreApi(docs: ApiDocs) {
   sameKeys<z.infer<typeof facetValue>, FacetValue>(true);
   const llmCall = r.register(
     'LlmCallRecord',
-    KINDS.llm.record.extend({ estimated_cost_usd: z.number().nullable().openapi({ description: 'From the price table; null for a model it does not price.' }) }),
+    KINDS.llm.record.extend({
+      cost_usd: z.number().openapi({ description: LLM_COST_NOTES.cost_usd }),
+      sent_cost_usd: z.number().openapi({ description: 'The cost the client sent (0: none).' }),
+      cost_source: z
+        .enum(COST_SOURCES)
+        .openapi({ description: "Which cost cost_usd is: as sent, the price table's estimate, or 0 for a model the table does not price." }),
+      estimated_cost_usd: z
+        .number()
+        .nullable()
+        .openapi({ description: "The price table's estimate of the call (also when a cost was sent); null for a model it does not price." }),
+      content_truncated: z.boolean().openapi({ description: 'Whether input or output were cut at the cap (docs/otlp.md, "Conversation").' }),
+    }),
   );
+  const llmSession = r.register(
+    'LlmSession',
+    z.object({
+      session: z.string().openapi({ description: 'The metadata session.id its calls share, else their gen_ai.conversation.id.' }),
+      calls: z.number().int(),
+      input_tokens: z.number().int(),
+      output_tokens: z.number().int(),
+      cost_usd: z.number().openapi({ description: LLM_COST_NOTES.cost_usd }),
+      first_at: z.string().datetime(),
+      last_at: z.string().datetime(),
+      user: z.string().nullable().openapi({ description: 'The enduser.id of its first call that carries one; null: none does.' }),
+    }),
+  );
+  sameKeys<z.infer<typeof llmSession>, LlmSession>(true);
   const metadataRow = z.object({
     value: z.string().nullable().openapi({ description: 'A string as it is, another scalar as its JSON text; null: calls without the key.' }),
     calls: z.number().int(),
     input_tokens: z.number().int(),
     output_tokens: z.number().int(),
-    cost_usd: z.number(),
+    cost_usd: z.number().openapi({ description: LLM_COST_NOTES.cost_usd }),
+    estimated_cost_usd: z.number().openapi({ description: LLM_COST_NOTES.estimated_cost_usd }),
     latency_p50_ms: z.number(),
     latency_p95_ms: z.number(),
   });
@@ -123,12 +160,26 @@ export function documentExploreApi(docs: ApiDocs) {
     description: 'Within a day either side of the log; the log itself is in the list.',
     ok: z.object({ logs: z.array(r.register(KINDS.log.docs.recordName, KINDS.log.record)) }),
   });
-  path('get', EXPLORE_PATHS.llmCalls, 'LLM calls one by one, newest first, cursor-paginated', {
-    query: describeFields(llmCallsQuery, { metadata: 'key:value: calls whose metadata has this key with this value.' }),
+  path('get', EXPLORE_PATHS.llmCalls, 'LLM calls one by one, newest first or sorted, cursor-paginated', {
+    query: describeFields(llmCallsQuery, {
+      metadata: 'key:value: calls whose metadata has this key with this value.',
+      q: LLM_SEARCH_NOTE,
+      session: 'Only the calls of this session (metadata session.id, else gen_ai.conversation.id).',
+      sort: 'time (default), cost (effective), tokens (input + output) or latency.',
+      order: 'desc (default: newest, costliest, largest, slowest first) or asc.',
+    }),
     ok: z.object({ calls: z.array(llmCall), next_cursor: z.string().nullable() }),
   });
+  path('get', EXPLORE_PATHS.llmSessions, 'LLM sessions (calls sharing a session.id or gen_ai.conversation.id), latest activity first', {
+    query: describeFields(llmSessionsQuery, { limit: 'At most this many sessions (default 50).' }),
+    ok: z.object({ sessions: z.array(llmSession) }),
+  });
   path('get', EXPLORE_PATHS.llmMetadata, 'LLM usage per value of one metadata key', {
-    query: describeFields(llmMetadataQuery, { key: 'The metadata key (top level), e.g. feature or user_id.', limit: 'At most this many values (default 50).' }),
+    query: describeFields(llmMetadataQuery, {
+      key: 'The metadata key (top level), e.g. enduser.id, session.id or feature.',
+      limit: 'At most this many values (default 50).',
+      sort: 'calls (default), cost (effective), tokens or latency (p95): largest first.',
+    }),
     ok: z.object({ key: z.string(), values: z.array(metadataRow) }),
   });
   path('get', EXPLORE_PATHS.llmMetadataKeys, 'The metadata keys of the newest 10,000 LLM calls, most common first', {

@@ -6,6 +6,7 @@ import {
   readLlmCalls,
   readLlmLatency,
   readLlmMetadataKeys,
+  readLlmSessions,
   readLogFacets,
   readLogVolume,
   readSurroundingLogs,
@@ -13,14 +14,24 @@ import {
   type LogFilter,
 } from '@devtrail/kinds';
 import type { LlmPriceTable } from '@devtrail/config';
+import { pricesOf } from './llm-estimates.ts';
 import { apiTimeRange } from './api-schemas.ts';
 import { projectOf } from './access.ts';
-import { llmCallsQuery, llmLatencyQuery, llmMetadataQuery, logFiltersQuery, logVolumeQuery, surroundingQuery } from './explore-schemas.ts';
-import { withEstimates } from './llm-estimates.ts';
+import {
+  llmCallsQuery,
+  llmFiltersQuery,
+  llmLatencyQuery,
+  llmMetadataQuery,
+  llmSessionsQuery,
+  logFiltersQuery,
+  logVolumeQuery,
+  surroundingQuery,
+} from './explore-schemas.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
 
 // The explorer's reads beside read-routes.ts: the logs histogram, facets and surrounding
-// lines, and LLM calls one by one, by metadata and latency over time.
+// lines, and LLM calls one by one (sorted and searched as asked), by metadata, by session and
+// latency over time.
 // Bounded by project, time range and the project's retention; every value a query parameter. explore-docs.ts
 // documents each path.
 
@@ -32,6 +43,7 @@ export const EXPLORE_PATHS = {
   llmMetadata: '/api/projects/:id/llm-calls/by-metadata',
   llmMetadataKeys: '/api/projects/:id/llm-calls/metadata-keys',
   llmLatency: '/api/projects/:id/llm-calls/latency',
+  llmSessions: '/api/projects/:id/llm-sessions',
 };
 
 type LogFiltersQuery = ReturnType<typeof logFiltersQuery.parse>;
@@ -47,14 +59,17 @@ export const logFilter = (projectId: string, q: LogFiltersQuery, retentionDays: 
   traceId: q.trace_id,
   search: q.q,
 });
-type LlmFiltersQuery = { from?: number; to?: number; model?: string; service?: string; metadata?: { key: string; value: string } };
-const llmFilter = (projectId: string, q: LlmFiltersQuery, retentionDays: number): LlmCallFilter => ({
+type LlmFiltersQuery = Partial<ReturnType<typeof llmFiltersQuery.parse>>;
+const llmFilter = (projectId: string, q: LlmFiltersQuery, retentionDays: number, prices: LlmPriceTable): LlmCallFilter => ({
   projectId,
   retentionDays,
+  prices: pricesOf(prices),
   range: apiTimeRange(q),
   model: q.model,
   service: q.service,
   metadata: q.metadata,
+  search: q.q,
+  session: q.session,
 });
 const axisOf = (b: { fromMs: number; stepMs: number; count: number }) => ({ from: b.fromMs, step_ms: b.stepMs, buckets: b.count });
 
@@ -92,27 +107,33 @@ export function registerExploreRoutes(app: FastifyInstance, store: ColumnStore, 
   app.get(EXPLORE_PATHS.llmCalls, async (request) => {
     const projectId = await projectOf(request);
     const q = llmCallsQuery.parse(request.query);
-    const r = await readLlmCalls(store, { ...llmFilter(projectId, q, await llmKept(projectId)), cursor: q.cursor, limit: q.limit });
-    return { calls: withEstimates(r.calls, prices), next_cursor: r.nextCursor };
+    const r = await readLlmCalls(store, { ...llmFilter(projectId, q, await llmKept(projectId), prices), cursor: q.cursor, limit: q.limit, sort: q.sort, order: q.order });
+    return { calls: r.calls, next_cursor: r.nextCursor };
+  });
+
+  app.get(EXPLORE_PATHS.llmSessions, async (request) => {
+    const projectId = await projectOf(request);
+    const q = llmSessionsQuery.parse(request.query);
+    return { sessions: await readLlmSessions(store, { ...llmFilter(projectId, q, await llmKept(projectId), prices), limit: q.limit }) };
   });
 
   app.get(EXPLORE_PATHS.llmMetadata, async (request) => {
     const projectId = await projectOf(request);
     const q = llmMetadataQuery.parse(request.query);
-    const rows = await readLlmByMetadata(store, { ...llmFilter(projectId, q, await llmKept(projectId)), key: q.key, limit: q.limit });
+    const rows = await readLlmByMetadata(store, { ...llmFilter(projectId, q, await llmKept(projectId), prices), key: q.key, limit: q.limit, sort: q.sort });
     return { key: q.key, values: rows };
   });
 
   app.get(EXPLORE_PATHS.llmMetadataKeys, async (request) => {
     const projectId = await projectOf(request);
-    const q = llmCallsQuery.omit({ cursor: true, limit: true }).parse(request.query);
-    return { keys: await readLlmMetadataKeys(store, llmFilter(projectId, q, await llmKept(projectId))) };
+    const q = llmFiltersQuery.omit({ cursor: true, limit: true }).parse(request.query);
+    return { keys: await readLlmMetadataKeys(store, llmFilter(projectId, q, await llmKept(projectId), prices)) };
   });
 
   app.get(EXPLORE_PATHS.llmLatency, async (request) => {
     const projectId = await projectOf(request);
     const q = llmLatencyQuery.parse(request.query);
     const buckets = bucketsOf(apiTimeRange(q), q.buckets);
-    return { ...axisOf(buckets), ...(await readLlmLatency(store, llmFilter(projectId, q, await llmKept(projectId)), buckets)) };
+    return { ...axisOf(buckets), ...(await readLlmLatency(store, llmFilter(projectId, q, await llmKept(projectId), prices), buckets)) };
   });
 }

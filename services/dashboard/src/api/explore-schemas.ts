@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_ID_LENGTH, spanStatuses } from '@devtrail/kinds';
+import { BREAKDOWN_SORTS, CALL_SORTS, GROUP_SORTS, llmSearch, MAX_ID_LENGTH, spanStatuses, type SearchNode } from '@devtrail/kinds';
 import { nameText, pgText } from '@devtrail/http';
 import { logsQuery, queryInt, rangeQuery } from './api-schemas.ts';
 import { searchParam } from './search-param.ts';
@@ -22,7 +22,12 @@ export const surroundingQuery = z.object({
 });
 
 /** Error groups with an occurrence of this service or environment. */
-export const errorGroupsQuery = rangeQuery.extend({ service: z.string().max(500).optional(), environment: z.string().max(500).optional() });
+export const errorGroupsQuery = rangeQuery.extend({
+  service: z.string().max(500).optional(),
+  environment: z.string().max(500).optional(),
+  q: searchParam.optional(),
+  sort: z.enum(GROUP_SORTS).optional(),
+});
 
 export const traceSearchQuery = rangeQuery.extend({
   operation: z.string().max(500).optional(),
@@ -38,13 +43,30 @@ const metadataFilter = z
   .max(1000)
   .regex(/^[^:]+:/, 'key:value')
   .transform((s) => ({ key: s.slice(0, s.indexOf(':')), value: s.slice(s.indexOf(':') + 1) }));
-export const llmCallsQuery = rangeQuery.extend({
+/** The logs search over LLM calls: a field calls do not have is a 400. */
+const llmSearchParam = searchParam.transform((node, ctx): SearchNode | null => {
+  if (!node) return node;
+  try {
+    return llmSearch(node);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: `search: ${(err as Error).message}` });
+    return z.NEVER;
+  }
+});
+
+/** The filters every LLM calls read takes. */
+export const llmFiltersQuery = rangeQuery.extend({
   model: z.string().max(500).optional(),
   service: z.string().max(500).optional(),
   metadata: metadataFilter.optional(),
+  q: llmSearchParam.optional(),
+  session: z.string().max(1000).optional(),
 });
-export const llmMetadataQuery = llmCallsQuery.omit({ cursor: true }).extend({ key: z.string().min(1).max(MAX_ID_LENGTH) });
-export const llmLatencyQuery = llmCallsQuery.omit({ cursor: true, limit: true }).extend({ buckets: queryInt(2, 500).default(48) });
+const sortOf = <T extends Record<string, unknown>>(sorts: T) => z.enum(Object.keys(sorts) as [Extract<keyof T, string>, ...Array<Extract<keyof T, string>>]);
+export const llmCallsQuery = llmFiltersQuery.extend({ sort: sortOf(CALL_SORTS).optional(), order: z.enum(['desc', 'asc']).optional() });
+export const llmMetadataQuery = llmFiltersQuery.omit({ cursor: true }).extend({ key: z.string().min(1).max(MAX_ID_LENGTH), sort: sortOf(BREAKDOWN_SORTS).optional() });
+export const llmSessionsQuery = llmFiltersQuery.omit({ cursor: true, session: true });
+export const llmLatencyQuery = llmFiltersQuery.omit({ cursor: true, limit: true }).extend({ buckets: queryInt(2, 500).default(48) });
 
 /** A relative range a saved search opens with: a number and m, h or d. */
 export const RELATIVE_RANGE = /^\d{1,4}[mhd]$/;

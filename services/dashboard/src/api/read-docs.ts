@@ -1,7 +1,7 @@
 import { z, type AnyZodObject } from 'zod';
 import type { ErrorGroup, IngestionRate, LlmUsageSummary, SpanRecord as SpanRecordType, TraceSummary } from '@devtrail/kinds';
 import { errorGroupsQuery, traceSearchQuery } from './explore-schemas.ts';
-import { SEARCH_NOTE } from './explore-docs.ts';
+import { LLM_COST_NOTES, SEARCH_NOTE } from './explore-docs.ts';
 import { errorsQuery, fingerprintParam, ingestionQuery, logsQuery, rangeQuery } from './api-schemas.ts';
 import { EVENT_KINDS, severities } from '@devtrail/kinds';
 import { notFound } from '@devtrail/http';
@@ -9,7 +9,6 @@ import { KINDS, type EventKind } from '@devtrail/kinds';
 import { traceIdParam, tracesQuery } from './api-schemas.ts';
 import { describeFields, json, openApiPath, sameKeys, type ApiDocs } from '@devtrail/http/api-docs';
 import { READ_PATHS } from './read-routes.ts';
-import type { withEstimates } from './llm-estimates.ts';
 import { apiAnswers } from './access-docs.ts';
 
 // The OpenAPI documentation of read-routes.ts. Its answers are written out here and
@@ -37,7 +36,9 @@ export function documentReadApi(docs: ApiDocs) {
     'ErrorGroup',
     z.object({
       fingerprint: z.string(),
-      count: z.number().int().openapi({ description: 'Distinct occurrences (by event id).' }),
+      count: z.number().int().openapi({ description: 'Distinct occurrences (by event id) over the retention.' }),
+      range_count: z.number().int().openapi({ description: 'Distinct occurrences in the range asked for that match the search and filters.' }),
+      users: z.number().int().openapi({ description: 'Distinct user ids (user_id; OTLP enduser.id) among those occurrences.' }),
       first_seen: z.string().datetime(),
       last_seen: z.string().datetime(),
       max_severity: z.enum(severities),
@@ -55,10 +56,11 @@ export function documentReadApi(docs: ApiDocs) {
       calls: z.number().int(),
       input_tokens: z.number().int(),
       output_tokens: z.number().int(),
-      cost_usd: z.number().openapi({ description: 'As sent (default 0).' }),
-      estimated_cost_usd: z.number().nullable().openapi({
-        description: 'From the summed tokens and the price table (libs/config/data/llm-prices.json or LLM_PRICES_FILE); null for a model it does not price.',
-      }),
+      cost_usd: z.number().openapi({ description: LLM_COST_NOTES.cost_usd }),
+      sent_cost_usd: z.number().openapi({ description: LLM_COST_NOTES.sent_cost_usd }),
+      estimated_cost_usd: z.number().openapi({ description: LLM_COST_NOTES.estimated_cost_usd }),
+      estimated_calls: z.number().int().openapi({ description: 'Calls whose cost is the estimate.' }),
+      unpriced_calls: z.number().int().openapi({ description: 'Calls sent without a cost, of a model the price table does not price (counted as 0).' }),
       latency_p50_ms: z.number(),
       latency_p95_ms: z.number(),
     }),
@@ -68,7 +70,7 @@ export function documentReadApi(docs: ApiDocs) {
   // The log, error and span records derive from their kind's fields, as the read queries' records do.
   sameKeys<z.infer<typeof errorGroup>, ErrorGroup>(true);
   sameKeys<z.infer<typeof latest>, ErrorGroup['latest']>(true);
-  sameKeys<z.infer<typeof llmSummary>, ReturnType<typeof withEstimates<LlmUsageSummary>>[number]>(true);
+  sameKeys<z.infer<typeof llmSummary>, LlmUsageSummary>(true);
   sameKeys<z.infer<typeof ingestionRate>, IngestionRate>(true);
 
   const nextCursor = z.string().nullable().openapi({ description: 'Pass as cursor for the next (older) page; null on the last page.' });
@@ -107,18 +109,41 @@ export function documentReadApi(docs: ApiDocs) {
   );
   read(
     READ_PATHS.errorGroups,
-    'Error groups seen in the range, most recently seen first',
+    'Error groups with an occurrence in the range, most recently seen first (or by sort)',
     describeFields(errorGroupsQuery, {
       service: 'Groups with an occurrence of this service in the range.',
       environment: 'Groups with an occurrence in this environment.',
+      q: `Groups with an occurrence matching this search, in the logs' syntax over the errors' fields (docs/dashboard.md, "Errors"). ${SEARCH_NOTE}`,
+      sort: 'last_seen (default), first_seen, events (range_count), users: largest first.',
     }),
     z.object({ groups: z.array(errorGroup) }),
   );
+  const tag = r.register(
+    'ErrorGroupTag',
+    z.object({
+      key: z.string().openapi({ description: 'release, environment, service, browser, os, or context.<key>.' }),
+      values: z.array(z.object({ value: z.string(), count: z.number().int() })).openapi({ description: 'The 10 most frequent values, by distinct occurrences.' }),
+    }),
+  );
   read(
     READ_PATHS.errorGroup,
-    'One error group and its 20 most recent occurrences',
-    null,
-    z.object({ group: errorGroup, recent: z.array(errorRecord) }),
+    'One error group: counts, users, tags, releases, its chart and its 20 most recent occurrences (a merged group answers as its target)',
+    describeFields(rangeQuery.pick({ from: true, to: true }), { from: "The chart's start (default: the group's first seen)." }),
+    z.object({
+      group: errorGroup,
+      merged: z.array(z.string()).openapi({ description: 'Fingerprints merged into this group by hand (docs/fingerprint.md).' }),
+      tags: z.array(tag),
+      releases: z.array(z.object({ release: z.string(), count: z.number().int(), first_seen: z.string().datetime(), last_seen: z.string().datetime() })).openapi({
+        description: 'Every release it was seen in (up to 200), by first seen.',
+      }),
+      chart: z
+        .object({ from: z.string().datetime(), step_ms: z.number().int(), counts: z.array(z.number().int()) })
+        .openapi({ description: 'Distinct occurrences per step over the range (48 steps at most).' }),
+      recent: z.array(errorRecord),
+      next_cursor: nextCursor.openapi({
+        description: "For the next page of occurrences: GET /errors with this fingerprint, from the group's first_seen, and this cursor.",
+      }),
+    }),
     fingerprintParam,
     notFound('Error group').message,
   );

@@ -1,5 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import { readErrorGroups, readErrors, readLlmUsage, readLogs, readSpans, readTrace, readIngestionRates, searchTerms, searchTraces } from '@devtrail/kinds';
+import {
+  membersOf,
+  readErrorGroups,
+  readErrors,
+  readGroupChart,
+  readGroupReleases,
+  readGroupTags,
+  readLlmUsage,
+  readLogs,
+  readSpans,
+  readTrace,
+  readIngestionRates,
+  searchTerms,
+  searchTraces,
+} from '@devtrail/kinds';
 import { errorGroupsQuery, traceSearchQuery } from './explore-schemas.ts';
 import { logFilter } from './explore-routes.ts';
 import type { ColumnStore } from '@devtrail/column-store';
@@ -7,8 +21,9 @@ import { traceIdParam, errorsQuery, fingerprintParam, ingestionQuery, logsQuery,
 import { notFound } from '@devtrail/http';
 import { projectOf } from './access.ts';
 import type { LlmPriceTable } from '@devtrail/config';
-import { defaultPrices, withEstimates } from './llm-estimates.ts';
+import { defaultPrices, pricesOf } from './llm-estimates.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
+import { noMerges, type MergesOf } from './group-merges.ts';
 
 // /api/projects/:id/...: what the dashboard reads. Every query is bounded by project,
 // time range and the project's retention, and runs with ClickHouse query parameters (each
@@ -33,6 +48,7 @@ export function registerReadRoutes(
   retentionOf: RetentionOf,
   lagOf?: () => Promise<unknown>,
   prices: LlmPriceTable = defaultPrices(),
+  mergesOf: MergesOf = noMerges,
 ): void {
   app.get(READ_PATHS.logs, async (request) => {
     const projectId = await projectOf(request);
@@ -47,7 +63,8 @@ export function registerReadRoutes(
     const r = await readErrors(store, {
       projectId,
       retentionDays: (await retentionOf(projectId)).error,
-      fingerprint: q.fingerprint,
+      // a group's occurrences include those of the groups merged into it
+      fingerprints: q.fingerprint ? membersOf(q.fingerprint, await mergesOf(projectId)) : undefined,
       traceId: q.trace_id,
       range: apiTimeRange(q),
       cursor: q.cursor,
@@ -66,6 +83,9 @@ export function registerReadRoutes(
         range: apiTimeRange(q),
         service: q.service,
         environment: q.environment,
+        search: q.q,
+        sort: q.sort,
+        merges: await mergesOf(projectId),
         limit: q.limit,
       }),
     };
@@ -73,12 +93,22 @@ export function registerReadRoutes(
 
   app.get(READ_PATHS.errorGroup, async (request) => {
     const projectId = await projectOf(request);
-    const { fingerprint } = fingerprintParam.parse(request.params);
+    const asked = fingerprintParam.parse(request.params).fingerprint;
+    const q = rangeQuery.parse(request.query);
     const retentionDays = (await retentionOf(projectId)).error;
-    const [group] = await readErrorGroups(store, { projectId, retentionDays, fingerprint, range: { fromMs: 0 } });
+    const merges = await mergesOf(projectId);
+    // A group merged into another is read as that one (its answer names the target).
+    const fingerprint = merges.get(asked) ?? asked;
+    const [group] = await readErrorGroups(store, { projectId, retentionDays, fingerprint, merges, range: { fromMs: 0 } });
     if (!group) throw notFound('Error group');
-    const recent = await readErrors(store, { projectId, retentionDays, fingerprint, range: { fromMs: Date.parse(group.first_seen) }, limit: 20 });
-    return { group, recent: recent.errors };
+    const scope = { projectId, retentionDays, fingerprints: membersOf(group.fingerprint, merges) };
+    const [recent, tags, releases, chart] = await Promise.all([
+      readErrors(store, { ...scope, range: { fromMs: Date.parse(group.first_seen) }, limit: 20 }),
+      readGroupTags(store, scope),
+      readGroupReleases(store, scope),
+      readGroupChart(store, { ...scope, range: { fromMs: q.from ?? Date.parse(group.first_seen), toMs: q.to } }),
+    ]);
+    return { group, merged: scope.fingerprints.slice(1), tags, releases, chart, recent: recent.errors, next_cursor: recent.nextCursor };
   });
 
   app.get(READ_PATHS.traces, async (request) => {
@@ -117,7 +147,7 @@ export function registerReadRoutes(
   app.get(READ_PATHS.llmUsage, async (request) => {
     const projectId = await projectOf(request);
     const q = rangeQuery.parse(request.query);
-    return { usage: withEstimates(await readLlmUsage(store, { projectId, retentionDays: (await retentionOf(projectId)).llm, range: apiTimeRange(q) }), prices) };
+    return { usage: await readLlmUsage(store, { projectId, retentionDays: (await retentionOf(projectId)).llm, prices: pricesOf(prices), range: apiTimeRange(q) }) };
   });
 
   app.get(READ_PATHS.ingestion, async (request) => {

@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ColumnStore } from '@devtrail/column-store';
-import { readErrorGroups, readErrors, readGroupBreakdown, type ErrorGroup } from '@devtrail/kinds';
+import { membersOf, readErrorGroups, readErrors, readGroupBreakdown, type ErrorGroup, type GroupSort } from '@devtrail/kinds';
 import { notFound } from '@devtrail/http';
-import { effectiveStatus, triageRepo, usersRepo, type GroupState, type RelationalStore, type TriageChange } from '@devtrail/relational-store';
+import { effectiveStatus, errorGroupsRepo, triageRepo, usersRepo, type GroupState, type RelationalStore, type TriageChange } from '@devtrail/relational-store';
 import { projectOf } from './access.ts';
 import { actorOf } from './actor.ts';
 import { apiTimeRange, fingerprintParam } from './api-schemas.ts';
-import { triageBody, triageListQuery, type TriageBody } from './triage-schemas.ts';
+import { mergeBody, triageBody, triageListQuery, type TriageBody } from './triage-schemas.ts';
+import { mergesLookup } from './group-merges.ts';
+import { conflict } from './merge-answers.ts';
 import { historyJson, stateJson, type TriagedGroup } from './triage-json.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
 
@@ -17,6 +19,7 @@ import type { RetentionOf } from '../data/project-retention.ts';
 export const TRIAGE_PATHS = {
   groups: '/api/projects/:id/error-groups/triage',
   group: '/api/projects/:id/error-groups/:fingerprint/triage',
+  merge: '/api/projects/:id/error-groups/:fingerprint/merge',
 };
 
 /** How many groups a filtered list considers: the most recently seen in the range, or the most recently changed of a status. */
@@ -55,6 +58,8 @@ function matches(filter: string, s: GroupState | undefined, nowMs: number): bool
 export function registerTriageRoutes(app: FastifyInstance, store: ColumnStore, relational: RelationalStore, retentionOf: RetentionOf): void {
   const repo = triageRepo(relational);
   const users = usersRepo(relational);
+  const groupsRepo = errorGroupsRepo(relational);
+  const mergesOf = mergesLookup(relational);
 
   app.get(TRIAGE_PATHS.groups, async (request) => {
     const projectId = await projectOf(request);
@@ -63,6 +68,7 @@ export function registerTriageRoutes(app: FastifyInstance, store: ColumnStore, r
     const retentionDays = (await retentionOf(projectId)).error;
     const limit = q.limit ?? 100;
     const now = Date.now();
+    const seen = { search: q.q, sort: q.sort, merges: await mergesOf(projectId) };
     let groups: ErrorGroup[];
     if (q.status === 'resolved' || q.status === 'ignored') {
       const fps = await repo.fingerprintsWithStatus(projectId, q.status, TRIAGE_SCAN_LIMIT);
@@ -77,9 +83,10 @@ export function registerTriageRoutes(app: FastifyInstance, store: ColumnStore, r
             environment: q.environment,
             fingerprints: fps.slice(i, i + CH_IN_CHUNK),
             limit: CH_IN_CHUNK,
+            ...seen,
           })),
         );
-      groups.sort((a, b) => b.last_seen.localeCompare(a.last_seen));
+      groups.sort(byOrder(q.sort));
     } else {
       groups = await readErrorGroups(store, {
         projectId,
@@ -88,6 +95,7 @@ export function registerTriageRoutes(app: FastifyInstance, store: ColumnStore, r
         service: q.service,
         environment: q.environment,
         limit: q.status === 'all' ? limit : TRIAGE_SCAN_LIMIT,
+        ...seen,
       });
     }
     const states = await repo.states(
@@ -112,13 +120,15 @@ export function registerTriageRoutes(app: FastifyInstance, store: ColumnStore, r
 
   app.get(TRIAGE_PATHS.group, async (request) => {
     const projectId = await projectOf(request);
-    const { fingerprint } = fingerprintParam.parse(request.params);
+    const asked = fingerprintParam.parse(request.params).fingerprint;
     const retentionDays = (await retentionOf(projectId)).error;
+    const merges = await mergesOf(projectId);
+    const fingerprint = merges.get(asked) ?? asked; // a merged group answers as its target
     const [[group], states, history, breakdown] = await Promise.all([
-      readErrorGroups(store, { projectId, retentionDays, fingerprint, range: { fromMs: 0 } }),
+      readErrorGroups(store, { projectId, retentionDays, fingerprint, merges, range: { fromMs: 0 } }),
       repo.states(projectId, [fingerprint]),
       repo.history(projectId, fingerprint),
-      readGroupBreakdown(store, projectId, fingerprint),
+      readGroupBreakdown(store, projectId, membersOf(fingerprint, merges)),
     ]);
     const state = states.get(fingerprint);
     if (!group && !state) throw notFound('Error group');
@@ -140,6 +150,26 @@ export function registerTriageRoutes(app: FastifyInstance, store: ColumnStore, r
       history: history.map(historyJson),
     };
   });
+
+  // Merging by hand (docs/fingerprint.md#merging-groups): this group into the body's `into`.
+  app.post(TRIAGE_PATHS.merge, async (request) => {
+    const projectId = await projectOf(request);
+    const { fingerprint } = fingerprintParam.parse(request.params);
+    const { into } = mergeBody.parse(request.body);
+    const actor = await actorOf(request, users);
+    const done = await groupsRepo.merge(projectId, fingerprint, into, actor);
+    if (!done.ok) throw conflict(done.reason);
+    return { fingerprint: done.target, merged: fingerprint };
+  });
+}
+
+/** The order of a list read in chunks, as readErrorGroups orders one query's rows. */
+function byOrder(sort: GroupSort | undefined) {
+  const key = (g: ErrorGroup): string | number => (sort === 'events' ? g.range_count : sort === 'users' ? g.users : sort === 'first_seen' ? g.first_seen : g.last_seen);
+  return (a: ErrorGroup, b: ErrorGroup) => {
+    const [x, y] = [key(a), key(b)];
+    return x < y ? 1 : x > y ? -1 : a.fingerprint.localeCompare(b.fingerprint);
+  };
 }
 
 /** The latest occurrence of a group, or the one asked for among its 200 most recent. */

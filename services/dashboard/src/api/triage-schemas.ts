@@ -35,4 +35,7 @@ export const triageBody = z
 
 export type TriageBody = z.infer<typeof triageBody>;
 
+/** Merging a group into another (docs/fingerprint.md#merging-groups). */
+export const mergeBody = z.object({ into: fingerprintHex }).strict();
+
 export const symbolicatedQuery = z.object({ event_id: z.string().uuid().optional() });

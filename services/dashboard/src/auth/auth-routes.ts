@@ -6,9 +6,10 @@ import { loginBody, passwordChangeBody, setupBody } from './auth-schemas.ts';
 import { authGuards, userJson } from './auth-guards.ts';
 import { newToken } from './csrf.ts';
 import type { LoginLimiter } from './login-limiter.ts';
-import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from './password.ts';
+import { decoyCheck, hashPassword, needsRehash, verifyPassword } from './password.ts';
 import type { Sessions } from './sessions.ts';
 import { canonicalSetupCode } from './setup-code.ts';
+import { registerLoginLinkRoutes } from './login-link.ts';
 import { registerUserRoutes } from './user-routes.ts';
 
 // /auth: claiming a fresh install (setup), login, logout, the current user, changing one's
@@ -59,6 +60,7 @@ export function registerAuthRoutes(app: FastifyInstance, users: UsersRepo, sessi
       const owner = await users.createOwner(body.username, await hashPassword(body.password), code);
       if (!owner) throw (await users.ownerExists()) ? taken() : httpError(403, INVALID_SETUP_CODE);
       opts.onOwnerCreated?.();
+      await limiter.remember(request, reply, owner.id, owner.username);
       await sessions.start(request, reply, owner);
       return reply.code(201).send({ user: userJson(owner) });
     });
@@ -69,7 +71,8 @@ export function registerAuthRoutes(app: FastifyInstance, users: UsersRepo, sessi
       const attempt = await limiter.attempt(request, body.username);
       if (attempt.retryAfter > 0) return reply.code(429).header('retry-after', String(attempt.retryAfter)).send({ error: 'Too many failed logins; try again later' });
       const user = await users.findByUsername(body.username);
-      const ok = await verifyPassword(body.password, user?.passwordHash ?? (await dummyPasswordHash()));
+      // An unknown username waits as long as a check, without taking a hashing slot from a real user.
+      const ok = user ? await verifyPassword(body.password, user.passwordHash) : await decoyCheck();
       // A disabled account answers exactly like a wrong password.
       if (!user || !ok || user.disabled) throw httpError(401, 'Invalid username or password');
       await attempt.succeeded(reply, user.id);
@@ -99,5 +102,6 @@ export function registerAuthRoutes(app: FastifyInstance, users: UsersRepo, sessi
     });
 
     registerUserRoutes(auth, users, guards);
+    registerLoginLinkRoutes(auth, users, sessions.cookies, opts.operatorToken);
   });
 }

@@ -14,16 +14,24 @@ const MAX_N = 2 ** 20;
 const MAX_R = 16;
 const MAX_P = 16;
 
-function derive(password: string, salt: Buffer, opts: ScryptOptions & { N: number; r: number; p: number }): Promise<Buffer> {
+function derive(password: string, salt: Buffer, opts: ScryptOptions & { N: number; r: number; p: number }, timed?: (ms: number) => void): Promise<Buffer> {
   const maxmem = 128 * opts.N * opts.r * opts.p + 32 * 1024 * 1024;
   return hashingSlot(
-    () => new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...opts, maxmem }, (err, key) => (err ? reject(err) : resolve(key)))),
+    () =>
+      new Promise((resolve, reject) => {
+        const started = performance.now();
+        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...opts, maxmem }, (err, key) => {
+          if (err) return reject(err);
+          timed?.(performance.now() - started);
+          resolve(key);
+        });
+      }),
   );
 }
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PASSWORD_COST);
+  const key = await derive(password, salt, PASSWORD_COST, observeCheck);
   return ['scrypt', PASSWORD_COST.N, PASSWORD_COST.r, PASSWORD_COST.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
@@ -37,12 +45,45 @@ function parse(stored: string): { N: number; r: number; p: number; salt: Buffer;
   return { N, r, p, salt: Buffer.from(parts[4], 'base64'), expected };
 }
 
+// How long a hash of today's cost takes here, lately (a moving average of every hash and check):
+// what an unknown username waits instead of hashing (decoyCheck).
+let typicalCheckMs: number | undefined;
+const FALLBACK_CHECK_MS = 300;
+function observeCheck(ms: number): void {
+  typicalCheckMs = typicalCheckMs === undefined ? ms : 0.8 * typicalCheckMs + 0.2 * ms;
+}
+
 /** Constant-time check; false for any malformed stored hash. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const h = parse(stored);
   if (!h) return false;
-  const key = await derive(password, h.salt, { N: h.N, r: h.r, p: h.p });
+  const todays = h.N === PASSWORD_COST.N && h.r === PASSWORD_COST.r && h.p === PASSWORD_COST.p;
+  const key = await derive(password, h.salt, { N: h.N, r: h.r, p: h.p }, todays ? observeCheck : undefined);
   return timingSafeEqual(key, h.expected);
+}
+
+let calibration: Promise<void> | undefined;
+/** Times one real check, once per process, when a decoy is needed before any hash was timed. */
+const calibrateChecks = () =>
+  (calibration ??= (async () => {
+    try {
+      await verifyPassword('calibration', await dummyPasswordHash());
+    } catch {
+      // the gate was full: decoys use FALLBACK_CHECK_MS until a real check is timed
+    }
+  })());
+
+/**
+ * What an unknown username gets instead of a password check: false, after about as long as a
+ * real check takes (±10 %), without hashing. So a burst of made-up usernames takes no hashing
+ * slot from a real user (hashing-gate.ts) and still cannot tell unknown users from wrong
+ * passwords by time (docs/security.md#logins).
+ */
+export async function decoyCheck(): Promise<false> {
+  if (typicalCheckMs === undefined) await calibrateChecks();
+  const ms = (typicalCheckMs ?? FALLBACK_CHECK_MS) * (0.9 + Math.random() * 0.2);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return false;
 }
 
 /** True when a stored hash was made with other parameters than today's. */

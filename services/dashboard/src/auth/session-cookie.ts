@@ -26,9 +26,12 @@ export function dashboardCookies(secure: boolean): DashboardCookies {
   const name = (kind: CookieKind) => (secure ? `__Host-${BASE_NAMES[kind]}` : BASE_NAMES[kind]);
   const set = (reply: FastifyReply, kind: CookieKind, value: string, maxAgeMs: number) => {
     const cookie = stringifySetCookie({ name: name(kind), value, httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: Math.floor(maxAgeMs / 1000) });
+    // One Set-Cookie per cookie: a later value of the same cookie replaces the earlier one.
+    // (Fastify's reply.header appends to set-cookie, so the list is rebuilt, not re-added.)
     const prev = reply.getHeader('set-cookie');
     const list = prev === undefined ? [] : Array.isArray(prev) ? prev.map(String) : [String(prev)];
-    reply.header('set-cookie', [...list, cookie]);
+    reply.removeHeader('set-cookie');
+    reply.header('set-cookie', [...list.filter((c) => !c.startsWith(`${name(kind)}=`)), cookie]);
   };
   return {
     secure,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { dataPolicySchema, KIND_NAMES } from '@devtrail/data-policy';
+import { dataPolicySchema, KIND_NAMES, llmPolicySchema } from '@devtrail/data-policy';
 import { json, openApiPath, sameKeys, type ApiDocs, type ResponseConfig } from '@devtrail/http/api-docs';
 import { apiAnswers } from '../api/access-docs.ts';
 import { DATA_PATHS } from './data-routes.ts';
-import { deleteEventsBody, deletionIdParam, quotasBody, retentionBody, samplingBody, scrubbingBody, type DeletionJson } from './data-schemas.ts';
+import { deleteEventsBody, deletionIdParam, llmBody, quotasBody, retentionBody, samplingBody, scrubbingBody, type DeletionJson } from './data-schemas.ts';
 
 // The OpenAPI documentation of data-routes.ts (docs/data.md says what each setting does).
 
@@ -22,6 +22,7 @@ export function documentDataApi(docs: ApiDocs) {
         }),
         scrubbing_defaults: z.boolean(),
         sampling: byKind(z.number()).openapi({ description: 'Share of events kept (1: all).' }),
+        llm: llmPolicySchema.openapi({ description: 'LLM calls: whether their conversations are kept, and which OTLP attributes go into their metadata.' }),
       }),
     }),
   );
@@ -79,6 +80,11 @@ export function documentDataApi(docs: ApiDocs) {
     description: "defaults: the built-in rules (secret-looking keys, card numbers); rules: the project's own, applied first. Patterns are RE2, at most 200 characters.",
   });
   path('put', DATA_PATHS.quotas, 'Set the quotas per kind and the spike guard', { params: idParam, body: quotasBody, ok: policyAnswer });
+  path('put', DATA_PATHS.llm, "Set whether LLM calls' conversations are kept, and the OTLP attributes kept in their metadata", {
+    params: idParam,
+    body: llmBody,
+    ok: policyAnswer,
+  });
   path('put', DATA_PATHS.sampling, 'Set the sampling of logs and spans (share kept, by trace)', { params: idParam, body: samplingBody, ok: policyAnswer });
   path('post', DATA_PATHS.projectDeletions, "Delete some of the project's events (a service, a time range, some kinds)", {
     params: idParam,

@@ -4,7 +4,7 @@ import { EVENT_KINDS } from '@devtrail/kinds';
 import { httpError, notFound } from '@devtrail/http';
 import { dataPolicyRepo, deletionsRepo, type Deletion, type RelationalStore } from '@devtrail/relational-store';
 import { projectOf } from '../api/access.ts';
-import { deleteEventsBody, deletionIdParam, deletionJson, quotasBody, retentionBody, samplingBody, scrubbingBody } from './data-schemas.ts';
+import { deleteEventsBody, deletionIdParam, deletionJson, llmBody, quotasBody, retentionBody, samplingBody, scrubbingBody } from './data-schemas.ts';
 
 // /api/admin: a project's data policy (retention, scrubbing, quotas and spike guard,
 // sampling), deletions of its events, and its deletion (docs/data.md). Writes go through the
@@ -17,6 +17,7 @@ export const DATA_PATHS = {
   scrubbing: '/api/admin/projects/:id/scrubbing',
   quotas: '/api/admin/projects/:id/quotas',
   sampling: '/api/admin/projects/:id/sampling',
+  llm: '/api/admin/projects/:id/llm',
   projectDeletions: '/api/admin/projects/:id/deletions',
   project: '/api/admin/projects/:id',
   deletions: '/api/admin/deletions',
@@ -48,6 +49,7 @@ export function registerDataRoutes(app: FastifyInstance, relational: RelationalS
         retention_days: Object.fromEntries(EVENT_KINDS.map((k) => [nameOfKind(k), { days: r.retentionDays[k], source: r.retentionSet[k] ? 'project' : 'default' }])),
         scrubbing_defaults: r.scrubbing.defaults,
         sampling: Object.fromEntries(EVENT_KINDS.map((k) => [nameOfKind(k), r.sampling[k]])),
+        llm: r.llm,
       },
     };
   };
@@ -92,6 +94,13 @@ export function registerDataRoutes(app: FastifyInstance, relational: RelationalS
     const id = await projectOf(request);
     const { sampling } = samplingBody.parse(request.body);
     await change(id, (p) => ({ ...p, sampling }));
+    return answer(id);
+  });
+
+  app.put(DATA_PATHS.llm, async (request) => {
+    const id = await projectOf(request);
+    const { llm } = llmBody.parse(request.body);
+    await change(id, (p) => ({ ...p, llm }));
     return answer(id);
   });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { KIND_NAMES, quotasSchema, retentionSchema, samplingSchema, scrubbingSchema, spikeGuardSchema } from '@devtrail/data-policy';
+import { KIND_NAMES, llmPolicySchema, quotasSchema, retentionSchema, samplingSchema, scrubbingSchema, spikeGuardSchema } from '@devtrail/data-policy';
 import { STORE_TIMESTAMP_PATTERN } from '@devtrail/column-store/store-domain';
 import type { Deletion } from '@devtrail/relational-store';
 import { pgText } from '@devtrail/http';
@@ -10,6 +10,7 @@ export const retentionBody = z.object({ retention_days: retentionSchema }).stric
 export const scrubbingBody = scrubbingSchema;
 export const quotasBody = z.object({ quotas: quotasSchema.optional(), spike_guard: spikeGuardSchema.optional() }).strict();
 export const samplingBody = z.object({ sampling: samplingSchema }).strict();
+export const llmBody = z.object({ llm: llmPolicySchema }).strict();
 
 const instant = z.string().datetime({ offset: true }).regex(STORE_TIMESTAMP_PATTERN);
 export const deleteEventsBody = z

@@ -1,12 +1,10 @@
-import { EVENT_KINDS, GROUPS_TABLE, KINDS, groupsSelect, type EventKind } from '@devtrail/kinds';
+import { EVENT_KINDS, GROUPS_TABLE, KINDS, rebuildGroupsStatement, type EventKind } from '@devtrail/kinds';
 import type { QueryParams } from '@devtrail/column-store';
 import type { Deletion } from '@devtrail/relational-store';
 
 // What a deletion removes, as ClickHouse conditions with query parameters (docs/data.md#deletion):
 // per kind table, the project's rows, narrowed by service and time range (an operator's
 // deletion: the kind's event time; a lowered retention: the column retention counts from).
-
-const GROUP_COLUMNS = 'project_id, fingerprint, first_seen, last_seen, events, latest, max_severity, retention_days';
 
 export interface DeletionFilter {
   /** Kinds by plural name (logs, errors, spans, llm); absent: every kind. */
@@ -40,6 +38,10 @@ export function planDeletion(d: Deletion): DeletionPlan {
     const p: QueryParams = { ...params };
     if (d.reason !== 'project') {
       const column = d.reason === 'retention' ? def.ttlColumn : def.timeColumn;
+      // Only what was received before the deletion was asked for (ttlColumn is the receive
+      // time), as consumers of the deletions topic and replay apply it (docs/topics.md, "Deletions").
+      where.push(`${def.ttlColumn} < fromUnixTimestamp64Milli({before:Int64})`);
+      p.before = Date.parse(d.requestedAt);
       if (f.service !== undefined) {
         where.push('service = {service:String}');
         p.service = f.service;
@@ -62,7 +64,7 @@ export function planDeletion(d: Deletion): DeletionPlan {
         table: GROUPS_TABLE,
         where: 'project_id = {project:String}',
         params,
-        rebuild: d.reason === 'project' ? null : `INSERT INTO ${GROUPS_TABLE} (${GROUP_COLUMNS}) ${groupsSelect(errorsTable, 'project_id = {project:String}')}`,
+        rebuild: d.reason === 'project' ? null : rebuildGroupsStatement(errorsTable, 'project_id = {project:String}'),
       };
   return { tables, groups };
 }

@@ -9,6 +9,9 @@ import { planDeletion, type TablePlan } from './deletion-plan.ts';
 // deletion (a lease in PostgreSQL), looks at ClickHouse, issues what is missing and saves
 // the progress the dashboard shows.
 //
+//   publish    first of all, every deletion not yet published goes to the deletions topic
+//              (docs/topics.md, "Deletions"): consumers downstream, the sinks and replay
+//              learn of it before any row is deleted, so none of them writes back what it covers
 //   deleting   per table: count the rows left; while some are left and no mutation of
 //              that table is under way, issue a lightweight DELETE (asynchronous: ClickHouse
 //              masks the rows at once and drops them at its next merges)
@@ -33,6 +36,8 @@ export interface DeletionProgress {
 
 export interface DeletionWorkerOptions {
   graceMs: number;
+  /** Publishes deletions on the deletions topic (acknowledged by Kafka when it resolves). */
+  publish(deletions: Deletion[]): Promise<void>;
   /** Pause between steps when there is nothing to do. */
   idleMs?: number;
   leaseMs?: number;
@@ -42,11 +47,23 @@ export function startDeletionWorker(repo: DeletionsRepo, store: ColumnStore, log
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  let lastPublishError: string | undefined;
 
   const tick = async () => {
     let d: Deletion | null = null;
     try {
+      try {
+        await publishPending(repo, opts.publish);
+        lastPublishError = undefined;
+      } catch (err) {
+        // Said once per distinct error (not every second of a Kafka outage); nothing is deleted meanwhile.
+        const message = (err as Error).message;
+        if (message !== lastPublishError) logger.warn({ err: message }, 'deletions not published on the deletions topic yet: they are carried out once they are');
+        lastPublishError = message;
+        throw err;
+      }
       d = await repo.claim(opts.leaseMs ?? 60_000);
+      if (d && !d.publishedAt) await publishPending(repo, opts.publish, [d]); // recorded after the sweep above
       if (d) await step(repo, store, d, opts.graceMs);
     } catch (err) {
       if (d && !isRetryable(err)) {
@@ -68,6 +85,14 @@ export function startDeletionWorker(repo: DeletionsRepo, store: ColumnStore, log
       await running;
     },
   };
+}
+
+/** Publishes what is not yet published (or these deletions), then records that it is. */
+async function publishPending(repo: DeletionsRepo, publish: DeletionWorkerOptions['publish'], these?: Deletion[]): Promise<void> {
+  const pending = these ?? (await repo.unpublished());
+  if (pending.length === 0) return;
+  await publish(pending);
+  await repo.markPublished(pending.map((d) => d.id));
 }
 
 const count = async (store: ColumnStore, t: { table: string; where: string; params: Record<string, unknown> }) =>

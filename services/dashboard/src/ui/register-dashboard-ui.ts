@@ -10,6 +10,7 @@ import { dashboardCookies } from '../auth/session-cookie.ts';
 import { sessions as sessionStore } from '../auth/sessions.ts';
 import { forgetSetupCode, issueSetupCode, type IssuedSetupCode } from '../auth/setup-code.ts';
 import { registerUiApiRoutes } from './ui-api-routes.ts';
+import { mergesLookup } from '../api/group-merges.ts';
 import { retentionLookup } from '../data/project-retention.ts';
 import { registerUiPages } from './ui-pages.ts';
 
@@ -51,7 +52,14 @@ export async function registerDashboardUi(app: FastifyInstance, adapters: Adapte
   });
   const projects = projectsRepo(adapters.relational);
   const operator = operatorAuthenticator(opts.operatorToken, async (id) => (await projects.get(id)) !== null);
-  registerUiApiRoutes(app, adapters.columnStore, [operator, authenticator], retentionLookup(adapters.relational, opts.defaultRetentionDays), opts.llmPrices);
+  registerUiApiRoutes(
+    app,
+    adapters.columnStore,
+    [operator, authenticator],
+    retentionLookup(adapters.relational, opts.defaultRetentionDays),
+    opts.llmPrices,
+    mergesLookup(adapters.relational),
+  );
   await registerUiPages(app);
 
   const prune = setInterval(() => {

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { bucketsOf, type Buckets, type ColumnStore } from '@devtrail/column-store';
-import { readErrorActivity, readLlmUsage } from '@devtrail/kinds';
+import { readErrorActivity, readErrorServices, readLlmUsage } from '@devtrail/kinds';
 import { projectOf, requirePrincipal, type Authenticator } from '../api/access.ts';
 import { apiTimeRange, queryInt, rangeQuery } from '../api/api-schemas.ts';
 import type { LlmPriceTable } from '@devtrail/config';
-import { defaultPrices, withEstimates } from '../api/llm-estimates.ts';
+import { defaultPrices, pricesOf } from '../api/llm-estimates.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
+import { noMerges, type MergesOf } from '../api/group-merges.ts';
 
 // Reads only the web UI needs (chart series), beside the read API and under the same
 // authentication and per-project authorisation. Bounded by time range and bucket count.
@@ -28,6 +29,7 @@ export function registerUiApiRoutes(
   authenticators: Authenticator[],
   retentionOf: RetentionOf,
   prices: LlmPriceTable = defaultPrices(),
+  mergesOf: MergesOf = noMerges,
 ): void {
   app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal(authenticators));
@@ -37,8 +39,21 @@ export function registerUiApiRoutes(
       const buckets = bucketsOf(apiTimeRange(q), q.buckets);
       return {
         ...axisOf(buckets),
-        series: await readErrorActivity(store, { projectId: id, retentionDays: (await retentionOf(id)).error, fingerprints: q.fingerprints, buckets }),
+        series: await readErrorActivity(store, {
+          projectId: id,
+          retentionDays: (await retentionOf(id)).error,
+          fingerprints: q.fingerprints,
+          buckets,
+          merges: await mergesOf(id),
+        }),
       };
+    });
+
+    // The errors list's service picker: the services that reported errors in the range.
+    api.get('/api/projects/:id/error-services', async (request) => {
+      const id = await projectOf(request);
+      const q = rangeQuery.parse(request.query);
+      return { services: await readErrorServices(store, { projectId: id, retentionDays: (await retentionOf(id)).error, range: apiTimeRange(q) }) };
     });
 
     api.get('/api/projects/:id/llm-breakdown', async (request) => {
@@ -46,19 +61,21 @@ export function registerUiApiRoutes(
       const q = seriesQuery.parse(request.query);
       const buckets = bucketsOf(apiTimeRange(q), q.buckets);
       const retentionDays = (await retentionOf(id)).llm;
+      const lookup = pricesOf(prices);
       const [series, models] = await Promise.all([
         readLlmUsage(store, {
           projectId: id,
           retentionDays,
+          prices: lookup,
           buckets,
           service: q.service,
           by: ['bucket', 'model'],
-          measures: ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd'],
+          measures: ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd', 'estimated_cost_usd'],
           limit: 20_000,
         }),
-        readLlmUsage(store, { projectId: id, retentionDays, buckets, service: q.service, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
+        readLlmUsage(store, { projectId: id, retentionDays, prices: lookup, buckets, service: q.service, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
       ]);
-      return { ...axisOf(buckets), series: withEstimates(series, prices), models: withEstimates(models, prices) };
+      return { ...axisOf(buckets), series, models };
     });
   });
 }

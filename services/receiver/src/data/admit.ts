@@ -1,6 +1,6 @@
 import type { EventKind } from '@devtrail/kinds';
 import type { BatchEvent } from '@devtrail/contract';
-import { keepTrace, scrubEvents } from '@devtrail/data-policy';
+import { dropContent, keepTrace, scrubEvents } from '@devtrail/data-policy';
 import type { KeyGrant } from '@devtrail/relational-store';
 import type { GrantPolicies, GrantPolicy } from './grant-policy.ts';
 import { quotaExceeded, type EventQuotas } from './event-quotas.ts';
@@ -63,8 +63,13 @@ export function giveBack(d: DataDeps, grant: KeyGrant, a: Admitted): void {
   if (a.events.length > 0) d.quotas.giveBack(grant.projectId, a.kind, a.events.length, a.policy.policy);
 }
 
-/** Scrubbing at the door: the kind's scrubbed fields, in place (docs/data.md#scrubbing). */
+/** Scrubbing at the door: content dropped when the project keeps none, then the kind's scrubbed fields, in place (docs/data.md#scrubbing). */
 export function scrub(a: Admitted): void {
+  if (!a.policy.policy.llm.capture_content && a.events.length > 0)
+    dropContent(
+      a.kind,
+      a.events.map((e) => e.data),
+    );
   if (a.policy.scrubber && a.events.length > 0)
     scrubEvents(
       a.kind,

@@ -35,8 +35,12 @@ export interface SearchSql {
   params: Record<string, unknown>;
 }
 
-/** The condition of a parsed search; parameter names start with `prefix` and a number. */
-export function searchSql(node: SearchNode, prefix = 'sq'): SearchSql {
+/**
+ * The condition of a parsed search; parameter names start with `prefix` and a number.
+ * `jsonText`: JSON text columns that words and `message:` match instead of the logs' message
+ * (an LLM call's input and output, llm/calls.ts).
+ */
+export function searchSql(node: SearchNode, prefix = 'sq', jsonText?: readonly string[]): SearchSql {
   const params: Record<string, unknown> = {};
   const param = (value: unknown, type: string) => {
     const name = `${prefix}${Object.keys(params).length}`;
@@ -78,6 +82,7 @@ export function searchSql(node: SearchNode, prefix = 'sq'): SearchSql {
       case 'not':
         return `NOT ${walk(n.child)}`;
       case 'text':
+        if (jsonText) return `(${[...jsonText, 'metadata'].map((c) => text(c, contains(jsonInner(n.value), n.wildcard))).join(' OR ')})`;
         return `(${text('message', contains(n.value, n.wildcard))} OR ${text('metadata', contains(jsonInner(n.value), n.wildcard))})`;
       case 'field': {
         if (n.field === 'metadata') return metadata(n.key!, n.op, n.value, n.wildcard);
@@ -86,6 +91,7 @@ export function searchSql(node: SearchNode, prefix = 'sq'): SearchSql {
           return `level IN ${param(levelsFrom(n.value, n.op as Comparison), 'Array(String)')}`;
         }
         if (n.op === 'exists') return `notEmpty(${n.field})`;
+        if (n.field === 'message' && jsonText) return `(${jsonText.map((c) => text(c, contains(jsonInner(n.value), n.wildcard))).join(' OR ')})`;
         if (n.field === 'message') return text('message', contains(n.value, n.wildcard));
         return n.wildcard ? `${n.field} LIKE ${param(likePattern(n.value, true), 'String')}` : `${n.field} = ${param(n.value, 'String')}`;
       }

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, api, projectApi } from '../lib/api.js';
 import { Link } from '../lib/router.js';
 import { useData } from '../lib/use-data.js';
-import { formatNumber, formatTime, zoneLabel } from '../lib/format.js';
+import { formatNumber, formatTime, timeAgo, zoneLabel } from '../lib/format.js';
 import { aroundParams, projectHref } from '../lib/view-state.js';
 import { fieldTerm } from '../lib/search-text.js';
 import { ErrorTitle } from './errors.js';
@@ -11,6 +11,8 @@ import { Badge } from '../components/badges.js';
 import { JsonView } from '../components/json-view.js';
 import { ErrorBox, Loading, Empty } from '../components/status.js';
 import { SymbolicatedStack } from '../components/symbolicated-stack.js';
+import { GroupChart } from '../components/group-chart.js';
+import { TagBreakdown } from '../components/tag-breakdown.js';
 import { TriagePanel } from '../components/triage-panel.js';
 
 function Breadcrumbs({ items }) {
@@ -73,14 +75,47 @@ function Occurrence({ e, projectId, fingerprint }) {
   `;
 }
 
+/** Every release the group was seen in, first and last time. */
+function Releases({ releases }) {
+  if (releases.length === 0) return html`<p class="muted">Reported without a release.</p>`;
+  return html`<div class="table-wrap"><table class="table compact" data-testid="group-releases">
+    <thead><tr><th>Release</th><th>First seen</th><th>Last seen</th><th class="num">Events</th></tr></thead>
+    <tbody>
+      ${releases.map(
+        (r) => html`<tr>
+          <td class="mono">${r.release}</td>
+          <td class="nowrap" title=${formatTime(r.first_seen, { zone: true })}>${timeAgo(r.first_seen)}</td>
+          <td class="nowrap" title=${formatTime(r.last_seen, { zone: true })}>${timeAgo(r.last_seen)}</td>
+          <td class="num">${formatNumber(r.count)}</td>
+        </tr>`,
+      )}
+    </tbody>
+  </table></div>`;
+}
+
 export function ErrorGroupPage({ project, params }) {
   const fp = params.fingerprint;
   const { data, error } = useData(() => api(projectApi(project.id, `/error-groups/${encodeURIComponent(fp)}`)), `${project.id}|${fp}`);
   const [selected, setSelected] = useState(0);
+  // Older occurrences, page by page (GET /errors with the group's cursor).
+  const [more, setMore] = useState(
+    /** @type {{ errors: any[], cursor: string | null, busy: boolean, error: unknown }} */ ({ errors: [], cursor: null, busy: false, error: null }),
+  );
   if (error instanceof ApiError && error.status === 404) return html`<${Empty}>This error group does not exist in this project.</${Empty}>`;
   if (error) return html`<${ErrorBox} error=${error} />`;
   if (!data) return html`<${Loading} />`;
-  const { group, recent } = data;
+  const { group } = data;
+  const recent = [...data.recent, ...more.errors];
+  const cursor = more.errors.length > 0 ? more.cursor : data.next_cursor;
+  const loadMore = async () => {
+    setMore({ ...more, busy: true, error: null });
+    try {
+      const r = await api(projectApi(project.id, '/errors'), { query: { fingerprint: group.fingerprint, from: Date.parse(group.first_seen), cursor, limit: 50 } });
+      setMore({ errors: [...more.errors, ...r.errors], cursor: r.next_cursor, busy: false, error: null });
+    } catch (e) {
+      setMore({ ...more, busy: false, error: e });
+    }
+  };
   const current = recent[Math.min(selected, recent.length - 1)];
   return html`
     <div class="page-head">
@@ -90,16 +125,32 @@ export function ErrorGroupPage({ project, params }) {
       </div>
     </div>
     <div class="stats">
-      <div class="stat"><span class="stat-label">Events</span><span class="stat-value">${formatNumber(group.count)}</span></div>
+      <div class="stat"><span class="stat-label">Events</span><span class="stat-value" data-testid="group-count">${formatNumber(group.count)}</span></div>
+      <div class="stat"><span class="stat-label">Users</span><span class="stat-value" data-testid="group-users">${formatNumber(group.users)}</span></div>
       <div class="stat"><span class="stat-label">First seen</span><span class="stat-value small">${formatTime(group.first_seen, { seconds: false, zone: true })}</span></div>
       <div class="stat"><span class="stat-label">Last seen</span><span class="stat-value small">${formatTime(group.last_seen, { seconds: false, zone: true })}</span></div>
       <div class="stat"><span class="stat-label">Highest severity</span><span class="stat-value"><${Badge} value=${group.max_severity} /></span></div>
       <div class="stat"><span class="stat-label">Fingerprint</span><span class="stat-value mono small">${group.fingerprint.slice(0, 16)}…</span></div>
     </div>
-    <${TriagePanel} projectId=${project.id} fingerprint=${fp} />
-    ${current ? html`<${Occurrence} e=${current} projectId=${project.id} fingerprint=${fp} />` : html`<section class="card"><h2>Latest stack trace</h2><pre class="stack">${group.latest.stack_trace}</pre></section>`}
     <section class="card">
-      <h2>Recent occurrences</h2>
+      <h2>Events over time</h2>
+      <${GroupChart} chart=${data.chart} releases=${data.releases} />
+    </section>
+    <div class="grid-2">
+      <section class="card">
+        <h2>Tags</h2>
+        <${TagBreakdown} tags=${data.tags} total=${group.count} />
+      </section>
+      <section class="card">
+        <h2>Releases</h2>
+        <${Releases} releases=${data.releases} />
+        ${data.merged.length > 0 && html`<p class="muted small" data-testid="merged-groups">${data.merged.length} group${data.merged.length === 1 ? '' : 's'} merged into this one.</p>`}
+      </section>
+    </div>
+    <${TriagePanel} projectId=${project.id} fingerprint=${group.fingerprint} />
+    ${current ? html`<${Occurrence} e=${current} projectId=${project.id} fingerprint=${group.fingerprint} />` : html`<section class="card"><h2>Latest stack trace</h2><pre class="stack">${group.latest.stack_trace}</pre></section>`}
+    <section class="card">
+      <h2>Occurrences <span class="muted small">(${formatNumber(recent.length)} of ${formatNumber(group.count)})</span></h2>
       <div class="table-wrap"><table class="table compact" data-testid="occurrences">
         <thead><tr><th>Time <span class="muted small">(${zoneLabel()})</span></th><th>Service</th><th>Environment</th><th>Release</th><th>User</th><th>Severity</th></tr></thead>
         <tbody>
@@ -115,6 +166,8 @@ export function ErrorGroupPage({ project, params }) {
           )}
         </tbody>
       </table></div>
+      ${cursor && html`<button class="btn" data-testid="more-occurrences" disabled=${more.busy} onClick=${loadMore}>Older occurrences</button>`}
+      ${more.error && html`<${ErrorBox} error=${more.error} />`}
     </section>
   `;
 }

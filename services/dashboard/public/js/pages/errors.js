@@ -1,6 +1,6 @@
 import { html } from 'htm/preact';
 import { api, projectApi } from '../lib/api.js';
-import { Link, useLocation } from '../lib/router.js';
+import { Link, setQuery, useLocation } from '../lib/router.js';
 import { boundsOf, rangeOf } from '../lib/time-range.js';
 import { useData } from '../lib/use-data.js';
 import { errorTitle, formatNumber, timeAgo, formatTime } from '../lib/format.js';
@@ -10,7 +10,7 @@ import { Sparkline } from '../components/sparkline.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
 import { TriageActions, stateLabel } from '../components/triage-panel.js';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 
 const FILTERS = [
   ['unresolved', 'Unresolved'],
@@ -21,9 +21,25 @@ const FILTERS = [
   ['all', 'All'],
 ];
 
-// Error groups seen in the range (of the service and environment chosen), most recently
-// seen first, each with its activity and triage state; filtered by state, acted on one or
-// many at a time (docs/alerts.md).
+// Error groups with an occurrence in the range (of the service and environment chosen,
+// matching the search in the logs' syntax), sorted by last or first seen, events or users in
+// the range; each with its activity, users, releases and triage state; filtered by state,
+// acted on one or many at a time, merged by hand (docs/dashboard.md, docs/alerts.md).
+
+const SORTS = [
+  ['last_seen', 'Last seen'],
+  ['first_seen', 'First seen'],
+  ['events', 'Events'],
+  ['users', 'Users'],
+];
+
+/** The releases a group was seen in, as triage recorded them: "first → last", or the one. */
+function releaseSpan(state) {
+  const first = state?.first_release || '';
+  const last = state?.last_release || '';
+  if (!first && !last) return '—';
+  return first && last && first !== last ? `${first} → ${last}` : first || last;
+}
 
 /** The type in bold, then the message, without the type twice when the message starts with it. */
 export function ErrorTitle({ type, message }) {
@@ -33,7 +49,12 @@ export function ErrorTitle({ type, message }) {
 
 async function loadGroups(projectId, query, status) {
   const bounds = boundsOf(rangeOf(query));
-  const filters = { service: query.get('service') || undefined, environment: query.get('environment') || undefined };
+  const filters = {
+    service: query.get('service') || undefined,
+    environment: query.get('environment') || undefined,
+    q: query.get('q') || undefined,
+    sort: query.get('sort') || undefined,
+  };
   const { groups } = await api(projectApi(projectId, '/error-groups/triage'), { query: { ...bounds, ...filters, limit: 200, status } });
   let activity = {};
   if (groups.length > 0) {
@@ -48,9 +69,32 @@ async function loadGroups(projectId, query, status) {
 export function ErrorsPage({ project }) {
   const { query } = useLocation();
   const status = query.get('status') || 'unresolved';
-  const key = ['range', 'from', 'to', 'service', 'environment'].map((k) => query.get(k)).join('|');
+  const key = ['range', 'from', 'to', 'service', 'environment', 'q', 'sort'].map((k) => query.get(k)).join('|');
   const { data, error, loading, reload } = useData(() => loadGroups(project.id, query, status), `${project.id}|${key}|${status}`);
+  const rangeKey = ['range', 'from', 'to'].map((k) => query.get(k)).join('|');
+  const services = useData(() => api(projectApi(project.id, '/error-services'), { query: boundsOf(rangeOf(query)) }), `${project.id}|services|${rangeKey}`);
+  const [draft, setDraft] = useState(query.get('q') || '');
+  useEffect(() => setDraft(query.get('q') || ''), [query.get('q')]);
   const [picked, setPicked] = useState(new Set());
+  const [mergeError, setMergeError] = useState('');
+  // Merging by hand: every picked group into the one with the most events.
+  const merge = async () => {
+    const chosen = (data?.groups ?? []).filter((g) => picked.has(g.fingerprint)).sort((a, b) => b.count - a.count);
+    if (
+      chosen.length < 2 ||
+      !window.confirm(`Merge ${chosen.length} groups into "${chosen[0].latest.error_message.slice(0, 80)}"? Their events and history become one group.`)
+    )
+      return;
+    setMergeError('');
+    try {
+      for (const g of chosen.slice(1))
+        await api(projectApi(project.id, `/error-groups/${g.fingerprint}/merge`), { method: 'POST', body: { into: chosen[0].fingerprint } });
+    } catch (e) {
+      setMergeError(e instanceof Error ? e.message : String(e));
+    }
+    setPicked(new Set());
+    reload();
+  };
   const toggle = (fp) => {
     const next = new Set(picked);
     if (next.has(fp)) next.delete(fp);
@@ -71,16 +115,37 @@ export function ErrorsPage({ project }) {
     <div class="tabs small" data-testid="status-filter">
       ${FILTERS.map(([s, label]) => html`<${Link} href=${here(s)} class=${s === status ? 'tab active' : 'tab'}>${label}</${Link}>`)}
     </div>
-    <${TriageActions} projectId=${project.id} fingerprints=${[...picked]} onDone=${() => (setPicked(new Set()), reload())} />
+    <form class="filters" data-testid="error-filters" onSubmit=${(e) => (e.preventDefault(), setQuery({ q: draft.trim() || null }, { replace: false }))}>
+      <label class="filter wide">Search
+        <input name="q" data-search value=${draft} onInput=${(e) => setDraft(e.currentTarget.value)} placeholder='timeout service:checkout user:u_42 -release:v1' />
+      </label>
+      <label class="filter">Service
+        <select name="service" value=${query.get('service') || ''} onChange=${(e) => setQuery({ service: e.currentTarget.value || null }, { replace: false })}>
+          <option value="">any</option>
+          ${[...new Set([...(services.data?.services ?? []), ...(query.get('service') ? [query.get('service')] : [])])].map((s) => html`<option value=${s}>${s}</option>`)}
+        </select>
+      </label>
+      <label class="filter narrow">Sort by
+        <select name="sort" value=${query.get('sort') || 'last_seen'} onChange=${(e) => setQuery({ sort: e.currentTarget.value === 'last_seen' ? null : e.currentTarget.value }, { replace: false })}>
+          ${SORTS.map(([v, label]) => html`<option value=${v}>${label}</option>`)}
+        </select>
+      </label>
+      <button class="btn btn-primary" type="submit">Search</button>
+    </form>
+    <div class="triage-bar">
+      <${TriageActions} projectId=${project.id} fingerprints=${[...picked]} onDone=${() => (setPicked(new Set()), reload())} />
+      <button class="btn" data-testid="merge-groups" disabled=${picked.size < 2} onClick=${merge}>Merge</button>
+      ${mergeError && html`<span class="error-text">${mergeError}</span>`}
+    </div>
     ${error && html`<${ErrorBox} error=${error} />`}
     ${loading && !data && html`<${Loading} />`}
     ${
       data &&
       (data.groups.length === 0
-        ? html`<${Empty}>No errors in this time range.</${Empty}>`
+        ? html`<${Empty}>${query.get('q') ? 'No errors match this search in this time range.' : 'No errors in this time range.'}</${Empty}>`
         : html`<div class="table-wrap"><table class="table" data-testid="error-groups">
           <thead>
-            <tr><th></th><th>Error</th><th>State</th><th>Activity</th><th class="num">Events</th><th>First seen</th><th>Last seen</th><th>Severity</th><th>Service</th><th>Release</th></tr>
+            <tr><th></th><th>Error</th><th>State</th><th>Activity</th><th class="num" title="In the range">Events</th><th class="num" title="Distinct users in the range">Users</th><th>First seen</th><th>Last seen</th><th>Severity</th><th>Service</th><th>Releases</th></tr>
           </thead>
           <tbody>
             ${data.groups.map(
@@ -93,12 +158,13 @@ export function ErrorsPage({ project }) {
                 </td>
                 <td class="nowrap" data-testid="group-state">${stateLabel(g.state)}</td>
                 <td><${Sparkline} values=${data.activity[g.fingerprint]} /></td>
-                <td class="num">${formatNumber(g.count)}</td>
+                <td class="num" data-testid="group-events" title=${`${formatNumber(g.count)} in all`}>${formatNumber(g.range_count)}</td>
+                <td class="num" data-testid="group-users">${formatNumber(g.users)}</td>
                 <td class="nowrap" title=${formatTime(g.first_seen, { zone: true })}>${timeAgo(g.first_seen)}</td>
                 <td class="nowrap" title=${formatTime(g.last_seen, { zone: true })}>${timeAgo(g.last_seen)}</td>
                 <td><${Badge} value=${g.max_severity} /></td>
                 <td>${g.latest.service}</td>
-                <td>${g.latest.release || '—'}</td>
+                <td class="nowrap" data-testid="group-releases">${releaseSpan(g.state)}</td>
               </tr>`,
             )}
           </tbody>

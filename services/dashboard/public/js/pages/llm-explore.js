@@ -8,13 +8,18 @@ import { projectHref } from '../lib/view-state.js';
 import { JsonView } from '../components/json-view.js';
 import { TimeChart } from '../components/time-chart.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
+import { CallCost, Conversation } from './llm-conversation.js';
 
-// The LLM page's explorer parts: latency over time, usage by any metadata key, and the
-// calls one by one with their metadata and a link to their trace (the trace id the SDK and
-// the OTLP mapping keep in the metadata).
+// The LLM page's explorer parts: latency over time, usage by any metadata key (the user and
+// the session among them), and the calls one by one, sorted and searched as asked, each
+// opening to its conversation, metadata and a link to its trace (the trace id the SDK and
+// the OTLP mapping keep in the metadata). Every cost is the effective cost.
 
 /** @typedef {{ from: number, to: number }} Bounds */
-/** @typedef {{ service?: string, model?: string, metadata?: string }} CallFilters */
+/** @typedef {{ service?: string, model?: string, metadata?: string, q?: string, session?: string }} CallFilters */
+
+/** Metadata keys offered first: who made the call and in which session (docs/otlp.md). */
+const ATTRIBUTION_KEYS = ['enduser.id', 'session.id'];
 
 /** @param {{ projectId: string, bounds: Bounds, filters: CallFilters, boundsKey: string }} props */
 export function LatencyChart({ projectId, bounds, filters, boundsKey }) {
@@ -36,18 +41,25 @@ export function LatencyChart({ projectId, bounds, filters, boundsKey }) {
 /** @param {{ projectId: string, bounds: Bounds, filters: CallFilters, boundsKey: string, by: string }} props */
 export function MetadataBreakdown({ projectId, bounds, filters, boundsKey, by }) {
   const keys = useData(() => api(projectApi(projectId, '/llm-calls/metadata-keys'), { query: { ...bounds, ...filters } }), `keys|${boundsKey}`);
-  const available = (keys.data?.keys || []).map((k) => k.key);
+  const present = (keys.data?.keys || []).map((k) => k.key);
+  const available = [...ATTRIBUTION_KEYS.filter((k) => present.includes(k)), ...present.filter((k) => !ATTRIBUTION_KEYS.includes(k))];
   const key = by || available.find((k) => k !== 'trace_id' && k !== 'span_id') || available[0] || '';
+  const [sort, setSort] = useState('calls');
   const rows = useData(
-    () => (key ? api(projectApi(projectId, '/llm-calls/by-metadata'), { query: { ...bounds, ...filters, key } }) : Promise.resolve({ key, values: [] })),
-    `by|${boundsKey}|${key}`,
+    () => (key ? api(projectApi(projectId, '/llm-calls/by-metadata'), { query: { ...bounds, ...filters, key, sort } }) : Promise.resolve({ key, values: [] })),
+    `by|${boundsKey}|${key}|${sort}`,
   );
   return html`<section class="card" data-testid="llm-by-metadata">
     <div class="row spread">
       <h2>By metadata</h2>
       <label class="inline-label">Key
         <select data-testid="llm-metadata-key" value=${key} onChange=${(e) => setQuery({ by: e.currentTarget.value })} disabled=${available.length === 0}>
-          ${available.map((k) => html`<option value=${k}>${k}</option>`)}
+          ${available.map((k) => html`<option value=${k}>${k === 'enduser.id' ? 'user (enduser.id)' : k === 'session.id' ? 'session (session.id)' : k}</option>`)}
+        </select>
+      </label>
+      <label class="inline-label">Sort
+        <select data-testid="llm-metadata-sort" value=${sort} onChange=${(e) => setSort(e.currentTarget.value)}>
+          ${['calls', 'cost', 'tokens', 'latency'].map((k) => html`<option value=${k}>${k}</option>`)}
         </select>
       </label>
     </div>
@@ -58,7 +70,7 @@ export function MetadataBreakdown({ projectId, bounds, filters, boundsKey, by })
       rows.data &&
       rows.data.values.length > 0 &&
       html`<div class="table-wrap"><table class="table compact">
-        <thead><tr><th>${key}</th><th class="num">Calls</th><th class="num">Input tokens</th><th class="num">Output tokens</th><th class="num">Cost</th><th class="num">p50</th><th class="num">p95</th></tr></thead>
+        <thead><tr><th>${key}</th><th class="num">Calls</th><th class="num">Input tokens</th><th class="num">Output tokens</th><th class="num">Cost</th><th class="num">Estimated</th><th class="num">p50</th><th class="num">p95</th></tr></thead>
         <tbody>
           ${rows.data.values.map(
             (v) => html`<tr key=${String(v.value)} data-testid="llm-metadata-row">
@@ -70,7 +82,8 @@ export function MetadataBreakdown({ projectId, bounds, filters, boundsKey, by })
               <td class="num">${formatNumber(v.calls)}</td>
               <td class="num">${formatNumber(v.input_tokens)}</td>
               <td class="num">${formatNumber(v.output_tokens)}</td>
-              <td class="num">${formatCost(v.cost_usd)}</td>
+              <td class="num" data-testid="llm-metadata-cost">${formatCost(v.cost_usd)}</td>
+              <td class="num">${formatCost(v.estimated_cost_usd)}</td>
               <td class="num">${formatNumber(v.latency_p50_ms)} ms</td>
               <td class="num">${formatNumber(v.latency_p95_ms)} ms</td>
             </tr>`,
@@ -81,8 +94,15 @@ export function MetadataBreakdown({ projectId, bounds, filters, boundsKey, by })
   </section>`;
 }
 
-/** @param {{ projectId: string, bounds: Bounds, filters: CallFilters, boundsKey: string }} props */
-export function CallList({ projectId, bounds, filters, boundsKey }) {
+const SORTS = [
+  ['time', 'Time'],
+  ['cost', 'Cost'],
+  ['tokens', 'Tokens'],
+  ['latency', 'Latency'],
+];
+
+/** @param {{ projectId: string, bounds: Bounds, filters: CallFilters, boundsKey: string, sort: string, order: string }} props */
+export function CallList({ projectId, bounds, filters, boundsKey, sort, order }) {
   const [pages, setPages] = useState(
     /** @type {{ calls: any[], cursor: string | null, error: unknown, busy: boolean }} */ ({ calls: [], cursor: null, error: null, busy: true }),
   );
@@ -92,7 +112,7 @@ export function CallList({ projectId, bounds, filters, boundsKey }) {
     const mine = gen.current;
     setPages((p) => ({ ...p, busy: true }));
     try {
-      const r = await api(projectApi(projectId, '/llm-calls'), { query: { ...bounds, ...filters, cursor, limit: 50 } });
+      const r = await api(projectApi(projectId, '/llm-calls'), { query: { ...bounds, ...filters, sort, order, cursor, limit: 50 } });
       if (mine === gen.current) setPages((p) => ({ calls: cursor ? [...p.calls, ...r.calls] : r.calls, cursor: r.next_cursor, error: null, busy: false }));
     } catch (error) {
       if (mine === gen.current) setPages((p) => ({ ...p, error, busy: false }));
@@ -102,25 +122,40 @@ export function CallList({ projectId, bounds, filters, boundsKey }) {
     gen.current++;
     setPages({ calls: [], cursor: null, error: null, busy: true });
     void load(undefined);
-  }, [boundsKey]);
+  }, [boundsKey, sort, order]);
+  const [draft, setDraft] = useState(filters.q || '');
+  useEffect(() => setDraft(filters.q || ''), [filters.q]);
   return html`<section class="card" data-testid="llm-calls">
     <div class="row spread">
       <h2>Calls</h2>
-      ${
-        (filters.model || filters.metadata) &&
-        html`<span class="chips">${
-          /** @type {Array<[string, string | undefined]>} */ ([
-            ['model', filters.model],
-            ['metadata', filters.metadata],
-          ])
-            .filter(([, v]) => v)
-            .map(
-              ([k, v]) =>
-                html`<span class="chip">${k === 'metadata' ? v : `model: ${v}`}<button type="button" aria-label=${`Remove filter ${k}`} onClick=${() => setQuery({ [k]: null }, { replace: false })}>×</button></span>`,
-            )
-        }</span>`
-      }
+      <form class="row" onSubmit=${(e) => {
+        e.preventDefault();
+        setQuery({ q: draft.trim() || null }, { replace: false });
+      }}>
+        <input type="search" class="input" data-testid="llm-search" placeholder="Search the conversation and metadata (logs syntax)" value=${draft} onInput=${(e) => setDraft(e.currentTarget.value)} />
+        <label class="inline-label">Sort
+          <select data-testid="llm-sort" value=${sort} onChange=${(e) => setQuery({ sort: e.currentTarget.value === 'time' ? null : e.currentTarget.value })}>
+            ${SORTS.map(([k, label]) => html`<option value=${k}>${label}</option>`)}
+          </select>
+        </label>
+        <button type="button" class="btn" data-testid="llm-order" title="Reverse the order" onClick=${() => setQuery({ order: order === 'asc' ? null : 'asc' })}>${order === 'asc' ? '↑ ascending' : '↓ descending'}</button>
+      </form>
     </div>
+    ${
+      (filters.model || filters.metadata || filters.q) &&
+      html`<span class="chips">${
+        /** @type {Array<[string, string | undefined]>} */ ([
+          ['model', filters.model],
+          ['metadata', filters.metadata],
+          ['q', filters.q],
+        ])
+          .filter(([, v]) => v)
+          .map(
+            ([k, v]) =>
+              html`<span class="chip">${k === 'metadata' ? v : k === 'q' ? `search: ${v}` : `model: ${v}`}<button type="button" aria-label=${`Remove filter ${k}`} onClick=${() => setQuery({ [k]: null }, { replace: false })}>×</button></span>`,
+          )
+      }</span>`
+    }
     ${pages.error && html`<${ErrorBox} error=${pages.error} />`}
     ${pages.busy && pages.calls.length === 0 && html`<${Loading} />`}
     ${!pages.busy && pages.calls.length === 0 && !pages.error && html`<${Empty}>No LLM calls match.</${Empty}>`}
@@ -137,7 +172,7 @@ export function CallList({ projectId, bounds, filters, boundsKey }) {
                 <td>${c.model}</td>
                 <td>${c.operation}</td>
                 <td class="num">${formatNumber(c.input_tokens)} / ${formatNumber(c.output_tokens)}</td>
-                <td class="num">${c.cost_usd ? formatCost(c.cost_usd) : c.estimated_cost_usd == null ? '—' : html`<span class="muted" title="estimated">≈${formatCost(c.estimated_cost_usd)}</span>`}</td>
+                <td class="num" data-testid="llm-call-cost"><${CallCost} call=${c} /></td>
                 <td class="num">${formatNumber(c.latency_ms)} ms</td>
                 <td>${c.service}</td>
                 <td>${
@@ -146,7 +181,10 @@ export function CallList({ projectId, bounds, filters, boundsKey }) {
                     : html`<span class="muted">—</span>`
                 }</td>
               </tr>
-              ${open === c.event_id && html`<tr class="log-detail"><td colspan="8"><h4>Metadata</h4><${JsonView} value=${c.metadata} /></td></tr>`}
+              ${
+                open === c.event_id &&
+                html`<tr class="log-detail"><td colspan="8"><h4>Conversation</h4><${Conversation} call=${c} /><h4>Metadata</h4><${JsonView} value=${c.metadata} /></td></tr>`
+              }
             `;
           })}
         </tbody>

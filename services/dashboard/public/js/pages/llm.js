@@ -6,6 +6,8 @@ import { boundsOf, rangeOf } from '../lib/time-range.js';
 import { useData } from '../lib/use-data.js';
 import { formatCost, formatNumber } from '../lib/format.js';
 import { CallList, LatencyChart, MetadataBreakdown } from './llm-explore.js';
+import { SessionList, SessionView } from './llm-sessions.js';
+import { TopSpenders } from './llm-top.js';
 import { TimeChart } from '../components/time-chart.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
@@ -25,33 +27,35 @@ export function LlmPage({ project }) {
   // Bounds fixed while the range is: every part of the page reads the same span of time.
   const bounds = useMemo(() => boundsOf(rangeOf(query)), [rangeKey]);
   const service = query.get('service') || undefined;
-  const filters = { service, model: query.get('model') || undefined, metadata: query.get('metadata') || undefined };
-  const boundsKey = `${project.id}|${rangeKey}|${filters.model}|${filters.metadata}`;
+  const filters = {
+    service,
+    model: query.get('model') || undefined,
+    metadata: query.get('metadata') || undefined,
+    q: query.get('q') || undefined,
+  };
+  const session = query.get('session') || '';
+  const sort = query.get('sort') || 'time';
+  const order = query.get('order') === 'asc' ? 'asc' : 'desc';
+  const boundsKey = `${project.id}|${rangeKey}|${filters.model}|${filters.metadata}|${filters.q}`;
   const { data, error, loading } = useData(
     () => api(projectApi(project.id, '/llm-breakdown'), { query: { ...bounds, service, buckets: 48 } }),
     `${project.id}|${rangeKey}`,
   );
-  // The cost chart shows cost as sent; when nothing in the range was sent with a cost (OTLP
-  // never is), it shows the estimate instead, and its title says so.
-  const sentCost = Boolean(data?.series.some((p) => p.cost_usd !== 0));
-  const cost = useMemo(
-    () =>
-      data &&
-      columns({ ...data, series: data.series.map((p) => ({ ...p, estimated_cost_usd: p.estimated_cost_usd ?? 0 })) }, sentCost ? 'cost_usd' : 'estimated_cost_usd'),
-    [data, sentCost],
-  );
+  // One cost everywhere: cost_usd is the effective cost (as sent, else the price table's
+  // estimate); estimated_cost_usd is the part of it that is estimated (docs/otlp.md#llm-cost).
+  const cost = useMemo(() => data && columns(data, 'cost_usd'), [data]);
   const tokens = useMemo(() => data && columns(data, 'tokens'), [data]);
   const totals = data?.models.reduce(
     (t, m) => ({
       calls: t.calls + m.calls,
       cost: t.cost + m.cost_usd,
-      estimated: t.estimated + (m.estimated_cost_usd ?? 0),
+      estimated: t.estimated + m.estimated_cost_usd,
+      unpriced: t.unpriced + m.unpriced_calls,
       tokens: t.tokens + m.input_tokens + m.output_tokens,
     }),
-    { calls: 0, cost: 0, estimated: 0, tokens: 0 },
+    { calls: 0, cost: 0, estimated: 0, unpriced: 0, tokens: 0 },
   );
-  // Models the price table does not know have no estimate (shown as "—").
-  const unpriced = data ? data.models.filter((m) => m.estimated_cost_usd == null).length : 0;
+  const estimatedShare = totals && totals.cost > 0 ? Math.round((100 * totals.estimated) / totals.cost) : 0;
   return html`
     <div class="page-head">
       <h1>LLM usage</h1>
@@ -67,14 +71,19 @@ export function LlmPage({ project }) {
       <div class="stats">
         <div class="stat"><span class="stat-label">Calls</span><span class="stat-value">${formatNumber(totals.calls)}</span></div>
         <div class="stat"><span class="stat-label">Tokens</span><span class="stat-value">${formatNumber(totals.tokens)}</span></div>
-        <div class="stat"><span class="stat-label">Cost (as sent)</span><span class="stat-value" data-testid="llm-total-cost">${formatCost(totals.cost)}</span></div>
-        <div class="stat" title=${unpriced ? `${unpriced} model(s) not in the price table` : 'From the price table'}>
-          <span class="stat-label">Estimated cost${unpriced ? ' *' : ''}</span><span class="stat-value" data-testid="llm-total-estimated">${formatCost(totals.estimated)}</span>
+        <div class="stat" title="As sent where the client sent a cost, else estimated from the price table">
+          <span class="stat-label">Cost</span><span class="stat-value" data-testid="llm-total-cost">${formatCost(totals.cost)}</span>
+        </div>
+        <div class="stat" title=${totals.unpriced ? `${formatNumber(totals.unpriced)} call(s) sent no cost, of models the price table does not price: counted as $0` : 'Estimated from the price table'}>
+          <span class="stat-label">of which estimated${totals.unpriced ? ' *' : ''}</span>
+          <span class="stat-value" data-testid="llm-total-estimated">${formatCost(totals.estimated)} <span class="muted small" data-testid="llm-estimated-share">(${estimatedShare}%)</span></span>
         </div>
       </div>
+      ${session && html`<${SessionView} projectId=${project.id} bounds=${bounds} session=${session} />`}
+      <${TopSpenders} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} />
       <div class="grid-2">
         <section class="card">
-          <h2 data-testid="llm-cost-chart-title">${sentCost ? 'Cost by model (USD)' : 'Estimated cost by model (USD)'}</h2>
+          <h2 data-testid="llm-cost-chart-title">Cost by model (USD)</h2>
           <${TimeChart} data=${cost.data} series=${cost.series} stacked=${true} testId="llm-cost-chart" />
         </section>
         <section class="card">
@@ -86,7 +95,7 @@ export function LlmPage({ project }) {
         <h2>By model and provider</h2>
         <div class="table-wrap"><table class="table" data-testid="llm-table">
           <thead>
-            <tr><th>Model</th><th>Provider</th><th class="num">Calls</th><th class="num">Input tokens</th><th class="num">Output tokens</th><th class="num">Cost</th><th class="num">Est. cost</th><th class="num">Latency p50</th><th class="num">Latency p95</th></tr>
+            <tr><th>Model</th><th>Provider</th><th class="num">Calls</th><th class="num">Input tokens</th><th class="num">Output tokens</th><th class="num">Cost</th><th class="num">of which estimated</th><th class="num">Latency p50</th><th class="num">Latency p95</th></tr>
           </thead>
           <tbody>
             ${data.models.map(
@@ -96,8 +105,8 @@ export function LlmPage({ project }) {
                 <td class="num">${formatNumber(m.calls)}</td>
                 <td class="num">${formatNumber(m.input_tokens)}</td>
                 <td class="num">${formatNumber(m.output_tokens)}</td>
-                <td class="num">${formatCost(m.cost_usd)}</td>
-                <td class="num" data-testid="llm-estimated">${m.estimated_cost_usd == null ? '—' : formatCost(m.estimated_cost_usd)}</td>
+                <td class="num" data-testid="llm-model-cost">${formatCost(m.cost_usd)}</td>
+                <td class="num" data-testid="llm-estimated" title=${m.unpriced_calls ? `${m.unpriced_calls} call(s) not priced` : ''}>${m.unpriced_calls === m.calls ? '—' : formatCost(m.estimated_cost_usd)}</td>
                 <td class="num">${formatNumber(m.latency_p50_ms)} ms</td>
                 <td class="num">${formatNumber(m.latency_p95_ms)} ms</td>
               </tr>`,
@@ -109,7 +118,8 @@ export function LlmPage({ project }) {
         <${LatencyChart} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} />
         <${MetadataBreakdown} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} by=${query.get('by') || ''} />
       </div>
-      <${CallList} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} />
+      <${SessionList} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} />
+      <${CallList} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} sort=${sort} order=${order} />
     `
     }
   `;

@@ -6,6 +6,7 @@ import { DrainTab } from './settings-drain.js';
 import { MembersTab } from './settings-members.js';
 import { QuotasTab, RetentionTab, ScrubbingTab } from './settings-data.js';
 import { DeleteTab } from './settings-delete.js';
+import { LlmTab } from './settings-llm.js';
 
 /** @type {Array<[string, string, import('preact').FunctionComponent<any>]>} */
 const TABS = [
@@ -17,6 +18,7 @@ const TABS = [
   ['retention', 'Retention', RetentionTab],
   ['scrubbing', 'Scrubbing', ScrubbingTab],
   ['quotas', 'Quotas & sampling', QuotasTab],
+  ['llm', 'LLM content', LlmTab],
   ['delete', 'Delete data', DeleteTab],
 ];
 

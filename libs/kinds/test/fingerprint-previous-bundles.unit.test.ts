@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fingerprint, normaliseFrames, normalisePath } from '../src/error/fingerprint.ts';
+import { previousFingerprint as fingerprint, normaliseFrames, normalisePath } from '../src/error/fingerprint-previous.ts';
 
-// Minified browser stacks (docs/fingerprint.md, "Bundled JavaScript"): the same bug from two
+// The previous rule (frozen, docs/fingerprint.md#upgrading) on minified browser stacks (docs/fingerprint.md, "Bundled JavaScript"): the same bug from two
 // deploys of one release is one group, whatever host, deployment query or content hash the
 // bundle's URL carries; the paths of other languages' frames are read as before.
 

@@ -1,0 +1,48 @@
+import { defaultFingerprintText, fingerprint, previousFingerprint } from '@devtrail/kinds';
+import { Rng, type Issue } from '../libs/kinds/test/grouping-corpus/kit.ts';
+import { browserIssues, nodeIssues } from '../libs/kinds/test/grouping-corpus/javascript.ts';
+import { pythonIssues } from '../libs/kinds/test/grouping-corpus/python.ts';
+import { dotnetIssues, javaIssues } from '../libs/kinds/test/grouping-corpus/jvm-dotnet.ts';
+import { goIssues, rubyIssues } from '../libs/kinds/test/grouping-corpus/go-ruby.ts';
+
+// `npx tsx bench/fingerprint.ts`: CPU microseconds per error report to fingerprint it, over the
+// grouping corpus's 1,070 reports (docs/fingerprint.md): the previous rule (what the receiver
+// computed per report before the current rule), the current rule, and both (what it computes
+// now: the current group and the previous rule's, docs/fingerprint.md#upgrading). Measured with
+// process.cpuUsage, rounds interleaved, median of 7 (`-- 15` for more).
+
+const issues: Issue[] = [...nodeIssues, ...browserIssues, ...pythonIssues, ...javaIssues, ...dotnetIssues, ...goIssues, ...rubyIssues];
+const r = new Rng(30);
+const reports = issues.flatMap((issue) => Array.from({ length: issue.reports }, (_, i) => issue.make(r, i)));
+
+const ways: Array<[string, (x: (typeof reports)[number]) => unknown]> = [
+  ['previous rule (before)', (x) => previousFingerprint(x)],
+  ['current rule', (x) => fingerprint(x)],
+  ['current + previous (after)', (x) => (fingerprint(x), previousFingerprint(x))],
+  ['current rule, text only (no hash)', (x) => defaultFingerprintText(x)],
+];
+
+function once(fn: (x: (typeof reports)[number]) => unknown): number {
+  const t0 = process.cpuUsage();
+  const w0 = performance.now();
+  let n = 0;
+  while (performance.now() - w0 < 400) {
+    for (const x of reports) fn(x);
+    n += reports.length;
+  }
+  const c = process.cpuUsage(t0);
+  return (c.user + c.system) / n;
+}
+
+for (const [, fn] of ways) for (const x of reports) fn(x); // warm-up
+const runs = new Map<string, number[]>(ways.map(([name]) => [name, []]));
+const ROUNDS = Number(process.argv[2] ?? 7);
+for (let round = 0; round < ROUNDS; round++) for (const [name, fn] of ways) runs.get(name)!.push(once(fn));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(
+  `fingerprinting ${reports.length} corpus reports (${Math.round(reports.reduce((a, x) => a + x.stack_trace.length + x.error_message.length, 0) / reports.length)} characters a report)`,
+);
+for (const [name] of ways) console.log(`  ${name.padEnd(36)} ${median(runs.get(name)!).toFixed(2).padStart(7)} µs/report`);
+const before = median(runs.get('previous rule (before)')!);
+const after = median(runs.get('current + previous (after)')!);
+console.log(`  after / before                       ${(after / before).toFixed(2).padStart(7)}x`);

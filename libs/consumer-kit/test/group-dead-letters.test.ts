@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { encodeBatch, newEvents, topicNames, type Envelope } from '@devtrail/contract';
+import { createKafkaLog, type ConsumedMessage, type MessageLog } from '@devtrail/message-log';
+import { poisonPrefix } from '../../../test/support/dead-letters.ts';
+import { runCli } from '../../../test/support/processes.ts';
+import { NO_STACK_REASON, STACK, stackUp } from '../../../test/support/stack.ts';
+import { createEventConsumer, groupTopics, redrive, type DeadLetter, type TopicConsumer } from '../src/index.ts';
+
+// Two consumer groups of the kit read one topic holding a message neither can read (a newer
+// schema version): each dead-letters it to its own topic, named after the group and created
+// by the kit, and hears of it (onDeadLetter); devtrail's own dead-letter topic stays empty.
+// One group is then "upgraded" (it takes unknown versions raw) and `devtrail redrive` sends
+// (the kit's function, and the CLI) its letter back: it arrives once, to that group only; a second redrive sends nothing.
+const up = await stackUp();
+
+describe.skipIf(!up)(`each consumer group's dead letters are its own${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`, () => {
+  const id = randomBytes(4).toString('hex');
+  const prefix = `${poisonPrefix('kit', id)}.`; // dead-letters on purpose
+  const topics = topicNames(prefix);
+  const log = createKafkaLog({ brokers: STACK.kafkaBrokers, clientId: 'kit-groups' });
+  const running: TopicConsumer[] = [];
+  afterAll(async () => {
+    for (const c of running) await c.stop();
+    await log.close();
+  });
+
+  const total = async (m: MessageLog, topic: string) => (await m.watermarks(topic)).reduce((n, w) => n + Number(w.high) - Number(w.low), 0);
+  const now = new Date().toISOString();
+  const data = (message: string) => ({
+    service: 'shop',
+    environment: 'production',
+    release: '',
+    timestamp: now,
+    level: 'info' as const,
+    message,
+    metadata: {},
+    trace_id: '',
+    span_id: '',
+    request_id: '',
+    context: '',
+  });
+
+  function start(group: string, o: { unknownVersion?: (m: ConsumedMessage) => Promise<void> } = {}) {
+    const got: string[] = [];
+    const letters: DeadLetter[] = [];
+    const c = createEventConsumer({
+      kind: 'log',
+      topics,
+      name: group,
+      groupId: group,
+      messageLog: log,
+      batchMs: 100,
+      unknownVersion: o.unknownVersion,
+      onDeadLetter: (l) => void letters.push(l),
+      async write(events: Array<Envelope<'log'>>) {
+        got.push(...events.map((e) => e.data.message));
+      },
+    });
+    running.push(c);
+    return { c, got, letters };
+  }
+
+  it('dead-letters to each group its own, leaves devtrail.<kind>.dlq untouched, and redrives once after a fix', { timeout: 120_000 }, async () => {
+    await log.ensureTopics(topics.all(), 3);
+    const future = {
+      key: null,
+      value: Buffer.from(JSON.stringify({ schema_version: 99, kind: 'log', project_id: 'p', payload: 'later' })),
+      headers: { 'dt-schema-version': '99' },
+    };
+    const producer = log.createProducer();
+    await producer.send([
+      {
+        topic: topics.of('log'),
+        messages: [encodeBatch('log', 'p', now, newEvents([data('a'), data('b')])), future, encodeBatch('log', 'p', now, newEvents([data('c')]))],
+      },
+    ]);
+    await producer.disconnect();
+
+    const groupA = `${prefix}billing`;
+    const groupB = `${prefix}search`;
+    const a = start(groupA);
+    const b = start(groupB);
+    await a.c.start();
+    await b.c.start();
+    for (const g of [a, b]) {
+      await expect.poll(() => [...g.got].sort(), { timeout: 30_000 }).toEqual(['a', 'b', 'c']);
+      await expect.poll(() => g.letters.length, { timeout: 15_000 }).toBe(1);
+      expect(g.letters[0]).toMatchObject({ why: 'undecodable', reason: 'undecodable: unsupported schema_version 99' });
+    }
+    expect(a.letters[0].topic).toBe(groupTopics(groupA).deadLetter);
+    expect(b.letters[0].topic).toBe(groupTopics(groupB).deadLetter);
+    expect(await total(log, groupTopics(groupA).deadLetter)).toBe(1);
+    expect(await total(log, groupTopics(groupB).deadLetter)).toBe(1);
+    expect(await total(log, topics.deadLetterOf('log'))).toBe(0);
+
+    // Group A upgrades: it now takes messages of versions it does not know, raw.
+    await a.c.stop();
+    const raws: string[] = [];
+    const a2 = start(groupA, { unknownVersion: async (m) => void raws.push(m.value!.toString()) });
+    await a2.c.start();
+    expect(await redrive({ messageLog: log, groupId: groupA, dryRun: true })).toMatchObject({ group: groupA, letters: 1, dry_run: true });
+    const sent = await runCli(['redrive', groupA], { DEVTRAIL_MODE: 'distributed', KAFKA_BROKERS: STACK.kafkaBrokers.join(',') });
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stdout).toContain(`sent 1 dead letters of ${groupA}.dlq back to group ${groupA}`);
+    await expect.poll(() => raws.length, { timeout: 30_000 }).toBe(1);
+    expect(JSON.parse(raws[0])).toMatchObject({ schema_version: 99, payload: 'later' });
+
+    expect(await redrive({ messageLog: log, groupId: groupA })).toMatchObject({ letters: 0 });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(raws).toHaveLength(1);
+    expect(a2.got).toEqual([]); // nothing else came back
+    expect(a2.c.stats()).toMatchObject({ deadLettered: 0 });
+    // Group B was not upgraded and got nothing back: its letter waits in its own topic.
+    expect(b.got.sort()).toEqual(['a', 'b', 'c']);
+    expect(await total(log, groupTopics(groupB).deadLetter)).toBe(1);
+    expect(await total(log, topics.deadLetterOf('log'))).toBe(0);
+  });
+});

@@ -1,0 +1,87 @@
+import { withinRetention, type TimeRange } from '@devtrail/column-store';
+import { searchSql } from '../log/search/sql.ts';
+import type { SearchNode } from '../log/search/syntax.ts';
+import type { PriceOf } from './cost.ts';
+import { llm } from './index.ts';
+
+// Which LLM calls a read takes (the explorer's filters, docs/api.md): the project, range and
+// retention; model, service; a metadata value and a search in the logs' syntax
+// (log/search/sql.ts: metadata is the same JSON text in both tables, and a call's input and
+// output are JSON text too); one session's calls.
+
+/** A top-level metadata key's value as text: a string as it is, another scalar as its JSON ('' when absent). */
+export const scalar = (key: string) => `if(JSONType(metadata, '${key}') = 'String', JSONExtractString(metadata, '${key}'), JSONExtractRaw(metadata, '${key}'))`;
+/** The session a call belongs to: its metadata session.id, else its gen_ai.conversation.id. */
+export const SESSION_SQL = `if(${scalar('session.id')} != '', ${scalar('session.id')}, ${scalar('gen_ai.conversation.id')})`;
+
+export interface LlmCallFilter {
+  projectId: string;
+  /** The project's retention of the kind: older rows are never returned (docs/data.md). */
+  retentionDays: number;
+  /** The deployment's price table (cost.ts); absent: nothing is estimated. */
+  prices?: PriceOf;
+  range?: Partial<TimeRange>;
+  model?: string;
+  service?: string;
+  /** Calls whose metadata has this key with this value (a string, number, boolean or null as text). */
+  metadata?: { key: string; value: string };
+  /** The logs' search syntax over the conversation and metadata (llmSearch). */
+  search?: SearchNode | null;
+  /** Calls of this session (SESSION_SQL). */
+  session?: string;
+}
+
+/** Log fields the LLM search reads as metadata keys (the trace the call belongs to). */
+const AS_METADATA = new Set(['trace_id', 'span_id']);
+const LLM_COLUMNS = new Set(['service', 'environment', 'release', 'metadata', 'message']);
+
+/** A logs search as the LLM calls take it; throws (RangeError) naming a field calls do not have. */
+export function llmSearch(node: SearchNode): SearchNode {
+  switch (node.type) {
+    case 'and':
+    case 'or':
+      return { ...node, children: node.children.map(llmSearch) };
+    case 'not':
+      return { ...node, child: llmSearch(node.child) };
+    case 'text':
+      return node;
+    case 'field':
+      if (AS_METADATA.has(node.field)) return { ...node, field: 'metadata', key: node.field };
+      if (!LLM_COLUMNS.has(node.field) || (node.field === 'message' && node.op === 'exists')) throw new RangeError(`LLM calls cannot be searched by ${node.field}`);
+      return node;
+  }
+}
+
+/** The WHERE conditions and their parameters. */
+export function llmWhere(f: LlmCallFilter, range: TimeRange) {
+  const params: Record<string, unknown> = { project: f.projectId, from: range.fromMs, to: range.toMs, retention: f.retentionDays };
+  const where = [
+    'project_id = {project:String}',
+    'timestamp >= fromUnixTimestamp64Milli({from:Int64})',
+    'timestamp <= fromUnixTimestamp64Milli({to:Int64})',
+    withinRetention(llm.tableDef.ttlColumn),
+  ];
+  if (f.model) {
+    where.push('model = {model:String}');
+    params.model = f.model;
+  }
+  if (f.service) {
+    where.push('service = {service:String}');
+    params.service = f.service;
+  }
+  if (f.metadata) {
+    const s = searchSql({ type: 'field', field: 'metadata', key: f.metadata.key, op: '=', value: f.metadata.value, wildcard: false });
+    where.push(s.where);
+    Object.assign(params, s.params);
+  }
+  if (f.search) {
+    const s = searchSql(llmSearch(f.search), 'lq', ['input', 'output']);
+    where.push(s.where);
+    Object.assign(params, s.params);
+  }
+  if (f.session !== undefined) {
+    where.push(`${SESSION_SQL} = {session:String}`);
+    params.session = f.session;
+  }
+  return { where, params };
+}
