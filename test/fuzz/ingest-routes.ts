@@ -16,4 +16,12 @@ export const INGEST_ROUTE_SAMPLES: IngestRouteSample[] = [
   { path: '/ingest/traces', valid: JSON.stringify({ trace_id: 'bb-trace', span_id: 'bb-span', operation: 'GET /', start_time: now(), duration_ms: 1 }) },
   { path: '/ingest/llm', valid: JSON.stringify({ model: 'm', provider: 'p', operation: 'chat', input_tokens: 1, output_tokens: 1, latency_ms: 1 }) },
   { path: '/ingest/drain', valid: JSON.stringify([{ message: 'drained', timestamp: Date.now(), level: 'info' }]) },
+  {
+    path: '/ingest/batch',
+    valid: JSON.stringify({
+      service: 'fuzz',
+      logs: [{ level: 'info', message: 'broken-body batch sample' }],
+      spans: [{ trace_id: 'bb-trace', span_id: 'bb-span', operation: 'GET /', start_time: now(), duration_ms: 1 }],
+    }),
+  },
 ];

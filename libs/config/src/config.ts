@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { loadLlmPrices, type LlmPriceTable } from './llm-prices.ts';
 import { EVENT_KINDS, KINDS, MAX_RETENTION_DAYS } from '@devtrail/kinds';
 
+/** The ingest body limit's default (docs/configuration.md); the SDK keeps a copy (libs/sdk/src/limits.ts). */
+export const INGEST_BODY_LIMIT_DEFAULT = 5 * 1024 * 1024;
+
 // Every setting devtrail reads, with its default, in one place. Parsed once at the
 // process edge (main.ts) and passed down; no other module reads process.env.
 const int = (def: number) => z.coerce.number().int().positive().default(def);
@@ -65,7 +68,7 @@ const envSchema = z.object({
   POSTGRES_CONNECT_TIMEOUT_MS: int(2000),
   POSTGRES_QUERY_TIMEOUT_MS: int(2000),
 
-  INGEST_BODY_LIMIT_BYTES: int(5 * 1024 * 1024),
+  INGEST_BODY_LIMIT_BYTES: int(INGEST_BODY_LIMIT_DEFAULT),
   INGEST_MAX_PENDING_EVENTS: int(200_000),
   INGEST_ACK_TIMEOUT_MS: int(5000),
   KEY_CACHE_TTL_MS: int(60_000),

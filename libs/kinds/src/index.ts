@@ -1,4 +1,5 @@
 // Everything about a telemetry kind lives in its folder; this is the package's surface.
+export { BATCH_PATH, batchSchema, batchUnits, MAX_BATCH_SECTION, type Batch } from './batch.ts';
 export { KINDS, EVENT_KINDS, KIND_TABLES, kindOf, kindByName, type EventKind, type EventDataByKind, type AnyKind } from './registry.ts';
 export type { Kind, KindSpec, KindDocs, OtlpOptions, OtlpPart, OtlpUnit, StoredEvent, RecordOf, Row } from './kind.ts';
 export { added, COMMON_FIELDS, type FieldType, type Fields, type EventOf } from './fields.ts';

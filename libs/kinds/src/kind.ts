@@ -75,6 +75,8 @@ export interface KindSpec<F extends Fields, B> {
   fastEvents?(body: unknown, now: string): Array<EventOf<F>> | undefined;
   /** A body of several events as bodies of one each, with where that event sits in them (to find and name a refused one). */
   split?(body: unknown): Array<{ body: unknown; path: Array<string | number> }>;
+  /** The body's array of records, when one body carries many (logs): a batch request's section is that array; otherwise each item of the section is a body. */
+  batchField?: string;
   /** The success answer. */
   respond(events: Array<EventOf<F>>): Record<string, unknown>;
   /** A field whose value, when every event of a batch shares it, keys the batch's Kafka message (order per value). */

@@ -43,7 +43,7 @@ export const METRICS = {
   refusedRecords: {
     name: 'devtrail_receiver_refused_records_total',
     type: 'counter',
-    help: 'Records refused one by one inside an accepted OTLP request (its partial success), by the kind they would have been.',
+    help: 'Records refused one by one inside an accepted OTLP or /ingest/batch request (its partial success), by the kind they would have been.',
     labels: ['kind', 'reason'],
   },
   rateLimitedEvents: {

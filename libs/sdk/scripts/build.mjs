@@ -21,4 +21,31 @@ for (const [config, type] of [
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'package.json'), JSON.stringify({ type }, null, 2) + '\n');
 }
-console.log('built dist/esm and dist/cjs');
+// The script-tag build (docs/sdk.md#script-tag): the browser entry as one minified IIFE that
+// sets `window.devtrail`; its size is held in docs/sdk.md by test/bundle-size.test.ts.
+const { build } = await import('esbuild');
+await build({
+  entryPoints: [join(root, 'src/index.ts')],
+  bundle: true,
+  format: 'iife',
+  globalName: 'devtrail',
+  platform: 'browser',
+  target: 'es2020',
+  minify: true,
+  sourcemap: true,
+  legalComments: 'none',
+  outfile: join(root, 'dist/browser/devtrail.min.js'),
+});
+// The source-map CLI (docs/sdk.md#source-maps): the upload shared with the admin CLI
+// (@devtrail/source-maps/build) bundled into one file, so the package keeps no dependencies.
+await build({
+  entryPoints: [join(root, 'cli/sourcemaps.ts')],
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  banner: { js: '#!/usr/bin/env node' },
+  legalComments: 'none',
+  outfile: join(root, 'dist/cli/devtrail-sourcemaps.mjs'),
+});
+console.log('built dist/esm, dist/cjs, dist/browser/devtrail.min.js and dist/cli/devtrail-sourcemaps.mjs');

@@ -7,12 +7,23 @@ import { errorInfo } from './error-info.js';
 import { isValidSpanId, isValidTraceId } from './ids.js';
 import { Logger, type LoggerBindings } from './logger.js';
 import { API_KEY_PATTERN, resolveOptions, type ClientOptions, type ResolvedOptions } from './options.js';
-import { Scope, mergeScopes } from './scope.js';
+import { installBreadcrumbs } from './browser/breadcrumbs.js';
+import { installGlobalErrorHandlers } from './browser/global-errors.js';
+import { pageContext } from './browser/page-context.js';
+import { Scope, mergeScopes, type User } from './scope.js';
 import { Span } from './span.js';
+import { activeOtelSpanContext } from './otel/active-span.js';
+import { runtimeHooks } from './runtime-hooks.js';
 import { createTraceHeaders, type SpanContext } from './trace-context.js';
 import { HttpTransport, NoopTransport, type TelemetryTransport, type TransportStats } from './transport/transport.js';
 import type { Breadcrumb, CaptureErrorOptions, LlmUsageInput, LogLevel, Metadata, SpanRecordInput, TagValue } from './types.js';
-import { buildErrorReport, buildLlmRecord, buildLogEntry, buildSpanRecord, clampRelease } from './wire.js';
+import { buildErrorReport, buildLlmRecord, buildLogEntry, buildSpanRecord, clampRelease, type WireErrorReport, type WireLogEntry, type WireSpan } from './wire.js';
+
+/** Delivery counts, and the records left out on purpose: by `sampleRate` or a `beforeSend*` hook (not counted as dropped). */
+export interface ClientStats extends TransportStats {
+  sampledOut: number;
+  filteredOut: number;
+}
 
 export interface SpanOptions {
   /** Parent span or remote span context. Default: the active span. `null` starts a new trace. */
@@ -23,6 +34,10 @@ export interface SpanOptions {
   metadata?: Metadata;
   /** Epoch milliseconds. */
   startTime?: number;
+  /** The caller's sampled flag, with `traceId` (incoming trace context). */
+  sampled?: boolean;
+  /** The request scope whose tags the span carries (middleware: the request's own). Default: the active one. */
+  scope?: Scope;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
@@ -43,6 +58,9 @@ export class DevtrailClient {
   private readonly transport: TelemetryTransport;
   private readonly globalScope: Scope;
   private readonly detachBrowser: (() => void) | undefined;
+  private readonly detachProcess: (() => void) | undefined;
+  private sampledOut = 0;
+  private filteredOut = 0;
 
   constructor(options: ClientOptions = {}) {
     const o = (this.options = resolveOptions(options));
@@ -55,8 +73,10 @@ export class DevtrailClient {
           baseUrl: o.baseUrl!,
           envelope: { service: o.service, environment: o.environment, release: clampRelease(o.release) },
           batchSize: o.batchSize,
+          maxBatchBytes: o.maxBatchBytes,
           flushIntervalMs: o.flushIntervalMs,
           maxQueueSize: o.maxQueueSize,
+          maxQueueBytes: o.maxQueueBytes,
           maxRetries: o.maxRetries,
           initialBackoffMs: o.initialBackoffMs,
           maxBackoffMs: o.maxBackoffMs,
@@ -67,7 +87,8 @@ export class DevtrailClient {
         })
       : new NoopTransport();
     this.logger = new Logger((level, message, metadata, bindings) => this.writeLog(level, message, metadata, bindings));
-    this.detachBrowser = this.enabled && isBrowser() ? this.flushWhenPageHides() : undefined;
+    this.detachBrowser = this.enabled && isBrowser() ? this.attachToPage() : undefined;
+    this.detachProcess = this.enabled ? runtimeHooks()?.attach(this) : undefined;
   }
 
   private checkEnabled(): boolean {
@@ -97,18 +118,17 @@ export class DevtrailClient {
     if (level !== 'debug') this.addBreadcrumb({ type: 'log', message: `[${level}] ${message}` });
     if (!this.enabled) return;
     const active = activeContext();
-    this.transport.send(
-      'log',
-      buildLogEntry({
-        level,
-        message,
-        metadata: withTags(this.currentTags(active?.scope), bindings.metadata, metadata),
-        traceId: bindings.traceId ?? active?.span?.traceId,
-        spanId: bindings.spanId ?? active?.span?.spanId,
-        requestId: bindings.requestId ?? active?.requestId,
-        context: bindings.context,
-      }),
-    );
+    const span = this.correlation(active);
+    const entry = buildLogEntry({
+      level,
+      message,
+      metadata: withTags(this.currentTags(active?.scope), bindings.metadata, metadata),
+      traceId: bindings.traceId ?? span?.traceId,
+      spanId: bindings.spanId ?? span?.spanId,
+      requestId: bindings.requestId ?? active?.requestId,
+      context: bindings.context,
+    });
+    this.queue('log', this.hook(this.options.beforeSendLog, entry));
   }
 
   private printToConsole(level: LogLevel, message: string, metadata: Metadata | undefined, bindings: LoggerBindings): void {
@@ -123,31 +143,37 @@ export class DevtrailClient {
   captureError(error: unknown, options: CaptureErrorOptions = {}): void {
     if (!this.enabled) return;
     try {
+      const rate = this.options.sampleRate;
+      if (rate < 1 && !(Math.random() < rate)) {
+        this.sampledOut++;
+        return;
+      }
       const info = errorInfo(error);
       const active = activeContext();
       const scope = mergeScopes(this.globalScope, active?.scope, this.options.maxBreadcrumbs);
-      const span = active?.span;
-      this.transport.send(
-        'error',
-        buildErrorReport({
-          errorMessage: info.message,
-          stackTrace: info.stack,
-          severity: options.severity,
-          context: withTags(
-            scope.tags,
-            {
-              error_type: info.type,
-              span_id: span?.spanId,
-              request_id: active?.requestId,
-            },
-            options.context,
-          ),
-          traceId: options.traceId ?? span?.traceId,
-          userId: options.userId ?? scope.userId,
-          breadcrumbs: [...scope.breadcrumbs, ...(options.breadcrumbs ?? [])],
-          fingerprint: options.fingerprint,
-        }),
-      );
+      const span = this.correlation(active);
+      const report = buildErrorReport({
+        errorMessage: info.message,
+        stackTrace: info.stack,
+        severity: options.severity,
+        context: withTags(
+          scope.tags,
+          {
+            error_type: info.type,
+            span_id: span?.spanId,
+            request_id: active?.requestId,
+            user: scope.user,
+            ...pageContext(),
+          },
+          options.context,
+        ),
+        traceId: options.traceId ?? span?.traceId,
+        userId: options.userId ?? scope.userId,
+        breadcrumbs: [...scope.breadcrumbs, ...(options.breadcrumbs ?? [])],
+        fingerprint: options.fingerprint,
+      });
+      const hook = this.options.beforeSend;
+      this.queue('error', this.hook(hook && ((r: WireErrorReport) => hook(r, { error })), report));
     } catch {
       // see class comment
     }
@@ -189,13 +215,16 @@ export class DevtrailClient {
     const active = activeContext();
     let traceId: string | undefined;
     let parentSpanId: string | undefined;
-    if (options.parent) ({ traceId, spanId: parentSpanId } = options.parent);
-    else if (options.parent === undefined && options.traceId) ({ traceId, parentSpanId } = options);
-    else if (options.parent === undefined && active?.span) ({ traceId, spanId: parentSpanId } = active.span);
-    if (!isValidTraceId(traceId)) traceId = parentSpanId = undefined;
+    let sampled: boolean | undefined;
+    if (options.parent) ({ traceId, spanId: parentSpanId, sampled } = options.parent);
+    else if (options.parent === undefined && options.traceId) ({ traceId, parentSpanId, sampled } = options);
+    else if (options.parent === undefined && active?.span) ({ traceId, spanId: parentSpanId, sampled } = active.span);
+    if (!isValidTraceId(traceId)) traceId = parentSpanId = sampled = undefined;
     if (!isValidSpanId(parentSpanId)) parentSpanId = undefined;
-    const scope = active?.scope;
-    return new Span({ operation, traceId, parentSpanId, metadata: options.metadata, startTime: options.startTime }, (span) => this.sendSpan(span, scope));
+    // A trace's first span decides whether the trace is sampled; every span under it follows.
+    sampled ??= traceId === undefined ? this.sampleTrace() : true;
+    const scope = options.scope ?? active?.scope;
+    return new Span({ operation, traceId, parentSpanId, metadata: options.metadata, startTime: options.startTime, sampled }, (span) => this.sendSpan(span, scope));
   }
 
   /** Runs `fn` with `span` as the active span (logs and child spans attach to it). */
@@ -223,21 +252,46 @@ export class DevtrailClient {
     }
   }
 
+  /** The span logs, errors and LLM records are correlated with: devtrail's active span, else OpenTelemetry's (an app that runs the OTel SDK). */
+  private correlation(active: ReturnType<typeof activeContext>): SpanContext | undefined {
+    return active?.span ?? activeOtelSpanContext();
+  }
+
+  /** tracesSampleRate's decision for a new trace. */
+  private sampleTrace(): boolean {
+    const rate = this.options.tracesSampleRate;
+    return rate >= 1 || (rate > 0 && Math.random() < rate);
+  }
+
   private sendSpan(span: Span, scope: Scope | undefined): void {
-    if (!this.enabled) return;
-    this.transport.send(
-      'span',
-      buildSpanRecord({
-        traceId: span.traceId,
-        spanId: span.spanId,
-        parentSpanId: span.parentSpanId,
-        operation: span.operation,
-        startTime: span.startTime,
-        durationMs: span.durationMs ?? 0,
-        status: span.status,
-        metadata: withTags(this.currentTags(scope), span.metadata),
-      }),
-    );
+    if (!this.enabled || !span.sampled) return;
+    const record = buildSpanRecord({
+      traceId: span.traceId,
+      spanId: span.spanId,
+      parentSpanId: span.parentSpanId,
+      operation: span.operation,
+      startTime: span.startTime,
+      durationMs: span.durationMs ?? 0,
+      status: span.status,
+      metadata: withTags(this.currentTags(scope), span.metadata),
+    });
+    this.queue('span', this.hook(this.options.beforeSendSpan, record));
+  }
+
+  /** A record through the user's hook: what it returns (null to drop), or the record as it was if the hook throws. */
+  private hook<R>(fn: ((record: R) => R | null) | undefined, record: R): R | null {
+    if (!fn) return record;
+    try {
+      return fn(record);
+    } catch (err) {
+      this.options.warn(`a beforeSend hook threw (${(err as Error)?.message ?? err}); the record is sent as it was`);
+      return record;
+    }
+  }
+
+  private queue(kind: 'log' | 'error' | 'span', record: WireLogEntry | WireErrorReport | WireSpan | null): void {
+    if (record === null || typeof record !== 'object') this.filteredOut++;
+    else this.transport.send(kind, record);
   }
 
   /** Headers for an outgoing request so the callee joins the active trace. Empty outside a span. */
@@ -253,6 +307,7 @@ export class DevtrailClient {
     if (!this.enabled) return;
     try {
       const active = activeContext();
+      const span = this.correlation(active);
       this.transport.send(
         'llm',
         buildLlmRecord({
@@ -260,8 +315,8 @@ export class DevtrailClient {
           metadata: withTags(
             this.currentTags(active?.scope),
             {
-              trace_id: active?.span?.traceId,
-              span_id: active?.span?.spanId,
+              trace_id: span?.traceId,
+              span_id: span?.spanId,
               request_id: active?.requestId,
             },
             usage.metadata,
@@ -280,7 +335,8 @@ export class DevtrailClient {
     this.currentScope().addBreadcrumb(crumb);
   }
 
-  setUser(user: string | { id: string | number } | null): void {
+  /** The user events are about (docs/sdk.md#users): an id, or `{ id, email, username, … }`; null clears it. */
+  setUser(user: string | number | User | null): void {
     this.currentScope().setUser(user);
   }
 
@@ -315,11 +371,28 @@ export class DevtrailClient {
   /** Flushes, then stops: later events are dropped. */
   close(timeoutMs?: number): Promise<boolean> {
     this.detachBrowser?.();
+    this.detachProcess?.();
     return this.transport.close(timeoutMs);
   }
 
-  stats(): TransportStats {
-    return this.transport.stats();
+  /** The process is exiting: what is still queued can no longer be sent; it is counted as dropped. */
+  dropPendingAtExit(): void {
+    this.transport.dropPending('AtExit', 'still queued when the process exited');
+  }
+
+  stats(): ClientStats {
+    return { ...this.transport.stats(), sampledOut: this.sampledOut, filteredOut: this.filteredOut };
+  }
+
+  /** Browser: flush when the page hides; uncaught errors and breadcrumbs recorded without code changes (docs/sdk.md#browser). */
+  private attachToPage(): () => void {
+    const o = this.options;
+    const detach = [this.flushWhenPageHides()];
+    if (o.captureUncaught) detach.push(installGlobalErrorHandlers(this));
+    if (o.breadcrumbs) detach.push(installBreadcrumbs((crumb) => this.addBreadcrumb(crumb), o.breadcrumbs));
+    return () => {
+      for (const d of detach) d();
+    };
   }
 
   private flushWhenPageHides(): () => void {

@@ -3,12 +3,12 @@
 // AsyncLocalStorage-based context on top of this. This is the public surface:
 // wire mapping, retry timing and the context manager stay internal, so they
 // can change without breaking users.
-export { DevtrailClient, createClient, type SpanOptions } from './client.js';
+export { DevtrailClient, createClient, type SpanOptions, type ClientStats } from './client.js';
 export { init, getClient } from './default-client.js';
 export type { ClientOptions, ResolvedOptions } from './options.js';
 export { Logger, type LoggerBindings } from './logger.js';
 export { Span, type SpanEndOptions } from './span.js';
-export { Scope } from './scope.js';
+export { Scope, type User } from './scope.js';
 export {
   parseTraceparent,
   formatTraceparent,
@@ -20,7 +20,16 @@ export {
 export { newTraceId, newSpanId, isValidTraceId, isValidSpanId } from './ids.js';
 export type { WireLogEntry, WireErrorReport, WireSpan, WireLlmRecord, WireBreadcrumb } from './wire.js';
 export type { TransportStats } from './transport/transport.js';
-export { installGlobalErrorHandlers } from './browser-errors.js';
+export { installGlobalErrorHandlers } from './browser/global-errors.js';
+export {
+  createSpanExporter,
+  hrTimeToMs,
+  type SpanExporterLike,
+  type ReadableSpanLike,
+  type ExportResultLike,
+  type SpanExporterOptions,
+  type HrTime,
+} from './otel/span-exporter.js';
 export type {
   LogLevel,
   Severity,

@@ -1,6 +1,10 @@
 // Client options, their defaults and the environment variables they fall back to.
+import type { BreadcrumbOptions } from './browser/breadcrumbs.js';
 import { isBrowser, isServerless, readEnv } from './env.js';
+import { MAX_BATCH_SECTION, MAX_BODY_BYTES } from './limits.js';
+import { KEEPALIVE_MAX_BYTES } from './transport/transport.js';
 import type { TagValue } from './types.js';
+import type { WireErrorReport, WireLogEntry, WireSpan } from './wire.js';
 
 export interface ClientOptions {
   /** Project key, `dt_` + 24 hex. Without one the client is a silent no-op. Env: DEVTRAIL_API_KEY. */
@@ -15,12 +19,16 @@ export interface ClientOptions {
   release?: string;
   /** Set false to turn the client into a no-op even with a key. */
   enabled?: boolean;
-  /** Logs per request, 1..1000. Default 100. */
+  /** Records per request, of every kind together, 1..1000. Default 500. */
   batchSize?: number;
-  /** Longest a log waits before its batch is sent. Default 5000 ms, 1000 ms on serverless platforms. */
+  /** Bytes per request (serialised records). Default 512 KiB, 60 KB in browsers (fetch keepalive's limit); a larger record is dropped. */
+  maxBatchBytes?: number;
+  /** Longest a record waits before its batch is sent (an error report is sent at once). Default 5000 ms, 1000 ms on serverless platforms. */
   flushIntervalMs?: number;
-  /** Pending events kept while batching or retrying; the oldest is dropped beyond this. Default 1000. */
+  /** Records kept while batching or retrying; the oldest is dropped beyond this. Default 10000. */
   maxQueueSize?: number;
+  /** Bytes kept while batching or retrying; the oldest is dropped beyond this. Default 16 MiB, 1 MiB in browsers. */
+  maxQueueBytes?: number;
   /** Retries after the first attempt for network errors, 5xx and 429. Default 5. */
   maxRetries?: number;
   /** First backoff delay, doubled per retry with jitter. Default 500 ms. */
@@ -43,6 +51,26 @@ export interface ClientOptions {
   onWarning?: (message: string) => void;
   /** Custom fetch, e.g. for tests or proxies. Default: global fetch. */
   fetch?: typeof fetch;
+  /** Node: outgoing fetch/undici and http/https requests inside a span carry traceparent and get a client span. Default true. */
+  traceOutgoing?: boolean;
+  /** Share of error reports sent, 0..1 (decided per report). Default 1. */
+  sampleRate?: number;
+  /** Changes an error report before it is queued, or drops it (return null). `error` is what was captured. */
+  beforeSend?: (report: WireErrorReport, hint: { error: unknown }) => WireErrorReport | null;
+  /** Changes a finished span before it is queued, or drops it (return null). */
+  beforeSendSpan?: (span: WireSpan) => WireSpan | null;
+  /** Changes a log entry before it is queued, or drops it (return null). */
+  beforeSendLog?: (log: WireLogEntry) => WireLogEntry | null;
+  /** Browser: breadcrumbs recorded automatically (clicks, console, fetch/XHR, navigation); false turns all off. Default true. */
+  breadcrumbs?: boolean | BreadcrumbOptions;
+  /** Share of new traces whose spans are sent, 0..1 (a trace joined from a caller follows its sampled flag). Default 1. */
+  tracesSampleRate?: number;
+  /** Node: report uncaught exceptions and unhandled rejections, and flush before the process exits as Node would. Default true. */
+  captureUncaught?: boolean;
+  /** Node: flush on SIGTERM and SIGINT before the process ends as it would have. Default true. */
+  flushOnSignals?: boolean;
+  /** The longest a crash or a signal waits for the flush. Default 2000 ms. */
+  shutdownTimeoutMs?: number;
 }
 
 export interface ResolvedOptions {
@@ -53,8 +81,10 @@ export interface ResolvedOptions {
   release: string | undefined;
   enabled: boolean;
   batchSize: number;
+  maxBatchBytes: number;
   flushIntervalMs: number;
   maxQueueSize: number;
+  maxQueueBytes: number;
   maxRetries: number;
   initialBackoffMs: number;
   maxBackoffMs: number;
@@ -66,6 +96,16 @@ export interface ResolvedOptions {
   console: boolean;
   warn: (message: string) => void;
   fetch: typeof fetch | undefined;
+  traceOutgoing: boolean;
+  sampleRate: number;
+  beforeSend: ClientOptions['beforeSend'];
+  beforeSendSpan: ClientOptions['beforeSendSpan'];
+  beforeSendLog: ClientOptions['beforeSendLog'];
+  breadcrumbs: false | BreadcrumbOptions;
+  tracesSampleRate: number;
+  captureUncaught: boolean;
+  flushOnSignals: boolean;
+  shutdownTimeoutMs: number;
 }
 
 // Lower-case hex, as the receiver generates and checks keys.
@@ -75,9 +115,50 @@ function num(value: number | undefined, fallback: number, min = 0): number {
   return typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : fallback;
 }
 
+/** Every option's name, to warn about a misspelt one. */
+const KNOWN: ReadonlySet<string> = new Set<keyof ClientOptions>([
+  'apiKey',
+  'baseUrl',
+  'service',
+  'environment',
+  'release',
+  'enabled',
+  'batchSize',
+  'maxBatchBytes',
+  'flushIntervalMs',
+  'maxQueueSize',
+  'maxQueueBytes',
+  'maxRetries',
+  'initialBackoffMs',
+  'maxBackoffMs',
+  'requestTimeoutMs',
+  'maxBreadcrumbs',
+  'serverless',
+  'keepalive',
+  'tags',
+  'console',
+  'onWarning',
+  'fetch',
+  'traceOutgoing',
+  'sampleRate',
+  'beforeSend',
+  'beforeSendSpan',
+  'beforeSendLog',
+  'breadcrumbs',
+  'tracesSampleRate',
+  'captureUncaught',
+  'flushOnSignals',
+  'shutdownTimeoutMs',
+]);
+
 export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
   const serverless = options.serverless ?? isServerless();
+  const browser = isBrowser();
   const warn = options.onWarning ?? ((message: string) => console.warn(`[devtrail] ${message}`));
+  // Outside production builds, a misspelt option is said rather than silently ignored.
+  if (readEnv('NODE_ENV') !== 'production') {
+    for (const key of Object.keys(options)) if (!KNOWN.has(key)) warn(`unknown option "${key}" is ignored (docs/sdk.md#client-options)`);
+  }
   const apiKey = options.apiKey ?? readEnv('DEVTRAIL_API_KEY');
   const baseUrl = (options.baseUrl ?? readEnv('DEVTRAIL_BASE_URL'))?.replace(/\/+$/, '');
   return {
@@ -87,20 +168,32 @@ export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
     environment: options.environment ?? readEnv('DEVTRAIL_ENVIRONMENT') ?? readEnv('NODE_ENV') ?? 'production',
     release: options.release ?? readEnv('DEVTRAIL_RELEASE'),
     enabled: options.enabled ?? true,
-    batchSize: Math.min(1000, Math.floor(num(options.batchSize, 100, 1))),
+    batchSize: Math.min(MAX_BATCH_SECTION, Math.floor(num(options.batchSize, 500, 1))),
+    maxBatchBytes: Math.min(MAX_BODY_BYTES / 2, Math.floor(num(options.maxBatchBytes, browser ? KEEPALIVE_MAX_BYTES : 512 * 1024, 1024))),
     flushIntervalMs: num(options.flushIntervalMs, serverless ? 1000 : 5000, 1),
-    maxQueueSize: Math.floor(num(options.maxQueueSize, 1000, 1)),
+    maxQueueSize: Math.floor(num(options.maxQueueSize, 10_000, 1)),
+    maxQueueBytes: Math.floor(num(options.maxQueueBytes, browser ? 1024 * 1024 : 16 * 1024 * 1024, 1024)),
     maxRetries: Math.floor(num(options.maxRetries, 5)),
     initialBackoffMs: num(options.initialBackoffMs, 500, 1),
     maxBackoffMs: num(options.maxBackoffMs, 30_000, 1),
     requestTimeoutMs: num(options.requestTimeoutMs, 10_000, 1),
     maxBreadcrumbs: Math.floor(num(options.maxBreadcrumbs, 50)),
     serverless,
-    keepalive: options.keepalive ?? isBrowser(),
+    keepalive: options.keepalive ?? browser,
     tags: { ...options.tags },
     console: options.console ?? false,
     warn,
     // Looked up per call so a fetch patched in later (tests, instrumentation) is used.
     fetch: options.fetch ?? (typeof fetch === 'function' ? (input, init) => globalThis.fetch(input, init) : undefined),
+    traceOutgoing: options.traceOutgoing ?? true,
+    sampleRate: Math.min(1, num(options.sampleRate, 1)),
+    beforeSend: options.beforeSend,
+    beforeSendSpan: options.beforeSendSpan,
+    beforeSendLog: options.beforeSendLog,
+    breadcrumbs: options.breadcrumbs === false ? false : options.breadcrumbs === true || options.breadcrumbs === undefined ? {} : options.breadcrumbs,
+    tracesSampleRate: Math.min(1, num(options.tracesSampleRate, 1)),
+    captureUncaught: options.captureUncaught ?? true,
+    flushOnSignals: options.flushOnSignals ?? true,
+    shutdownTimeoutMs: num(options.shutdownTimeoutMs, 2000),
   };
 }

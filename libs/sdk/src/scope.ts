@@ -3,16 +3,34 @@
 import type { Breadcrumb, TagValue } from './types.js';
 import { toIsoTime } from './wire.js';
 
+/** The user an event is about: `id` (else `email`, else `username`) becomes the error's `user_id`, the rest its `context.user`. */
+export interface User {
+  id?: string | number;
+  email?: string;
+  username?: string;
+  [field: string]: unknown;
+}
+
 export class Scope {
   userId: string | undefined;
+  /** The user's other fields (email, username, …), for the error's context. */
+  user: Record<string, unknown> | undefined;
   readonly tags: Record<string, TagValue> = {};
   private readonly crumbs: Required<Breadcrumb>[] = [];
 
   constructor(private readonly maxBreadcrumbs: number) {}
 
-  setUser(user: string | { id: string | number } | null | undefined): void {
-    if (user === null || user === undefined) this.userId = undefined;
-    else this.userId = typeof user === 'object' ? String(user.id) : String(user);
+  setUser(user: string | number | User | null | undefined): void {
+    this.userId = this.user = undefined;
+    if (user === null || user === undefined) return;
+    if (typeof user !== 'object') {
+      this.userId = String(user);
+      return;
+    }
+    const { id, ...rest } = user;
+    const key = id ?? user.email ?? user.username;
+    this.userId = key === undefined || key === null ? undefined : String(key);
+    if (Object.keys(rest).length > 0) this.user = rest;
   }
 
   setTag(key: string, value: TagValue): void {
@@ -35,6 +53,7 @@ export function mergeScopes(global: Scope, request: Scope | undefined, maxBreadc
   const breadcrumbs = request ? [...global.breadcrumbs, ...request.breadcrumbs] : global.breadcrumbs;
   return {
     userId: request?.userId ?? global.userId,
+    user: request?.userId !== undefined ? request.user : global.user,
     tags: request ? { ...global.tags, ...request.tags } : { ...global.tags },
     breadcrumbs: breadcrumbs.slice(-maxBreadcrumbs),
   };

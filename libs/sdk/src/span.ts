@@ -1,6 +1,7 @@
-// A unit of timed work. Ending it hands it to the client, which sends it to
-// /ingest/traces; ending twice is a no-op so middleware can end on several
-// signals (finish, close, error) without double reporting.
+// A unit of timed work. Ending it hands it to the client, which sends it
+// (docs/sdk.md#delivery); ending twice is a no-op so middleware can end on
+// several signals (finish, close, error) without double reporting. An
+// unsampled span (W3C flag 00) is timed and propagated but not sent.
 import { newSpanId, newTraceId } from './ids.js';
 import { formatTraceparent, type SpanContext } from './trace-context.js';
 import type { Metadata, SpanStatus } from './types.js';
@@ -12,6 +13,8 @@ export interface SpanInit {
   metadata?: Metadata;
   /** Epoch milliseconds; defaults to now. */
   startTime?: number;
+  /** The W3C sampled flag: an unsampled span is propagated but not sent. Default true. */
+  sampled?: boolean;
 }
 
 export interface SpanEndOptions {
@@ -29,6 +32,7 @@ export class Span {
   readonly spanId: string;
   readonly parentSpanId: string;
   readonly startTime: number;
+  readonly sampled: boolean;
   operation: string;
   status: SpanStatus = 'ok';
   readonly metadata: Metadata;
@@ -45,6 +49,7 @@ export class Span {
     this.operation = init.operation;
     this.metadata = { ...init.metadata };
     this.startTime = init.startTime ?? now();
+    this.sampled = init.sampled ?? true;
     this.startMono = init.startTime === undefined ? monotonic() : undefined;
   }
 
@@ -88,10 +93,15 @@ export class Span {
   }
 
   spanContext(): SpanContext {
-    return { traceId: this.traceId, spanId: this.spanId, sampled: true };
+    return { traceId: this.traceId, spanId: this.spanId, sampled: this.sampled };
   }
 
   traceparent(): string {
     return formatTraceparent(this.spanContext());
+  }
+
+  /** A span under this one, sent by the same client when it ends (e.g. an outgoing request's). */
+  startChild(operation: string, metadata?: Metadata): Span {
+    return new Span({ operation, traceId: this.traceId, parentSpanId: this.spanId, metadata, sampled: this.sampled }, this.onEnd);
   }
 }

@@ -2,11 +2,12 @@
 // x-trace-id / x-span-id / x-request-id headers some proxies and clients send.
 import { getHeader, type HeaderSource } from './http/headers.js';
 import { isValidSpanId, isValidTraceId } from './ids.js';
+import { MAX_ID_LENGTH } from './limits.js';
 
 export interface SpanContext {
   traceId: string;
   spanId: string;
-  /** The W3C sampled flag; devtrail records every span but keeps the bit when propagating. */
+  /** The W3C sampled flag: kept when propagating; an unsampled trace's spans are not sent (docs/sdk.md#sampling). */
   sampled?: boolean;
 }
 
@@ -37,8 +38,6 @@ export interface IncomingTraceContext {
   sampled?: boolean;
 }
 
-const MAX_REQUEST_ID_LENGTH = 200;
-
 function normalizeHexId(value: string | undefined): string | undefined {
   // Lenient on the fallback headers: accept upper case and UUID-style dashes.
   return value?.trim().replace(/-/g, '').toLowerCase();
@@ -47,7 +46,7 @@ function normalizeHexId(value: string | undefined): string | undefined {
 export function extractTraceContext(headers: HeaderSource | undefined): IncomingTraceContext {
   const out: IncomingTraceContext = {};
   const requestId = getHeader(headers, 'x-request-id')?.trim();
-  if (requestId) out.requestId = requestId.slice(0, MAX_REQUEST_ID_LENGTH);
+  if (requestId) out.requestId = requestId.slice(0, MAX_ID_LENGTH);
 
   const parent = parseTraceparent(getHeader(headers, 'traceparent'));
   if (parent) {

@@ -1,6 +1,7 @@
 // camelCase inputs -> the snake_case bodies of docs/api.md, normalised so
 // the receiver's validation does not reject them: integer counters
 // clamped at zero, release cut to 128 characters, enums defaulted.
+import { MAX_BREADCRUMBS, MAX_ID_LENGTH, MAX_RELEASE_LENGTH } from './limits.js';
 import type {
   Breadcrumb,
   ErrorReportInput,
@@ -46,7 +47,6 @@ export function toWireKeys(input: object): Record<string, unknown> {
   return out;
 }
 
-export const MAX_RELEASE_LENGTH = 128;
 const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 const SEVERITIES: readonly Severity[] = ['low', 'medium', 'high', 'critical'];
 
@@ -63,6 +63,12 @@ export function nonNegativeInt(value: unknown): number {
 
 export function clampRelease(release: string | undefined): string | undefined {
   return release === undefined ? undefined : String(release).slice(0, MAX_RELEASE_LENGTH);
+}
+
+/** An id as the receiver stores it: a string of at most MAX_ID_LENGTH characters; anything else is left out. */
+function idOf(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  return String(value).slice(0, MAX_ID_LENGTH);
 }
 
 export function normalizeLevel(level: unknown): LogLevel {
@@ -110,9 +116,9 @@ export function buildLogEntry(input: LogEntryInput): WireLogEntry {
     message: typeof w.message === 'string' ? w.message : String(w.message ?? ''),
     timestamp: toIsoTime(w.timestamp as TimeInput | undefined),
     metadata: optionalObject(w.metadata),
-    trace_id: w.trace_id,
-    span_id: w.span_id,
-    request_id: w.request_id,
+    trace_id: idOf(w.trace_id),
+    span_id: idOf(w.span_id),
+    request_id: idOf(w.request_id),
     context: w.context === undefined ? undefined : String(w.context),
     release: clampRelease(w.release as string | undefined),
   }) as unknown as WireLogEntry;
@@ -132,14 +138,14 @@ export interface WireErrorReport {
 export function buildErrorReport(input: ErrorReportInput): WireErrorReport {
   const w = toWireKeys(input);
   const message = String(w.error_message ?? '') || 'Unknown error';
-  const crumbs = Array.isArray(w.breadcrumbs) ? (w.breadcrumbs as Breadcrumb[]).map(toWireBreadcrumb) : undefined;
+  const crumbs = Array.isArray(w.breadcrumbs) ? (w.breadcrumbs as Breadcrumb[]).slice(-MAX_BREADCRUMBS).map(toWireBreadcrumb) : undefined;
   return toWireKeys({
     error_message: message,
     // stack_trace is required on the wire; a message-only line beats a rejected report.
     stack_trace: String(w.stack_trace ?? '') || message,
     severity: normalizeSeverity(w.severity),
     context: optionalObject(w.context),
-    trace_id: w.trace_id,
+    trace_id: idOf(w.trace_id),
     user_id: w.user_id === undefined || w.user_id === null ? undefined : String(w.user_id),
     breadcrumbs: crumbs && crumbs.length > 0 ? crumbs : undefined,
     // The receiver takes up to 20 strings of up to 500 characters.
@@ -161,9 +167,9 @@ export interface WireSpan {
 export function buildSpanRecord(input: SpanRecordInput): WireSpan {
   const w = toWireKeys(input);
   return toWireKeys({
-    trace_id: String(w.trace_id),
-    span_id: String(w.span_id),
-    parent_span_id: typeof w.parent_span_id === 'string' ? w.parent_span_id : '',
+    trace_id: String(w.trace_id).slice(0, MAX_ID_LENGTH),
+    span_id: String(w.span_id).slice(0, MAX_ID_LENGTH),
+    parent_span_id: typeof w.parent_span_id === 'string' ? w.parent_span_id.slice(0, MAX_ID_LENGTH) : '',
     operation: String(w.operation ?? '') || 'unknown',
     start_time: toIsoTime(w.start_time as TimeInput | undefined),
     duration_ms: nonNegativeInt(w.duration_ms),

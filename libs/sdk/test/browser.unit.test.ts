@@ -1,6 +1,6 @@
 // Browser behaviour, simulated in Node by stubbing window and document.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { installGlobalErrorHandlers } from '../src/browser-errors.js';
+import { installGlobalErrorHandlers } from '../src/browser/global-errors.js';
 import { bodiesAt, logsIn, makeClient } from './helpers/client.js';
 
 let doc: EventTarget & { visibilityState: string };
@@ -33,7 +33,7 @@ describe('browser client', () => {
   });
 
   it('reports window errors and unhandled rejections until uninstalled', async () => {
-    const { client, calls } = makeClient();
+    const { client, calls } = makeClient({ captureUncaught: false });
     const target = new EventTarget();
     const uninstall = installGlobalErrorHandlers(client, target);
     target.dispatchEvent(Object.assign(new Event('error'), { error: new Error('render failed'), filename: 'app.js', lineno: 3, colno: 9 }));
@@ -49,8 +49,8 @@ describe('browser client', () => {
     expect(reports[0].context).toMatchObject({ filename: 'app.js', lineno: 3, colno: 9 });
   });
 
-  it('defaults to window as the event target', () => {
-    const { client } = makeClient();
+  it('defaults to window as the event target (a client that does not install the handlers itself)', () => {
+    const { client } = makeClient({ captureUncaught: false });
     const win = globalThis.window as unknown as EventTarget;
     const add = vi.spyOn(win, 'addEventListener');
     installGlobalErrorHandlers(client)();

@@ -2,21 +2,19 @@
 // the way users do: by package name, through the "exports" map, in separate
 // Node processes, once with require() and once with import().
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, pkgDir, repoRoot } from './helpers/built-package.js';
 import { startCaptureServer } from './helpers/capture-server.js';
-
-const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const repoRoot = resolve(pkgDir, '../..');
-const ENTRIES = ['@devtrail/sdk', '@devtrail/sdk/express', '@devtrail/sdk/hono', '@devtrail/sdk/fastify', '@devtrail/sdk/next'];
+const ENTRIES = ['@devtrail/sdk', '@devtrail/sdk/express', '@devtrail/sdk/hono', '@devtrail/sdk/fastify', '@devtrail/sdk/next', '@devtrail/sdk/next/react'];
 const EXPECTED_EXPORTS: Record<string, string[]> = {
   '@devtrail/sdk': ['createClient', 'DevtrailClient', 'init', 'getClient', 'parseTraceparent', 'installGlobalErrorHandlers'],
   '@devtrail/sdk/express': ['devtrailExpress', 'devtrailErrorHandler', 'getRequestTelemetry'],
   '@devtrail/sdk/hono': ['devtrailHono', 'getRequestTelemetry'],
   '@devtrail/sdk/fastify': ['devtrailFastify', 'getRequestTelemetry'],
-  '@devtrail/sdk/next': ['register', 'onRequestError', 'withRouteHandler', 'withServerAction', 'createSpanExporter', 'DevtrailErrorBoundary'],
+  '@devtrail/sdk/next': ['register', 'onRequestError', 'withRouteHandler', 'withServerAction', 'createSpanExporter'],
+  '@devtrail/sdk/next/react': ['DevtrailErrorBoundary', 'useDevtrailErrorHandlers', 'useReportError'],
 };
 /** Internals users must not pin: reachable only from the SDK's own source files. */
 const INTERNALS = [
@@ -33,19 +31,11 @@ const INTERNALS = [
   'installAsyncContext',
 ];
 
-function newestMtime(dir: string): number {
-  return Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestMtime(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
-}
-
 function node(args: string[], env: Record<string, string> = {}): string {
   return execFileSync(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8' });
 }
 
-beforeAll(() => {
-  const marker = join(pkgDir, 'dist/cjs/package.json');
-  const stale = !existsSync(join(pkgDir, 'dist/esm/index.js')) || !existsSync(marker) || newestMtime(join(pkgDir, 'src')) > statSync(marker).mtimeMs;
-  if (stale) execFileSync('npm', ['run', 'build', '-w', '@devtrail/sdk'], { cwd: repoRoot, stdio: 'pipe' });
-}, 120_000);
+beforeAll(ensureBuilt, 120_000);
 
 describe('package build', () => {
   it('writes ESM and CJS output with declarations for every export', () => {
@@ -145,20 +135,30 @@ describe('package build', () => {
     }
   });
 
-  it('keeps Node built-ins out of the browser-safe entries (., ./hono, ./next)', () => {
+  /** Every package an entry's built graph imports (relative imports followed), by the file that imports it. */
+  const importsOf = (dir: string, entries: string[]) => {
     const seen = new Set<string>();
-    const offenders: string[] = [];
+    const found: Array<{ file: string; spec: string }> = [];
     const walk = (file: string) => {
       if (seen.has(file)) return;
       seen.add(file);
       const code = readFileSync(file, 'utf8');
-      for (const [, spec] of code.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+      for (const [, spec] of code.matchAll(/(?:from|import|require)\s*\(?\s*['"]([^'"]+)['"]/g)) {
         if (spec.startsWith('.')) walk(resolve(dirname(file), spec));
-        else if (spec.startsWith('node:') || ['async_hooks', 'http', 'fs', 'crypto'].includes(spec)) offenders.push(`${file}: ${spec}`);
+        else found.push({ file, spec });
       }
     };
-    for (const entry of ['index.js', 'hono.js', 'next/index.js']) walk(join(pkgDir, 'dist/esm', entry));
-    expect(seen.size).toBeGreaterThan(10);
-    expect(offenders).toEqual([]);
+    for (const entry of entries) walk(join(pkgDir, dir, entry));
+    return { files: seen.size, found };
+  };
+
+  it('keeps Node built-ins out of the browser-safe entries (., ./hono, ./next)', () => {
+    const { files, found } = importsOf('dist/esm', ['index.js', 'hono.js', 'next/index.js']);
+    expect(files).toBeGreaterThan(10);
+    expect(found.filter(({ spec }) => spec.startsWith('node:') || ['async_hooks', 'http', 'fs', 'crypto'].includes(spec))).toEqual([]);
+  });
+
+  it('loads ./next without React (the boundary is ./next/react), from ESM and CommonJS', () => {
+    for (const dir of ['dist/esm', 'dist/cjs']) expect(importsOf(dir, ['next/index.js']).found.map(({ spec }) => spec)).toEqual([]);
   });
 });

@@ -272,4 +272,38 @@ describe('client options', () => {
     await none.client.flush();
     expect('release' in none.calls[0].body).toBe(false);
   });
+
+  it('says which option is unknown (a misspelt beforeSend would otherwise be ignored silently), except in production', () => {
+    const { onWarning } = makeClient({ beforeSned: () => null } as never);
+    expect(onWarning).toHaveBeenCalledWith('unknown option "beforeSned" is ignored (docs/sdk.md#client-options)');
+    vi.stubEnv('NODE_ENV', 'production');
+    try {
+      const prod = makeClient({ beforeSned: () => null } as never);
+      expect(prod.onWarning).not.toHaveBeenCalledWith(expect.stringContaining('unknown option'));
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
+describe('users', () => {
+  it('setUser takes an id or the user fields: the id (else e-mail, else username) is user_id, the rest goes in context.user', async () => {
+    const { client, calls } = makeClient();
+    client.setUser({ id: 7, email: 'ada@example.com', username: 'ada', plan: 'pro' });
+    client.captureError(new Error('one'));
+    client.setUser({ email: 'bob@example.com' });
+    client.captureError(new Error('two'));
+    client.setUser(42);
+    client.captureError(new Error('three'));
+    client.setUser(null);
+    client.captureError(new Error('four'));
+    await client.flush();
+    const reports = bodiesAt(calls, '/ingest/errors');
+    expect(reports.map((r) => [r.user_id, r.context.user])).toEqual([
+      ['7', { email: 'ada@example.com', username: 'ada', plan: 'pro' }],
+      ['bob@example.com', { email: 'bob@example.com' }],
+      ['42', undefined],
+      [undefined, undefined],
+    ]);
+  });
 });

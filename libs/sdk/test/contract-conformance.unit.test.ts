@@ -3,13 +3,16 @@
 // with). Not a substitute for the end-to-end test against the real pipeline
 // (integration-real-pipeline.test.ts), but it catches wire-shape drift between
 // the SDK and the receiver in-process, without the local stack.
-import { EVENT_KINDS, KINDS } from '@devtrail/kinds';
+import { BATCH_PATH, batchSchema, EVENT_KINDS, KINDS, MAX_BATCH_SECTION, MAX_BREADCRUMBS, MAX_ID_LENGTH, MAX_RELEASE_LENGTH } from '@devtrail/kinds';
+import { INGEST_BODY_LIMIT_DEFAULT } from '@devtrail/config';
 import { describe, expect, it } from 'vitest';
 import '../src/node.js';
-import { createSpanExporter } from '../src/next/span-exporter.js';
+import { createSpanExporter } from '../src/otel/span-exporter.js';
 import { bodiesAt, makeClient } from './helpers/client.js';
 
-import { PATHS } from '../src/transport/transport.js';
+import * as limits from '../src/limits.js';
+import { SECTIONS } from '../src/transport/transport.js';
+import { unbatch } from './helpers/unbatch.js';
 
 const SCHEMAS = Object.fromEntries(EVENT_KINDS.map((k) => [KINDS[k].path, KINDS[k].request]));
 
@@ -20,8 +23,16 @@ function deep(levels: number): Record<string, unknown> {
 }
 
 describe('SDK payloads against the receiver schemas (@devtrail/contract)', () => {
-  it("sends each kind to its path in the contract's table of kinds (the SDK keeps a copy: it is published without dependencies)", () => {
-    expect(PATHS).toEqual(Object.fromEntries(EVENT_KINDS.map((k) => [k, KINDS[k].path])));
+  it("names each kind's batch section and the receiver's limits as the contract does (the SDK keeps a copy: it is published without dependencies)", () => {
+    expect(SECTIONS).toEqual(Object.fromEntries(EVENT_KINDS.map((k) => [k, KINDS[k].name])));
+    expect({ ...limits }).toEqual({
+      BATCH_PATH,
+      MAX_BATCH_SECTION,
+      MAX_RELEASE_LENGTH,
+      MAX_ID_LENGTH,
+      MAX_BREADCRUMBS,
+      MAX_BODY_BYTES: INGEST_BODY_LIMIT_DEFAULT,
+    });
   });
 
   it('every body the SDK produces, including awkward inputs, passes validation', async () => {
@@ -59,10 +70,20 @@ describe('SDK payloads against the receiver schemas (@devtrail/contract)', () =>
     );
     await client.flush();
 
-    expect(new Set(calls.map((c) => c.path))).toEqual(new Set(Object.keys(SCHEMAS)));
+    expect(new Set(calls.map((c) => c.path))).toEqual(new Set([BATCH_PATH]));
     for (const call of calls) {
-      const result = SCHEMAS[call.path as keyof typeof SCHEMAS].safeParse(call.body);
-      expect(result.success ? 'valid' : JSON.stringify(result.error.issues), call.path).toBe('valid');
+      const batch = batchSchema.safeParse(call.body);
+      expect(batch.success ? 'valid' : JSON.stringify(batch.error.issues)).toBe('valid');
+    }
+    // Every record is one its kind's own route takes (the batch route checks each the same way).
+    const sent = calls.map((c) => c.body);
+    for (const path of Object.keys(SCHEMAS)) {
+      const bodies = unbatch(sent, path);
+      expect(bodies.length, path).toBeGreaterThan(0);
+      for (const body of bodies) {
+        const result = SCHEMAS[path as keyof typeof SCHEMAS].safeParse(body);
+        expect(result.success ? 'valid' : JSON.stringify(result.error.issues), path).toBe('valid');
+      }
     }
     expect(bodiesAt(calls, '/ingest/traces').map((s) => s.duration_ms)).toContain(0);
   });

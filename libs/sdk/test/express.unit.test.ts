@@ -23,6 +23,10 @@ runMiddlewareSuite('express', async (client, options) => {
   app.get('/missing', (_req, res) => void res.status(404).send('nope'));
   app.get('/teapot', (_req, res) => void res.status(418).send('tea'));
   app.get('/health', (_req, res) => void res.send('ok'));
+  app.get('/tagged', (_req, res) => {
+    client.setTags({ tenant: 'acme', plan: 'pro' });
+    res.send('ok');
+  });
   app.use(devtrailErrorHandler(client));
   app.use((err: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     res.status(500).json({ error: err.message });

@@ -24,6 +24,10 @@ runMiddlewareSuite('fastify', async (client, options) => {
   app.get('/missing', async (_req, reply) => reply.code(404).send('nope'));
   app.get('/teapot', async (_req, reply) => reply.code(418).send('tea'));
   app.get('/health', async () => 'ok');
+  app.get('/tagged', async () => {
+    client.setTags({ tenant: 'acme', plan: 'pro' });
+    return 'ok';
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,

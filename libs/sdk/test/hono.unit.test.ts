@@ -26,6 +26,10 @@ runMiddlewareSuite('hono', async (client, options) => {
   app.get('/missing', (c) => c.text('nope', 404));
   app.get('/teapot', (c) => c.text('tea', 418));
   app.get('/health', (c) => c.text('ok'));
+  app.get('/tagged', (c) => {
+    client.setTags({ tenant: 'acme', plan: 'pro' });
+    return c.text('ok');
+  });
   app.onError((err, c) => c.json({ error: err.message }, 500));
 
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });

@@ -6,37 +6,21 @@
 // built package (dist) that users get. Their spans, logs, errors and LLM usage go
 // through receiver -> Kafka -> consumers -> ClickHouse and are read back through the
 // dashboard's read API. The unit tests next to this file use a capture server instead.
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express from 'express';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiGet, pipeline, type Pipeline, type ServiceProcess } from '../../../test/support/processes.ts';
+import { ensureBuilt } from './helpers/built-package.js';
+import { unbatch } from './helpers/unbatch.js';
 import { NO_STACK_REASON, stackUp } from '../../../test/support/stack.ts';
 
 type Sdk = typeof import('@devtrail/sdk');
 type SdkExpress = typeof import('@devtrail/sdk/express');
 type SdkFastify = typeof import('@devtrail/sdk/fastify');
 type Client = InstanceType<Sdk['DevtrailClient']>;
-
-const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const repoRoot = resolve(pkgDir, '../..');
-
-function newestMtime(dir: string): number {
-  return Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestMtime(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
-}
-
-/** Builds dist when it is missing or older than src (as build-smoke.test.ts does). */
-function ensureBuilt(): void {
-  const marker = join(pkgDir, 'dist/cjs/package.json');
-  const stale = !existsSync(join(pkgDir, 'dist/esm/index.js')) || !existsSync(marker) || newestMtime(join(pkgDir, 'src')) > statSync(marker).mtimeMs;
-  if (stale) execFileSync('npm', ['run', 'build', '-w', '@devtrail/sdk'], { cwd: repoRoot, stdio: 'pipe' });
-}
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
@@ -115,7 +99,7 @@ describe.skipIf(!up)(`SDK through the real pipeline: Express -> Fastify${up ? ''
   let rateLimited: Promise<{ calls: IngestCall[]; warnings: string[]; stats: ReturnType<Client['stats']>; delivered: boolean }>;
 
   beforeAll(async () => {
-    ensureBuilt();
+    await ensureBuilt();
     // Specifiers in variables: vite must not resolve them before ensureBuilt() made dist/
     // (a clean clone has none).
     const entries = ['@devtrail/sdk', '@devtrail/sdk/express', '@devtrail/sdk/fastify'];
@@ -245,14 +229,18 @@ describe.skipIf(!up)(`SDK through the real pipeline: Express -> Fastify${up ? ''
     // The receiver accepted every request the SDK made, with the documented answers.
     expect(feWarnings).toEqual([]);
     expect(beWarnings).toEqual([]);
-    for (const c of [...feCalls, ...beCalls]) expect(c.status, `${c.path}: ${JSON.stringify(c.response)}`).toBe(200);
-    for (const c of [...feCalls, ...beCalls].filter((c) => c.path === '/ingest/logs')) {
-      expect(c.response).toEqual({ ok: true, count: c.body.logs.length });
+    // Every request is a batch (docs/api.md#batch), answered with the number of records it carried.
+    const records = (body: any) => ['logs', 'errors', 'spans', 'llm'].reduce((n, s) => n + (body[s]?.length ?? 0), 0);
+    for (const c of [...feCalls, ...beCalls]) {
+      expect(c.status, `${c.path}: ${JSON.stringify(c.response)}`).toBe(200);
+      expect(c.path).toBe('/ingest/batch');
+      expect(c.response).toEqual({ ok: true, count: records(c.body), rejected: 0 });
     }
-    for (const c of [...feCalls, ...beCalls].filter((c) => c.path === '/ingest/errors')) {
-      expect(c.response).toEqual({ ok: true, fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    }
-    const count = (calls: IngestCall[], path: string) => calls.filter((c) => c.path === path).reduce((n, c) => n + (path === '/ingest/logs' ? c.body.logs.length : 1), 0);
+    const count = (calls: IngestCall[], path: string) =>
+      unbatch(
+        calls.map((c) => c.body),
+        path,
+      ).reduce((n, b) => n + (path === '/ingest/logs' ? b.logs.length : 1), 0);
     // frontend: 3 logs, 2 errors, 4 spans (GET /checkout, llm.call, GET /explode x2), 1 LLM record.
     expect([count(feCalls, '/ingest/logs'), count(feCalls, '/ingest/errors'), count(feCalls, '/ingest/traces'), count(feCalls, '/ingest/llm')]).toEqual([3, 2, 4, 1]);
     // backend: 1 log, 1 error, 1 span.
@@ -392,7 +380,7 @@ describe.skipIf(!up)(`SDK through the real pipeline: Express -> Fastify${up ? ''
       c.logger.info('never stored');
       c.captureError(new Error('never stored'));
       expect(await c.flush(5000)).toBe(true);
-      expect(calls.map((x) => x.status)).toEqual([401, 401]);
+      expect(calls.map((x) => x.status)).toEqual([401]); // the log and the error left in one batch
       expect(c.stats()).toMatchObject({ sent: 0, retried: 0, dropped: 2, droppedRejected: 2 });
       expect(warnings.join('\n')).toMatch(/HTTP 401 .*not retried/);
       await c.close();
@@ -439,12 +427,12 @@ describe.skipIf(!up)(`SDK through the real pipeline: Express -> Fastify${up ? ''
     expect(retryAfterMs).toBeGreaterThan(0);
     // Nothing was sent after the 429 until Retry-After had passed; then the same report got through.
     const later = calls.filter((c) => c.at >= limited!.answeredAt);
-    expect(later.map((c) => [c.status, c.body.error_message])).toEqual([[200, limited!.body.error_message]]);
+    expect(later.map((c) => [c.status, c.body.errors[0].error_message])).toEqual([[200, limited!.body.errors[0].error_message]]);
     expect(later[0].at - limited!.answeredAt).toBeGreaterThanOrEqual(retryAfterMs - 50);
     expect(
       calls
         .filter((c) => c.status === 200)
-        .map((c) => c.body.error_message)
+        .flatMap((c) => c.body.errors.map((e: any) => e.error_message))
         .sort(),
     ).toEqual(['first, within the limit', 'second, over the limit']);
   }, 90_000);

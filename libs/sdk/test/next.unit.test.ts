@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as React from 'react';
+import { DevtrailErrorBoundary } from '../src/next/react.js';
 import {
-  DevtrailErrorBoundary,
   createSpanExporter,
   getBrowserClient,
   getNextClient,
@@ -194,6 +194,23 @@ describe('withRouteHandler', () => {
     expect(res.headers.get('x-trace-id')).toBe(TRACE);
     expect(res.headers.get('x-span-id')).toBe(span.span_id);
     expect(logsIn(calls)[0]).toMatchObject({ trace_id: TRACE, span_id: span.span_id });
+  });
+
+  it('names the span by the route folder: from params (an object, or a promise as in Next 15), or the route option', async () => {
+    const { client, calls } = makeClient();
+    const GET = withRouteHandler(() => new Response('ok'), { client });
+    await GET(new Request('http://localhost/api/orders/101'), { params: Promise.resolve({ id: '101' }) });
+    await GET(new Request('http://localhost/api/orders/102'), { params: { id: '102' } });
+    await GET(new Request('http://localhost/docs/a/b%20c'), { params: Promise.resolve({ slug: ['a', 'b c'] }) });
+    const named = withRouteHandler(() => new Response('ok'), { client, route: '/api/health' });
+    await named(new Request('http://localhost/api/health'), {});
+    await client.flush();
+    expect(bodiesAt(calls, '/ingest/traces').map((s) => [s.operation, s.metadata['url.path'], s.metadata['http.route']])).toEqual([
+      ['GET /api/orders/[id]', '/api/orders/101', '/api/orders/[id]'],
+      ['GET /api/orders/[id]', '/api/orders/102', '/api/orders/[id]'],
+      ['GET /docs/[...slug]', '/docs/a/b%20c', '/docs/[...slug]'],
+      ['GET /api/health', '/api/health', '/api/health'],
+    ]);
   });
 
   it('nests under Next.js own OpenTelemetry span when there are no trace headers', async () => {

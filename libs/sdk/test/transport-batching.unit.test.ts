@@ -13,71 +13,89 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-describe('log batching', () => {
-  it('holds logs until the batch size is reached, then sends one request', async () => {
+const span = (operation: string) => ({ trace_id: 't', span_id: 's', operation });
+const error = (message: string) => ({ error_message: message, stack_trace: 's', severity: 'high' });
+
+describe('batching every kind together', () => {
+  it('holds records of any kind until the batch size is reached, then sends one request to /ingest/batch', async () => {
     const { transport, calls } = makeTransport(undefined, { batchSize: 3 });
     transport.send('log', log('a'));
-    transport.send('log', log('b'));
+    transport.send('span', span('op'));
     await vi.advanceTimersByTimeAsync(0);
     expect(calls).toHaveLength(0);
-    transport.send('log', log('c'));
+    transport.send('log', log('b'));
     await vi.advanceTimersByTimeAsync(0);
     expect(calls).toHaveLength(1);
-    expect(calls[0].url).toBe('http://ingest.test/ingest/logs');
+    expect(calls[0].url).toBe('http://ingest.test/ingest/batch');
     expect(calls[0].body).toEqual({
       service: 'svc',
       environment: 'test',
       release: '1.0.0',
-      logs: [log('a'), log('b'), log('c')],
+      logs: [log('a'), log('b')],
+      spans: [span('op')],
     });
     expect(calls[0].headers).toMatchObject({ authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' });
     expect(calls[0].init.method).toBe('POST');
   });
 
-  it('sends a partial batch when the flush interval elapses', async () => {
+  it('sends a partial batch when its oldest record has waited the flush interval', async () => {
     const { transport, calls } = makeTransport(undefined, { flushIntervalMs: 5000 });
     transport.send('log', log('a'));
     await vi.advanceTimersByTimeAsync(2000);
-    transport.send('log', log('b'));
+    transport.send('llm', { model: 'm' });
     await vi.advanceTimersByTimeAsync(2999);
     expect(calls).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
     expect(calls).toHaveLength(1);
-    expect(calls[0].body.logs.map((l: any) => l.message)).toEqual(['a', 'b']);
-    // the next log starts a fresh interval
-    transport.send('log', log('c'));
+    expect(calls[0].body.logs.map((l: any) => l.message)).toEqual(['a']);
+    expect(calls[0].body.llm).toEqual([{ model: 'm' }]);
+    // the next record starts a fresh interval
+    transport.send('span', span('c'));
     await vi.advanceTimersByTimeAsync(4999);
     expect(calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(calls).toHaveLength(2);
   });
 
-  it('never puts more than 1000 logs in one request', async () => {
+  it('sends an error report at once, with whatever is waiting', async () => {
+    const { transport, calls } = makeTransport();
+    transport.send('log', log('waits'));
+    transport.send('span', span('waits too'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toHaveLength(0);
+    transport.send('error', error('boom'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].body).toEqual({ service: 'svc', environment: 'test', release: '1.0.0', logs: [log('waits')], spans: [span('waits too')], errors: [error('boom')] });
+  });
+
+  it('sends 1,000 spans in 2 requests with the default batch size of 500', async () => {
+    const { transport, calls } = makeTransport(undefined, { batchSize: resolveOptions({}).batchSize, maxQueueSize: 10_000 });
+    for (let i = 0; i < 1000; i++) transport.send('span', span(`op${i}`));
+    expect(await transport.flush()).toBe(true);
+    expect(calls.map((c) => c.body.spans.length)).toEqual([500, 500]);
+    expect(transport.stats()).toMatchObject({ sent: 1000, requests: 2, dropped: 0 });
+  });
+
+  it('never puts more than 1000 records of a kind in one request', async () => {
     const { transport, calls } = makeTransport(undefined, { batchSize: 5000, maxQueueSize: 5000 });
     for (let i = 0; i < 2500; i++) transport.send('log', log(`m${i}`));
     expect(await transport.flush()).toBe(true);
     expect(calls.map((c) => c.body.logs.length)).toEqual([1000, 1000, 500]);
   });
 
-  it('sends errors, spans and LLM records at once, one per request, to their endpoints', async () => {
-    const { transport, calls } = makeTransport();
-    transport.send('log', log('waits'));
-    transport.send('error', { error_message: 'boom', stack_trace: 's', severity: 'high' });
-    transport.send('span', { trace_id: 't', span_id: 's', operation: 'op' });
-    transport.send('llm', { model: 'm' });
-    await vi.advanceTimersByTimeAsync(0);
-    expect(calls.map((c) => c.path)).toEqual(['/ingest/errors', '/ingest/traces', '/ingest/llm']);
-    expect(calls[0].body).toEqual({
-      service: 'svc',
-      environment: 'test',
-      release: '1.0.0',
-      error_message: 'boom',
-      stack_trace: 's',
-      severity: 'high',
-    });
+  it('keeps every request within maxBatchBytes, and drops a record larger than that alone, counted', async () => {
+    const { transport, calls, warn } = makeTransport(undefined, { maxBatchBytes: 2000 });
+    for (let i = 0; i < 20; i++) transport.send('log', log(`${i}`.padEnd(200, '.')));
+    transport.send('log', log('x'.repeat(3000)));
+    expect(await transport.flush()).toBe(true);
+    for (const c of calls) expect(Buffer.byteLength(c.init.body as string) - 80).toBeLessThanOrEqual(2000);
+    expect(calls.flatMap((c) => c.body.logs).map((l: any) => l.message.slice(0, 2))).toEqual(Array.from({ length: 20 }, (_, i) => `${i}`.padEnd(2, '.')));
+    expect(transport.stats()).toMatchObject({ sent: 20, dropped: 1, droppedTooLarge: 1 });
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/dropped 1 record\(s\): a log record of \d+ bytes is larger than maxBatchBytes \(2000\)/));
   });
 
-  it('flush() sends pending logs immediately and resolves true', async () => {
+  it('flush() sends pending records immediately and resolves true', async () => {
     const { transport, calls } = makeTransport();
     transport.send('log', log('a'));
     const flushed = transport.flush();
@@ -86,7 +104,7 @@ describe('log batching', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('close() flushes, then counts later events as dropped', async () => {
+  it('close() flushes, then counts later records as dropped', async () => {
     const { transport, calls, warn } = makeTransport();
     transport.send('log', log('a'));
     expect(await transport.close()).toBe(true);
@@ -118,8 +136,10 @@ describe('batching defaults', () => {
     expect(resolveOptions({ flushIntervalMs: 250 }).flushIntervalMs).toBe(250);
   });
 
-  it('caps batchSize at the receiver limit of 1000', () => {
+  it("caps batchSize at the receiver limit of 1000, and keeps browser requests within keepalive's limit", () => {
     expect(resolveOptions({ batchSize: 50_000 }).batchSize).toBe(1000);
+    expect(resolveOptions({}).batchSize).toBe(500);
+    expect(resolveOptions({}).maxBatchBytes).toBe(512 * 1024);
   });
 
   it('is a silent no-op without an API key', async () => {

@@ -61,7 +61,7 @@ describe('retries', () => {
       },
       { maxRetries: 3, random: () => 1 },
     );
-    transport.send('span', { trace_id: 't' });
+    transport.send('error', error);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(calls).toHaveLength(4); // first try + 3 retries
     expect(times).toEqual([0, 500, 1500, 3500]);
@@ -71,7 +71,7 @@ describe('retries', () => {
 
   it('honours Retry-After (seconds) on 429 instead of its own backoff', async () => {
     const { transport, calls } = makeTransport((_c, i) => (i === 0 ? status(429, { 'retry-after': '7' }) : ok()));
-    transport.send('llm', { model: 'm' });
+    transport.send('error', error);
     await vi.advanceTimersByTimeAsync(6999);
     expect(calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -96,7 +96,7 @@ describe('retries', () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(3000);
-    expect(calls.map((c) => c.body.error_message)).toEqual(['first', 'first', 'second']);
+    expect(calls.map((c) => c.body.errors.map((e: any) => e.error_message))).toEqual([['first'], ['first'], ['second']]);
   });
 
   it('retries network errors', async () => {
@@ -107,13 +107,21 @@ describe('retries', () => {
     expect(transport.stats()).toMatchObject({ sent: 1, retried: 1 });
   });
 
-  it.each([400, 401, 403, 404, 413])('never retries a %i', async (code) => {
+  it.each([400, 401, 403, 404])('never retries a %i', async (code) => {
     const { transport, calls, warn } = makeTransport(() => status(code));
     transport.send('error', error);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(calls).toHaveLength(1);
     expect(transport.stats()).toMatchObject({ sent: 0, retried: 0, dropped: 1, droppedRejected: 1 });
     expect(warn).toHaveBeenCalledWith(expect.stringContaining(`HTTP ${code}`));
+  });
+
+  it('a lone record answered 413 is dropped as too large, not retried', async () => {
+    const { transport, calls } = makeTransport(() => status(413));
+    transport.send('error', error);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls).toHaveLength(1);
+    expect(transport.stats()).toMatchObject({ sent: 0, dropped: 1, droppedTooLarge: 1 });
   });
 
   it('retries a request as the same request: same events, same body, same Idempotency-Key (a UUIDv7)', async () => {
@@ -129,8 +137,14 @@ describe('retries', () => {
     expect([second.headers['idempotency-key'], third.headers['idempotency-key']]).toEqual([first.headers['idempotency-key'], first.headers['idempotency-key']]);
     expect([second.body, third.body]).toEqual([first.body, first.body]);
     const others = calls.slice(3);
-    expect(others.map((c) => c.path).sort()).toEqual(['/ingest/errors', '/ingest/logs']);
-    expect(new Set(calls.map((c) => c.headers['idempotency-key'])).size).toBe(3);
+    expect(
+      others.map((c) =>
+        Object.keys(c.body)
+          .filter((k) => ['logs', 'errors'].includes(k))
+          .sort(),
+      ),
+    ).toEqual([['errors', 'logs']]);
+    expect(new Set(calls.map((c) => c.headers['idempotency-key'])).size).toBe(2);
   });
 
   it('puts a failed log batch back in order and sends it without waiting for a full batch', async () => {
@@ -147,20 +161,76 @@ describe('retries', () => {
   });
 });
 
+describe('one bad record never takes a batch down', () => {
+  it('a record the receiver refuses is dropped alone, counted with its reason; the others count as sent', async () => {
+    const { transport, warn } = makeTransport(
+      () => new Response(JSON.stringify({ ok: true, count: 2, rejected: 1, reasons: ['logs 1: level: Invalid enum value'] }), { status: 200 }),
+    );
+    for (const m of ['a', 'b', 'c']) transport.send('log', log(m));
+    expect(await transport.flush()).toBe(true);
+    expect(transport.stats()).toMatchObject({ sent: 2, dropped: 1, droppedRejected: 1 });
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('logs 1: level: Invalid enum value'));
+  });
+
+  it.each([
+    [413, 'droppedTooLarge'],
+    [400, 'droppedRejected'],
+  ])('a batch answered %i whole is split until the bad record stands alone; the other records are sent', async (code, counter) => {
+    const { transport, calls } = makeTransport((c) => (c.body.logs?.some((l: any) => l.message === 'bad') ? status(code) : ok()));
+    for (let i = 0; i < 30; i++) transport.send('log', log(i === 17 ? 'bad' : `ok${i}`));
+    expect(await transport.flush()).toBe(true);
+    expect(transport.stats()).toMatchObject({ sent: 29, dropped: 1, [counter]: 1 });
+    const delivered = calls.filter((c) => !c.body.logs.some((l: any) => l.message === 'bad')).flatMap((c) => c.body.logs.map((l: any) => l.message));
+    expect(delivered.sort()).toEqual(
+      Array.from({ length: 30 }, (_, i) => `ok${i}`)
+        .filter((m) => m !== 'ok17')
+        .sort(),
+    );
+    // 30 -> 15 -> 8 -> 4 -> 2 -> 1: a handful of requests, not one per record
+    expect(calls.length).toBeLessThanOrEqual(12);
+    // each half is a request of its own, with a key of its own
+    expect(new Set(calls.map((c) => c.headers['idempotency-key'])).size).toBe(calls.length);
+  });
+
+  it('a 413 and then a 400 both get a warning (warnings are limited per reason)', async () => {
+    const { transport, warn } = makeTransport((c) => (c.body.logs?.[0]?.message === 'huge' ? status(413) : status(400)));
+    transport.send('log', log('huge'));
+    await transport.flush();
+    transport.send('log', log('invalid'));
+    await transport.flush();
+    expect(warn.mock.calls.map(([m]) => m.match(/HTTP \d+/)?.[0])).toEqual(['HTTP 413', 'HTTP 400']);
+  });
+});
+
 describe('bounded queue', () => {
+  it('drops the oldest records when more than maxQueueBytes wait', async () => {
+    const { transport, calls } = makeTransport(undefined, { maxQueueBytes: 4096, flushIntervalMs: 60_000 });
+    for (let i = 0; i < 20; i++) transport.send('log', log(`${i}`.padEnd(500, '.')));
+    const { queuedBytes, droppedQueueFull } = transport.stats();
+    expect(queuedBytes).toBeLessThanOrEqual(4096);
+    expect(droppedQueueFull).toBeGreaterThan(10);
+    await transport.flush();
+    expect(
+      calls
+        .flatMap((c) => c.body.logs)
+        .map((l: any) => l.message.split('.')[0])
+        .at(-1),
+    ).toBe('19');
+  });
+
   it('drops the oldest events when full and warns with a count', async () => {
     const { transport, calls, warn } = makeTransport(undefined, { maxQueueSize: 3 });
     for (const m of ['1', '2', '3', '4', '5']) transport.send('log', log(m));
     expect(transport.stats()).toMatchObject({ queued: 3, dropped: 2, droppedQueueFull: 2 });
     // the first drop warns; the next one within 10 s is only counted
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0][0]).toMatch(/dropped 1 event\(s\): queue full \(maxQueueSize 3\)/);
+    expect(warn.mock.calls[0][0]).toMatch(/dropped 1 record\(s\): queue full \(maxQueueSize 3, maxQueueBytes \d+\)/);
     await transport.flush();
     expect(calls[0].body.logs.map((l: any) => l.message)).toEqual(['3', '4', '5']);
     await vi.advanceTimersByTimeAsync(10_000);
     for (const m of ['6', '7', '8', '9']) transport.send('log', log(m));
     expect(warn).toHaveBeenCalledTimes(2);
-    expect(warn.mock.calls[1][0]).toContain('3 dropped for this reason');
+    expect(warn.mock.calls[1][0]).toMatch(/^dropped 2 record\(s\).*3 dropped for this reason/);
   });
 
   it('bounds events waiting for a retry too', async () => {

@@ -39,12 +39,14 @@ function context(map: TraceMap, source: string, line: number) {
   return { start, lines: lines.slice(start - 1, end).map((l) => l.slice(0, 500)) };
 }
 
+type Position = ReturnType<typeof originalPositionFor>;
+
 export async function symbolicate(stack: string, lookup: MapLookup): Promise<SymbolicatedFrame[]> {
   const maps = new Map<string, Promise<TraceMap | null>>();
-  const out: SymbolicatedFrame[] = [];
+  const lines: Array<{ raw: string; frame: JsFrame | null; map: TraceMap | null; pos: Position | null }> = [];
   for (const { raw, frame } of parseStack(stack)) {
     if (!frame) {
-      out.push({ raw, minified: null, original: null });
+      lines.push({ raw, frame, map: null, pos: null });
       continue;
     }
     const key = urlKey(frame.url);
@@ -54,23 +56,29 @@ export async function symbolicate(stack: string, lookup: MapLookup): Promise<Sym
         lookup(key, frame).catch(() => null),
       );
     const map = await maps.get(key)!;
-    const minified = { function: frame.function, url: frame.url, line: frame.line, column: frame.column };
     const pos = map ? originalPositionFor(map, { line: frame.line, column: Math.max(0, frame.column - 1) }) : null;
-    if (!map || !pos || pos.source === null || pos.line === null) {
-      out.push({ raw, minified, original: null });
-      continue;
-    }
-    out.push({
+    lines.push({ raw, frame, map, pos });
+  }
+  // A frame's position is a call (or the throw) inside its function, so the name mapped there
+  // is the callee's: a function's original name is the one its caller's frame maps to. Where
+  // the caller maps no name (the outermost frame, a caller without a map, a computed call),
+  // the frame keeps its minified name rather than show another function's.
+  const frames = lines.filter((l) => l.frame);
+  const calledName = new Map(frames.map((l, i) => [l, frames[i + 1]?.pos?.name ?? null]));
+  return lines.map(({ raw, frame, map, pos }, i): SymbolicatedFrame => {
+    if (!frame) return { raw, minified: null, original: null };
+    const minified = { function: frame.function, url: frame.url, line: frame.line, column: frame.column };
+    if (!map || !pos || pos.source === null || pos.line === null) return { raw, minified, original: null };
+    return {
       raw,
       minified,
       original: {
         file: pos.source,
         line: pos.line,
         column: (pos.column ?? 0) + 1,
-        function: pos.name ?? frame.function,
+        function: calledName.get(lines[i]) ?? frame.function,
         context: context(map, pos.source, pos.line),
       },
-    });
-  }
-  return out;
+    };
+  });
 }

@@ -2,7 +2,7 @@ import { CLICKHOUSE_SCHEMA_USAGE } from './clickhouse-schema.ts';
 import { REPLAY_USAGE } from './replay/replay-command.ts';
 import { REDRIVE_USAGE } from './redrive-command.ts';
 import { EMPTY_USAGE } from './replay/empty-range.ts';
-import { detectLayout, findMaps, type BuildLayout } from './source-map-scan.ts';
+import { detectLayout, uploadBuildMaps, type BuildLayout } from '@devtrail/source-maps/build';
 
 // Each command is one admin API call (an upload: one per map; replay: replay/replay-command.ts); output is human text, or JSON with --json.
 
@@ -88,23 +88,11 @@ async function uploadMaps(ctx: CliContext, rest: string[]) {
   } catch (err) {
     throw new CliError((err as Error).message);
   }
-  const { found, withoutMap } = findMaps(layout);
-  if (found.length === 0) throw new CliError(`no source maps under ${layout.root} (build with source maps on: docs/source-maps.md)`);
-  const uploaded: unknown[] = [];
-  for (let i = 0; i < found.length; i += 4) {
-    const part = await Promise.all(
-      found.slice(i, i + 4).map((m) =>
-        call(ctx, 'POST', `/api/projects/${encodeURIComponent(projectId)}/source-maps`, {
-          release,
-          url: m.url,
-          source_map: m.map,
-          ...(m.debugId ? { debug_id: m.debugId } : {}),
-        }),
-      ),
-    );
-    uploaded.push(...part.map((d) => d.source_map));
+  try {
+    return { layout, ...(await uploadBuildMaps(projectId, layout, release, (path, body) => call(ctx, 'POST', path, body))) };
+  } catch (err) {
+    throw err instanceof CliError ? err : new CliError((err as Error).message);
   }
-  return { layout, uploaded, withoutMap };
 }
 
 export async function runCommand(ctx: CliContext, argv: string[]): Promise<void> {

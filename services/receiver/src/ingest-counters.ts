@@ -1,4 +1,4 @@
-import { DRAIN_PATH, EVENT_KINDS, kindOf, type EventKind } from '@devtrail/kinds';
+import { BATCH_PATH, DRAIN_PATH, EVENT_KINDS, kindOf, type EventKind } from '@devtrail/kinds';
 import { byLabel, refusalReason, type Metrics } from '@devtrail/metrics';
 import { OTLP_PATHS } from './otlp-paths.ts';
 import { REFUSAL_REASONS as QUOTA_REASONS, type RefusalReason as QuotaReason } from './data/event-quotas.ts';
@@ -9,12 +9,13 @@ import { REFUSAL_REASONS as QUOTA_REASONS, type RefusalReason as QuotaReason } f
 // spike guard ("rate limited", per reason: events, or requests refused before their body was
 // read), or sampled out. They are Prometheus counters; the JSON view of /metrics reads the same ones.
 
-/** The kind an ingest route takes, for the refusals' kind label (OTLP traces count as spans). */
-const KIND_OF_ROUTE: Record<string, EventKind> = {
+/** The kind an ingest route takes, for the refusals' kind label (OTLP traces count as spans; the batch route, of every kind, as `batch`). */
+const KIND_OF_ROUTE: Record<string, EventKind | 'batch'> = {
   ...Object.fromEntries(EVENT_KINDS.map((k) => [kindOf(k).path, k])),
   [DRAIN_PATH]: 'log',
   [OTLP_PATHS.logs]: 'log',
   [OTLP_PATHS.traces]: 'span',
+  [BATCH_PATH]: 'batch',
 };
 
 export class IngestCounters {
@@ -24,9 +25,11 @@ export class IngestCounters {
     this.metrics.m.acceptedEvents.inc({ kind }, count);
   }
 
-  /** Records refused one by one inside an accepted OTLP request (its partial-success count). */
-  onRejected(kind: EventKind, count: number): void {
-    if (count > 0) this.metrics.m.refusedRecords.inc({ kind, reason: 'invalid' }, count);
+  /** Records refused one by one inside an accepted OTLP or batch request (its partial-success count), per kind. */
+  onRejectedRecords(byKind: Partial<Record<EventKind, number>>): void {
+    for (const [kind, count] of Object.entries(byKind) as Array<[EventKind, number]>) {
+      if (count > 0) this.metrics.m.refusedRecords.inc({ kind, reason: 'invalid' }, count);
+    }
   }
 
   /** Events refused with 429 by a project's quota or spike guard. */

@@ -3,6 +3,8 @@ import { badRequestBody, ERRORS, JSON_TOO_COMPLEX, RETRY_AFTER_SECONDS, tooLarge
 import { json, type ApiDocs, type ResponseConfig } from '@devtrail/http/api-docs';
 import { COLUMN } from '@devtrail/column-store/store-domain';
 import {
+  BATCH_PATH,
+  batchSchema,
   DRAIN_KIND,
   DRAIN_PATH,
   drainBodySchema,
@@ -10,6 +12,7 @@ import {
   EVENT_KINDS,
   kindOf,
   KINDS,
+  MAX_BATCH_SECTION,
   MAX_DRAIN_ENTRIES,
   MAX_ID_LENGTH,
   NDJSON_TYPES,
@@ -91,10 +94,13 @@ export function documentIngest(docs: ApiDocs) {
   const successOf = (d: KindDocs) => success.get(d.success.name) ?? success.set(d.success.name, r.register(d.success.name, d.success.schema())).get(d.success.name)!;
   const okCount = successOf(KINDS[DRAIN_KIND].docs);
 
+  const bodies = new Map<string, z.ZodTypeAny>();
   for (const kind of EVENT_KINDS) {
     const k = kindOf(kind);
     const { summary, description, sample, required } = k.docs;
     const { [required]: _, ...incomplete } = sample;
+    const body = k.docs.requestBody(docs);
+    bodies.set(kind, body);
     r.registerPath({
       method: 'post',
       path: k.path,
@@ -102,7 +108,7 @@ export function documentIngest(docs: ApiDocs) {
       summary,
       description: `${description} ${COMPRESSION}`,
       security: [{ apiKey: [] }],
-      request: { headers, body: { required: true, ...json(k.docs.requestBody(docs)) } },
+      request: { headers, body: { required: true, ...json(body) } },
       responses: {
         200: {
           description: 'Accepted: durable in Kafka (acks=all) before this answer.',
@@ -113,6 +119,8 @@ export function documentIngest(docs: ApiDocs) {
       },
     });
   }
+
+  documentBatch(docs, bodies);
 
   r.registerPath({
     method: 'post',
@@ -142,4 +150,58 @@ export function documentIngest(docs: ApiDocs) {
     },
   });
   return { name: 'ingest', description: 'Telemetry intake; API key.' };
+}
+
+/** POST /ingest/batch: each section's items are what the kind's own route takes (a log entry; a whole body otherwise). */
+function documentBatch(docs: ApiDocs, bodies: Map<string, z.ZodTypeAny>) {
+  const r = docs.registry;
+  const sections = Object.fromEntries(
+    EVENT_KINDS.map((kind) => {
+      const k = kindOf(kind);
+      const body = bodies.get(kind)!;
+      const item = k.batchField ? (body as z.AnyZodObject).shape[k.batchField].element : body;
+      return [
+        k.name,
+        z
+          .array(item)
+          .max(MAX_BATCH_SECTION)
+          .optional()
+          .openapi({ description: `At most ${MAX_BATCH_SECTION} records, each as ${k.path} takes ${k.batchField ? 'one of its entries' : 'its body'}.` }),
+      ];
+    }),
+  );
+  const shared = batchSchema._def.schema.pick({ service: true, environment: true, release: true });
+  const component = r.register(
+    'IngestBatch',
+    shared.extend(sections).openapi({
+      description:
+        "Records of every kind in one request; the top-level service, environment and release are every record's defaults. At least one record. Each record is checked on its own: one the kind's route would refuse is named in the answer and the others are stored.",
+    }),
+  );
+  const answer = r.register(
+    'IngestBatchAnswer',
+    z.object({
+      ok: z.literal(true),
+      count: z.number().int().min(0).openapi({ description: 'Records accepted: durable in Kafka.' }),
+      rejected: z.number().int().min(0).openapi({ description: 'Records refused (not stored).' }),
+      reasons: z.array(z.string()).optional().openapi({ description: 'Why, for the first five refused records, then how many more.' }),
+    }),
+  );
+  r.registerPath({
+    method: 'post',
+    path: BATCH_PATH,
+    tags: ['ingest'],
+    summary: 'Send records of every kind in one request',
+    description: `For SDKs that batch (docs/api.md#batch): logs, error reports, spans and LLM records together, one rate-limit count per request. Each record is validated as its own route validates it; refused records do not fail the request. ${COMPRESSION}`,
+    security: [{ apiKey: [] }],
+    request: { headers: ingestHeaders(), body: { required: true, ...json(component) } },
+    responses: {
+      200: {
+        description: 'Accepted: the accepted records are durable in Kafka (acks=all) before this answer; refused ones are counted and named.',
+        headers: docs.rateHeaders,
+        ...json(answer, { ok: true, count: 2, rejected: 1, reasons: ['spans 0: duration_ms: Number must be greater than or equal to 0'] }),
+      },
+      ...ingestErrors(docs, badRequestBody(batchSchema.safeParse({}).error?.issues ?? [])),
+    },
+  });
 }

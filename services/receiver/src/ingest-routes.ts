@@ -4,6 +4,7 @@ import { authenticate, checkOrigin, rateLimit } from './auth/authenticate.ts';
 import { acceptCompressedBodies, parseJsonBodies } from './body.ts';
 import { boundedSafeParse } from './bounded-parse.ts';
 import { produce, received, type IngestDeps } from './accept.ts';
+import { registerBatchRoute } from './batch-route.ts';
 import { registerDrainRoute } from './drain-route.ts';
 import { registerOtlpRoutes } from './otlp-routes.ts';
 import { quotaGate } from './data/quota-gate.ts';
@@ -26,9 +27,9 @@ import { quotaGate } from './data/quota-gate.ts';
 //                                                 deadline (arrival + INGEST_ACK_TIMEOUT_MS) or is failing; 413 past Kafka's message limit
 //   8 answer                      handler         200 with the kind's success body
 //   9 count the outcome           onResponse      accepted events per kind (at 7), refused requests per kind and reason
-// Each kind's route (libs/kinds) takes every step; the drain (drain-route.ts) and OTLP
-// (otlp-routes.ts) take steps 1-5 and 9 here, and 6-8 in their own way into the same
-// accept step (accept.ts). Consumers take the events from Kafka on (services/consumers).
+// Each kind's route (libs/kinds) takes every step; the drain (drain-route.ts), OTLP
+// (otlp-routes.ts) and the batch route (batch-route.ts) take steps 1-5 and 9 here, and 6-8 in
+// their own way into the same accept step (accept.ts). Consumers take the events from Kafka on (services/consumers).
 
 export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Promise<void> {
   await app.register(async (ingest) => {
@@ -57,5 +58,6 @@ export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Pr
     }
     registerDrainRoute(ingest, deps);
     registerOtlpRoutes(ingest, deps);
+    registerBatchRoute(ingest, deps);
   });
 }

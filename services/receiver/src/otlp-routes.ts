@@ -101,7 +101,7 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps): void
         const llmPolicy = deps.policies.of(request.grant!).policy.llm;
         const accepted = acceptOtlp(signal, otlp, at.defaultsTime, { llmAttributes: llmPolicy.metadata_attributes });
         await produceAll(deps, request, at, accepted.events); // one 200 covers every kind the request carried
-        if (accepted.primary) deps.counters.onRejected(accepted.primary, accepted.rejected);
+        deps.counters.onRejectedRecords(accepted.rejectedByKind);
         return send(reply, 200, exportResponse(signal, encoding, accepted.rejected, accepted.reasons.join('; ')));
       });
     }

@@ -15,6 +15,7 @@ const PATHS: Record<string, string[]> = {
   '/ingest/traces': ['post'],
   '/ingest/llm': ['post'],
   '/ingest/drain': ['post'],
+  '/ingest/batch': ['post'],
   '/v1/logs': ['post'],
   '/v1/traces': ['post'],
   '/v1/metrics': ['post'],
@@ -117,6 +118,7 @@ describe('OpenAPI document', () => {
       '/ingest/traces': 'TraceSpan',
       '/ingest/llm': 'LlmUsage',
       '/ingest/drain': 'VercelDrainBody',
+      '/ingest/batch': 'IngestBatch',
     };
     const ok: Record<string, string> = {
       '/ingest/logs': 'OkCount',
@@ -124,6 +126,7 @@ describe('OpenAPI document', () => {
       '/ingest/traces': 'Ok',
       '/ingest/llm': 'Ok',
       '/ingest/drain': 'OkCount',
+      '/ingest/batch': 'IngestBatchAnswer',
     };
     for (const [path, schema] of Object.entries(bodies)) {
       const op = doc.paths[path].post;
@@ -240,6 +243,12 @@ describe('the running receiver', () => {
       ['/ingest/traces', { trace_id: 't', span_id: 's', operation: 'GET /', start_time: '2025-01-01T00:00:00Z', duration_ms: 1.4 }, 200],
       ['/ingest/llm', { model: 'm', provider: 'p', operation: 'chat', input_tokens: 1, output_tokens: 2, latency_ms: 3 }, 200],
       ['/ingest/drain', [{ message: 'm', timestamp: Date.now(), level: 'info' }], 200],
+      [
+        '/ingest/batch',
+        { logs: [{ level: 'info', message: 'hi' }], spans: [{ trace_id: 't', span_id: 's', operation: 'GET /', start_time: '2025-01-01T00:00:00Z', duration_ms: -1 }] },
+        200,
+      ],
+      ['/ingest/batch', { logs: [] }, 400],
       ['/ingest/llm', { model: 'm' }, 401, { authorization: 'Bearer nope' }],
     ];
     for (const [url, payload, status, headers] of cases) {

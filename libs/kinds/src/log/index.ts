@@ -16,6 +16,7 @@ export const log = defineKind({
   toEvents: logsToEvents,
   fastEvents: fastLogsToEvents,
   split: splitLogBatch,
+  batchField: 'logs',
   respond: (events) => ({ ok: true, count: events.length }),
   // Unkeyed: batches spread over the partitions, a hot project is not pinned to one.
   table: {

@@ -11,6 +11,8 @@ export interface ActiveContext {
   requestId?: string;
   /** Request-level user, tags and breadcrumbs; absent outside a request. */
   scope?: Scope;
+  /** The SDK's own delivery: its requests are not traced (they would trace themselves without end). */
+  internal?: boolean;
 }
 
 export interface ContextManager {

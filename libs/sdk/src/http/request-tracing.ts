@@ -80,6 +80,8 @@ export function startRequestTrace(client: DevtrailClient, request: RequestInfo, 
     client.startManualSpan(operation, {
       traceId: incoming.traceId,
       parentSpanId: incoming.parentSpanId,
+      sampled: incoming.sampled,
+      scope,
       metadata: { 'http.request.method': method, 'url.path': request.path },
     }),
   );
@@ -102,7 +104,11 @@ export function startRequestTrace(client: DevtrailClient, request: RequestInfo, 
     finish(statusCode, info = {}) {
       if (span.ended) return;
       span.setAttribute('http.response.status_code', statusCode);
-      if (info.route) span.setAttribute('http.route', info.route);
+      if (info.route) {
+        span.setAttribute('http.route', info.route);
+        // Named by the route (GET /orders/:id), not the path, so one endpoint is one operation.
+        if (!options.operationName) span.operation = `${method} ${info.route}`;
+      }
       if (info.aborted) span.setAttribute('http.aborted', true);
       if (requestId) span.setAttribute('request_id', requestId);
       // Status follows the code only: a handled exception that still produced a 2xx is not a failed request.

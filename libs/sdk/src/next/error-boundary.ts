@@ -3,7 +3,7 @@
 // installs window error/unhandledrejection reporting, and hooks for the same
 // without the boundary. Plain createElement-free class code: no JSX build step.
 import * as React from 'react';
-import { installGlobalErrorHandlers } from '../browser-errors.js';
+import { installGlobalErrorHandlers } from '../browser/global-errors.js';
 import type { DevtrailClient } from '../client.js';
 import type { ClientOptions } from '../options.js';
 import type { CaptureErrorOptions } from '../types.js';

@@ -1,6 +1,8 @@
 // @devtrail/sdk/next: instrumentation helpers, route-handler and server-action
 // wrappers, the OTel-shaped span exporter and the browser error boundary.
-// Imports nothing Node-only, so it is safe in the edge runtime and in client bundles.
+// Imports nothing Node-only, so it is safe in the edge runtime and in client bundles, and
+// nothing of React: the error boundary and its hooks are @devtrail/sdk/next/react (react.ts),
+// so a server that loads this entry needs no React.
 export { register, onRequestError } from './instrumentation.js';
 export type { RegisterOptions, RegisterResult, NextRequestErrorRequest, NextRequestErrorContext } from './instrumentation.js';
 export { withRouteHandler, type RouteHandlerOptions } from './route-handler.js';
@@ -13,14 +15,7 @@ export {
   type ExportResultLike,
   type SpanExporterOptions,
   type HrTime,
-} from './span-exporter.js';
+} from '../otel/span-exporter.js';
 export { getNextClient, setNextClient } from './next-client.js';
 export { getBrowserClient } from './browser-client.js';
 export { isNextControlFlow } from './control-flow.js';
-export {
-  DevtrailErrorBoundary,
-  useDevtrailErrorHandlers,
-  useReportError,
-  type DevtrailErrorBoundaryProps,
-  type ErrorFallbackProps,
-} from './error-boundary.js';

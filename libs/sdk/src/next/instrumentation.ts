@@ -7,8 +7,8 @@ import type { ClientOptions } from '../options.js';
 import { extractTraceContext } from '../trace-context.js';
 import { isNextControlFlow } from './control-flow.js';
 import { flushIfServerless, getNextClient, setNextClient, installNextAsyncContext } from './next-client.js';
-import { activeOtelSpanContext } from './otel-bridge.js';
-import { createSpanExporter, type ReadableSpanLike, type SpanExporterLike } from './span-exporter.js';
+import { activeOtelSpanContext } from '../otel/active-span.js';
+import { createSpanExporter, type ReadableSpanLike, type SpanExporterLike } from '../otel/span-exporter.js';
 
 export interface RegisterOptions extends ClientOptions {
   /** Use this client instead of creating one from options / env. */

@@ -4,7 +4,7 @@ import type { DevtrailClient } from '../client.js';
 import { activeContext } from '../context/context-manager.js';
 import { controlFlowStatus, isNextControlFlow } from './control-flow.js';
 import { flushIfServerless, getNextClient, installNextAsyncContext } from './next-client.js';
-import { activeOtelSpanContext } from './otel-bridge.js';
+import { activeOtelSpanContext } from '../otel/active-span.js';
 
 export interface ServerActionOptions {
   client?: DevtrailClient;

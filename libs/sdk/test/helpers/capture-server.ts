@@ -3,6 +3,7 @@
 // and validates nothing beyond JSON parsing.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { unbatch } from './unbatch.js';
 
 export interface CapturedRequest {
   method: string;
@@ -14,7 +15,7 @@ export interface CapturedRequest {
 export interface CaptureServer {
   url: string;
   requests: CapturedRequest[];
-  /** Bodies posted to one ingest path, e.g. '/ingest/traces'. */
+  /** What was sent for one kind's path, e.g. '/ingest/traces': the records of the batches, as that route's bodies (unbatch.ts). */
   bodies(path: string): any[];
   /** All log entries across /ingest/logs batches. */
   logs(): any[];
@@ -36,7 +37,11 @@ export async function startCaptureServer(): Promise<CaptureServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const bodies = (path: string) => requests.filter((r) => r.path === path).map((r) => r.body);
+  const bodies = (path: string) =>
+    unbatch(
+      requests.filter((r) => r.path === '/ingest/batch').map((r) => r.body),
+      path,
+    );
   return {
     url: `http://127.0.0.1:${port}`,
     requests,

@@ -3,6 +3,7 @@ import { DevtrailClient } from '../../src/client.js';
 import type { ClientOptions } from '../../src/options.js';
 import { TEST_KEY } from './capture-server.js';
 import { fakeFetch, type FetchCall } from './fake-fetch.js';
+import { unbatch } from './unbatch.js';
 
 /** A client wired to an in-memory fetch; call `await client.flush()` before reading `calls`. */
 export function makeClient(options: ClientOptions = {}) {
@@ -21,5 +22,10 @@ export function makeClient(options: ClientOptions = {}) {
   return { client, calls, onWarning };
 }
 
-export const bodiesAt = (calls: FetchCall[], path: string): any[] => calls.filter((c) => c.path === path).map((c) => c.body);
+/** What was sent for one kind's path: the records of the batch requests, as that route's bodies (unbatch.ts). */
+export const bodiesAt = (calls: FetchCall[], path: string): any[] =>
+  unbatch(
+    calls.filter((c) => c.path === '/ingest/batch').map((c) => c.body),
+    path,
+  );
 export const logsIn = (calls: FetchCall[]): any[] => bodiesAt(calls, '/ingest/logs').flatMap((b) => b.logs);

@@ -20,6 +20,7 @@ export interface AppHandle {
  *   GET  /missing    404
  *   GET  /teapot     418
  *   GET  /health     200
+ *   GET  /tagged     200; sets the tags tenant=acme and plan=pro with client.setTag during the request
  */
 export type AppFactory = (client: DevtrailClient, options: RequestTracingOptions) => Promise<AppHandle>;
 
@@ -63,14 +64,15 @@ export function runMiddlewareSuite(framework: string, startApp: AppFactory): voi
       app = undefined;
     });
 
-    it('creates one span per request named {METHOD} {path} and sets x-trace-id / x-span-id', async () => {
+    it('creates one span per request named {METHOD} {route} and sets x-trace-id / x-span-id', async () => {
       const url = await setup();
       const res = await fetch(`${url}/users/42?expand=1`);
       expect(res.status).toBe(200);
       await settle(() => spans().length === 1);
       const [span] = spans();
-      expect(span).toMatchObject({ service: framework, environment: 'test', operation: 'GET /users/42', status: 'ok', parent_span_id: '' });
-      expect(span.metadata).toMatchObject({ 'http.request.method': 'GET', 'url.path': '/users/42', 'http.response.status_code': 200 });
+      // Named by the route, so /users/42 and /users/43 are one operation; the path stays an attribute.
+      expect(span).toMatchObject({ service: framework, environment: 'test', operation: 'GET /users/:id', status: 'ok', parent_span_id: '' });
+      expect(span.metadata).toMatchObject({ 'http.request.method': 'GET', 'url.path': '/users/42', 'http.route': '/users/:id', 'http.response.status_code': 200 });
       expect(res.headers.get('x-trace-id')).toBe(span.trace_id);
       expect(res.headers.get('x-span-id')).toBe(span.span_id);
       expect(span.trace_id).toMatch(/^[0-9a-f]{32}$/);
@@ -160,9 +162,29 @@ export function runMiddlewareSuite(framework: string, startApp: AppFactory): voi
       await fetch(`${url}/users/1`);
       await settle(() => spans().length === 1);
       await delay(50);
-      expect(spans().map((s) => s.operation)).toEqual(['GET /users/1']);
+      expect(spans().map((s) => s.operation)).toEqual(['GET /users/:id']);
       // logs of ignored requests are still sent, just without trace ids
       expect(capture.logs().filter((l) => l.trace_id === undefined)).toHaveLength(2);
+    });
+
+    it('keeps an unsampled caller unsampled: the flag goes on as 00 and no span is sent', async () => {
+      const url = await setup();
+      const res = await fetch(`${url}/users/3`, { headers: { traceparent: `00-${TRACE}-${PARENT}-00` } });
+      expect(res.headers.get('x-trace-id')).toBe(TRACE);
+      const seen = await (await fetch(`${url}/users/4`)).text(); // a sampled request after it, to know the first was flushed
+      expect(seen).toContain('4');
+      await settle(() => spans().length === 1 && capture.logs().length === 4);
+      expect(spans().map((s) => s.trace_id)).not.toContain(TRACE);
+      // Its logs still carry the trace id: sampling decides spans, not correlation.
+      expect(capture.logs().filter((l) => l.trace_id === TRACE)).toHaveLength(2);
+    });
+
+    it("puts tags set during the request on the request's span", async () => {
+      const url = await setup();
+      await fetch(`${url}/tagged`);
+      await settle(() => spans().length === 1);
+      expect(spans()[0].metadata).toMatchObject({ tenant: 'acme', plan: 'pro' });
+      expect(spans()[0].operation).toBe('GET /tagged');
     });
 
     it('names spans with operationName', async () => {

@@ -1,6 +1,13 @@
 // Reports errors nobody caught: window 'error' events and unhandled promise
-// rejections. Returns a function that removes the listeners again.
-import type { DevtrailClient } from './client.js';
+// rejections. A client in a browser installs it itself (captureUncaught);
+// it is exported for other targets (a worker's global scope). Returns a
+// function that removes the listeners again.
+import type { CaptureErrorOptions } from '../types.js';
+
+/** The client's one method used here (a structural type: the client imports this file). */
+interface ErrorCapturer {
+  captureError(error: unknown, options?: CaptureErrorOptions): void;
+}
 
 type Listener = (event: Event) => void;
 interface EventTargetLike {
@@ -8,9 +15,15 @@ interface EventTargetLike {
   removeEventListener(type: string, listener: Listener): void;
 }
 
-export function installGlobalErrorHandlers(client: DevtrailClient, target?: EventTargetLike): () => void {
+/** The hosts each client listens on already: a second install (the client does it itself in browsers) is a no-op, never a double report. */
+const installed = new WeakMap<ErrorCapturer, WeakSet<EventTargetLike>>();
+
+export function installGlobalErrorHandlers(client: ErrorCapturer, target?: EventTargetLike): () => void {
   const host = target ?? (globalThis as { window?: EventTargetLike }).window;
   if (!host || typeof host.addEventListener !== 'function') return () => {};
+  const hosts = installed.get(client) ?? installed.set(client, new WeakSet()).get(client)!;
+  if (hosts.has(host)) return () => {};
+  hosts.add(host);
 
   const onError: Listener = (event) => {
     const e = event as ErrorEvent;
@@ -29,6 +42,7 @@ export function installGlobalErrorHandlers(client: DevtrailClient, target?: Even
   host.addEventListener('error', onError);
   host.addEventListener('unhandledrejection', onRejection);
   return () => {
+    hosts.delete(host);
     host.removeEventListener('error', onError);
     host.removeEventListener('unhandledrejection', onRejection);
   };

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { debugIdOfFile, debugIdOfMap, sourceMappingUrlOf } from '@devtrail/source-maps';
+import { debugIdOfFile, debugIdOfMap, sourceMappingUrlOf } from './conventions.ts';
 
 // A build directory's source maps, each with the URL its minified file is served at
 // (docs/source-maps.md, "Uploading from a build"). Next.js (`.next/static` is served at
@@ -71,4 +71,25 @@ export function findMaps(layout: BuildLayout): { found: FoundMap[]; withoutMap: 
     found.push({ file: rel, url: `${prefix}/${rel}`, map, debugId: debugIdOfFile(text) ?? debugIdOfMap(parsed) });
   }
   return { found, withoutMap };
+}
+
+/** Posts one map to the source-maps API (the caller's client: its auth, its errors); resolves with the stored map's row. */
+export type PostMap = (path: string, body: { release: string; url: string; source_map: string; debug_id?: string }) => Promise<{ source_map: unknown }>;
+
+/** Uploads every map of a build, four at a time; shared by the admin CLI and the SDK's `devtrail-sourcemaps`. */
+export async function uploadBuildMaps(projectId: string, layout: BuildLayout, release: string, post: PostMap): Promise<{ uploaded: unknown[]; withoutMap: string[] }> {
+  const { found, withoutMap } = findMaps(layout);
+  if (found.length === 0) throw new Error(`no source maps under ${layout.root} (build with source maps on: docs/source-maps.md)`);
+  const uploaded: unknown[] = [];
+  for (let i = 0; i < found.length; i += 4) {
+    const part = await Promise.all(
+      found
+        .slice(i, i + 4)
+        .map((m) =>
+          post(`/api/projects/${encodeURIComponent(projectId)}/source-maps`, { release, url: m.url, source_map: m.map, ...(m.debugId ? { debug_id: m.debugId } : {}) }),
+        ),
+    );
+    uploaded.push(...part.map((d) => d.source_map));
+  }
+  return { uploaded, withoutMap };
 }
