@@ -1,8 +1,9 @@
 // `npx devtrail-sourcemaps upload <build-dir> --release R --project ID [--url-prefix ~/path] [--api URL]`
-// (docs/sdk.md#source-maps): the admin CLI's upload (libs/source-maps/src/build-scan.ts),
+// (docs/sdk.md#install): the admin CLI's upload (libs/source-maps/src/build-scan.ts),
 // bundled by scripts/build.mjs into one file of the package, so an app uploads its build's maps
-// with nothing more than the SDK installed. The token is DEVTRAIL_UPLOAD_TOKEN, else the
-// project's DEVTRAIL_API_KEY (the source-maps API takes either); it never appears in output.
+// with nothing more than the SDK installed. The token is a project upload token
+// (DEVTRAIL_UPLOAD_TOKEN, dtu_…), else the operator token (DEVTRAIL_OPERATOR_TOKEN): the
+// source-maps API never takes the ingest key (docs/security.md). It never appears in output.
 import { detectLayout, uploadBuildMaps } from '@devtrail/source-maps/build';
 
 const USAGE = `usage: devtrail-sourcemaps upload <build-dir> --release <release> --project <project-id> [--url-prefix ~/path] [--api URL]
@@ -10,7 +11,7 @@ const USAGE = `usage: devtrail-sourcemaps upload <build-dir> --release <release>
   Uploads every source map of a Next.js (.next/static) or Vite (dist) build, or of any
   directory served at --url-prefix, to devtrail's dashboard API.
 
-env: DEVTRAIL_UPLOAD_TOKEN (else DEVTRAIL_API_KEY), DEVTRAIL_API_URL (default http://127.0.0.1:3000),
+env: DEVTRAIL_UPLOAD_TOKEN (else DEVTRAIL_OPERATOR_TOKEN), DEVTRAIL_API_URL (default http://127.0.0.1:3000),
      DEVTRAIL_PROJECT_ID (for --project), DEVTRAIL_RELEASE (for --release)`;
 
 function flag(args: string[], name: string): string | undefined {
@@ -28,10 +29,10 @@ async function main(argv: string[]): Promise<void> {
   const project = flag(args, '--project') ?? env.DEVTRAIL_PROJECT_ID;
   const urlPrefix = flag(args, '--url-prefix');
   const api = (flag(args, '--api') ?? env.DEVTRAIL_API_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
-  const token = env.DEVTRAIL_UPLOAD_TOKEN || env.DEVTRAIL_API_KEY;
+  const token = env.DEVTRAIL_UPLOAD_TOKEN || env.DEVTRAIL_OPERATOR_TOKEN;
   const [command, dir] = args;
   if (command !== 'upload' || !dir || !release || !project) throw new Error(USAGE);
-  if (!token) throw new Error('no token: set DEVTRAIL_UPLOAD_TOKEN (or the project key in DEVTRAIL_API_KEY)');
+  if (!token) throw new Error('no token: set DEVTRAIL_UPLOAD_TOKEN (a project upload token: devtrail upload-token create)');
   const layout = detectLayout(dir, urlPrefix);
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${api}${path}`, {

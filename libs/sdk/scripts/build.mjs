@@ -36,7 +36,7 @@ await build({
   legalComments: 'none',
   outfile: join(root, 'dist/browser/devtrail.min.js'),
 });
-// The source-map CLI (docs/sdk.md#source-maps): the upload shared with the admin CLI
+// The source-map CLI (docs/sdk.md#install): the upload shared with the admin CLI
 // (@devtrail/source-maps/build) bundled into one file, so the package keeps no dependencies.
 await build({
   entryPoints: [join(root, 'cli/sourcemaps.ts')],

@@ -3,7 +3,7 @@
 // run as separate Node processes. Delivery goes to the capture server (records what arrives;
 // NOT the real receiver, which integration-real-pipeline.test.ts uses).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -111,5 +111,23 @@ console.log(JSON.stringify(devtrail.stats()));`,
     const r = await script('next.cjs', `const next = require('@devtrail/sdk/next');\nconsole.log(typeof next.withRouteHandler, typeof next.register);`);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe('function function');
+  });
+
+  it("npx devtrail-sourcemaps uploads a Vite build's maps with the upload token", async () => {
+    mkdirSync(join(app, 'dist/assets'), { recursive: true });
+    writeFileSync(join(app, 'dist/index.html'), '<script src="/assets/app.js"></script>');
+    writeFileSync(join(app, 'dist/assets/app.js'), 'function a(){throw new Error("x")}a();\n//# sourceMappingURL=app.js.map\n');
+    writeFileSync(join(app, 'dist/assets/app.js.map'), JSON.stringify({ version: 3, sources: ['src/app.ts'], names: [], mappings: 'AAAA' }));
+    const before = capture.requests.length;
+    const { stdout } = await run('npx', ['--no-install', 'devtrail-sourcemaps', 'upload', 'dist', '--release', 'r1', '--project', 'p1', '--api', capture.url], {
+      cwd: app,
+      env: { ...process.env, DEVTRAIL_UPLOAD_TOKEN: 'dtu_packed_test' },
+    });
+    expect(stdout).toContain('vite build: uploaded 1 source maps');
+    expect(stdout).not.toContain('dtu_packed_test');
+    const [upload] = capture.requests.slice(before);
+    expect(upload).toMatchObject({ method: 'POST', path: '/api/projects/p1/source-maps', headers: { authorization: 'Bearer dtu_packed_test' } });
+    expect(upload.body).toMatchObject({ release: 'r1', url: '~/assets/app.js' });
+    expect(JSON.parse(upload.body.source_map)).toMatchObject({ sources: ['src/app.ts'] });
   });
 });
