@@ -73,8 +73,9 @@ describe.skipIf(!up)(`ClickHouse schema for a cluster${up ? '' : ` (skipped: ${N
       if (t.engine === 'MaterializedView') {
         const [view] = find(new RegExp(`^CREATE MATERIALIZED VIEW IF NOT EXISTS dt_prod\\.${t.name} ${on} TO dt_prod\\.(\\w+)_local`));
         expect(view, t.name).toBeDefined();
-        expect(view).toMatch(/FROM dt_prod\.errors_local/);
-        expect(view).toMatch(/argMaxState\(CAST\(/);
+        // Each node's view reads its own shard's rows: the groups from errors, the trace roots from spans.
+        expect(view).toMatch(t.name === 'span_roots_mv' ? /FROM dt_prod\.spans_local/ : /FROM dt_prod\.errors_local/);
+        if (t.name !== 'span_roots_mv') expect(view).toMatch(/argMaxState\(CAST\(/);
         continue;
       }
       expect(t.engine, t.name).toMatch(/MergeTree$/);
@@ -91,8 +92,10 @@ describe.skipIf(!up)(`ClickHouse schema for a cluster${up ? '' : ` (skipped: ${N
       for (const c of own) expect(front, `${t.name}.${c.name}`).toContain(`\`${c.name}\``);
       expect(front).not.toContain('INDEX');
     }
-    // Nothing but those: two tables per table, and the view.
-    expect(parsed).toHaveLength(single.filter((t) => t.engine !== 'MaterializedView').length * 2 + 1);
+    // Nothing but those: two tables per table, and the views.
+    const views = single.filter((t) => t.engine === 'MaterializedView').length;
+    expect(views).toBe(2);
+    expect(parsed).toHaveLength((single.length - views) * 2 + views);
 
     for (const sql of upgrade) expect(await parse(sql)).toMatch(new RegExp(`^ALTER TABLE dt_prod\\.\\w+ ${on}\\s+\\(?ADD (COLUMN|INDEX) IF NOT EXISTS`));
     expect(upgrade.some((s) => s.startsWith('ALTER TABLE dt_prod.logs ') && s.includes('ADD COLUMN IF NOT EXISTS retention_days UInt16 DEFAULT 45'))).toBe(true);

@@ -72,6 +72,7 @@ describe.skipIf(!up)(`migration to per-row retention${up ? '' : ` (skipped: ${NO
   it('adds the column with the days in force, changes the TTL once, and the groups follow', async () => {
     const changes = await migrateColumnStore(store, [KINDS.error.tableDef], { retentionDays: 45 });
     expect(changes).toEqual([
+      'added column errors.received_at',
       'added column errors.previous_fingerprint',
       'added column errors.retention_days',
       'added index errors.idx_trace',
@@ -102,6 +103,7 @@ describe.skipIf(!up)(`migration to per-row retention${up ? '' : ` (skipped: ${NO
       'applied logs: ttl-per-row-retention',
       'created spans',
       'applied spans: ttl-per-row-retention',
+      'applied spans: span-roots-backfill',
       'created llm',
       'applied llm: ttl-per-row-retention',
     ]);

@@ -4,6 +4,7 @@ export { CLICKHOUSE_FLOOR, parseServerVersion, requireSupportedServer, supported
 export {
   addColumnStatements,
   addIndexStatement,
+  clusteredTableOf,
   clusteredTableStatements,
   clusterSchema,
   localTable,

@@ -1,4 +1,15 @@
-import { createTableSql, RETENTION_COLUMN, type TableDef, type TableStep } from '@devtrail/column-store';
+import {
+  clusteredTableOf,
+  clusteredTableStatements,
+  createTableSql,
+  localTable,
+  onCluster,
+  qualified,
+  RETENTION_COLUMN,
+  type ClusterTarget,
+  type TableDef,
+  type TableStep,
+} from '@devtrail/column-store';
 import { COLUMN } from '@devtrail/column-store/store-domain';
 import { SPAN_FIELDS } from './event.ts';
 
@@ -33,8 +44,17 @@ export const ROOTS_DEF: TableDef = {
 
 const rootsOf = (spansTable: string) => `SELECT ${NAMES} FROM ${spansTable} WHERE parent_span_id = ''`;
 
-/** The roots table and the view that fills it (the spans table's `after`). */
-export function rootsStatements(retentionDays: number, spansTable: string): string[] {
+/**
+ * The roots table and the view that fills it (the spans table's `after`). On a cluster
+ * (docs/deployment.md#a-clickhouse-cluster) the table is clustered as every other, and each node's
+ * view fills its own roots from its own spans, as the error groups do.
+ */
+export function rootsStatements(retentionDays: number, spansTable: string, cluster?: ClusterTarget): string[] {
+  if (cluster)
+    return [
+      ...clusteredTableStatements(clusteredTableOf(ROOTS_DEF, retentionDays), cluster),
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${qualified(cluster, VIEW)} ${onCluster(cluster)} TO ${qualified(cluster, localTable(ROOTS_TABLE))} AS ${rootsOf(qualified(cluster, localTable(spansTable)))}`,
+    ];
   return [createTableSql(ROOTS_DEF, retentionDays), `CREATE MATERIALIZED VIEW IF NOT EXISTS ${VIEW} TO ${ROOTS_TABLE} AS ${rootsOf(spansTable)}`];
 }
 
