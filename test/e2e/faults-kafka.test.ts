@@ -69,9 +69,8 @@ describe.skipIf(!up)(`Kafka outage${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`
       }
     })();
 
-    await new Promise((r) => setTimeout(r, 1000));
-    const before = acked.length;
-    expect(before).toBeGreaterThan(5);
+    // Flowing first (a loaded machine may take seconds over the first requests).
+    await expect.poll(() => acked.length, { timeout: 20_000 }).toBeGreaterThan(5);
     outages++;
     await stackScript('kafka', 'stop');
     await expect.poll(async () => (await fetch(`${receiver.url}/health/ready`)).status, { timeout: 15_000 }).toBe(503);
