@@ -7,13 +7,15 @@ import { migrateColumnStore, type ColumnStore, type TableDef } from '@devtrail/c
 import { KINDS, parseSpanSearch, readServiceMap, readSpanServices, searchTraces, type TraceSearch } from '@devtrail/kinds';
 import { percentile } from './stats.ts';
 
-// `npm run bench:traces -- [--rows 10000000] [--runs 10] [--data dir] [--reuse] [--only before|after]`
+// `npm run bench:traces -- [--rows 10000000] [--runs 10] [--data dir] [--reuse] [--only before|after] [--cases regex]`
 // Trace search, the service picker and the service map over generated spans in the column
 // store (chdb, the ClickHouse engine in-process): p50/p95 over --runs runs each. Two tables,
 // the same rows: "before", the spans table as it was before trace search (its first indexes,
-// no roots table) read by the query of then (the newest roots straight from spans, FINAL),
-// for what it could do (a service, a minimum duration); "after", the table as span/index.ts
-// declares it (the search's skip indexes, the roots table of roots.ts) read by searchTraces.
+// no roots table) read by the query of then (the newest roots straight from spans, FINAL,
+// then their traces' span counts) for what it could do (a service, a minimum duration), and by
+// the picker and the map (new reads: what the new indexes do for them); "after", the table as
+// span/index.ts declares it (the search's skip indexes, the roots table of roots.ts) read by
+// searchTraces. --reuse keeps the data dir; the ranges end where the data ends.
 // A script, not a test: docs/benchmarks.md records its figures.
 
 const { values: flags } = parseNodeArgs({
@@ -23,6 +25,7 @@ const { values: flags } = parseNodeArgs({
     data: { type: 'string', default: join(os.tmpdir(), 'devtrail-bench-trace-search') },
     reuse: { type: 'boolean', default: false },
     only: { type: 'string', default: '' },
+    cases: { type: 'string', default: '' },
   },
 });
 const ROWS = Number(flags.rows);
@@ -40,7 +43,7 @@ async function rootsBefore(store: ColumnStore, f: { range: { fromMs: number; toM
   const tracesWith = (cond: string) =>
     `trace_id IN (SELECT trace_id FROM spans WHERE project_id = {project:String}
        AND start_time >= fromUnixTimestamp64Milli({wideFrom:Int64}) AND start_time <= fromUnixTimestamp64Milli({wideTo:Int64}) AND ${cond})`;
-  return store.query(
+  const roots = await store.query<{ trace_id: string }>(
     `SELECT ${KINDS.span.recordColumns.join(', ')} FROM spans FINAL
       WHERE project_id = {project:String} AND start_time >= fromUnixTimestamp64Milli({from:Int64}) AND start_time <= fromUnixTimestamp64Milli({to:Int64})
         AND parent_span_id = '' ${f.service ? `AND ${tracesWith('service = {service:String}')}` : ''} ${f.minDurationMs ? 'AND duration_ms >= {min:UInt64}' : ''}
@@ -55,6 +58,14 @@ async function rootsBefore(store: ColumnStore, f: { range: { fromMs: number; toM
       min: f.minDurationMs ?? 0,
     },
   );
+  if (roots.length === 0) return roots;
+  // Then each trace's spans counted, as searchTraces did then and does now.
+  await store.query(
+    `SELECT trace_id, count() AS spans, countIf(status = {error:String}) AS errors, arraySort(groupUniqArray(service)) AS services
+       FROM spans FINAL WHERE project_id = {project:String} AND trace_id IN {ids:Array(String)} GROUP BY trace_id`,
+    { project: PROJECT, error: 'error', ids: [...new Set(roots.map((r) => r.trace_id))] },
+  );
+  return roots;
 }
 
 /**
@@ -87,18 +98,20 @@ interface Case {
   run(store: ColumnStore): Promise<unknown[]>;
 }
 
-function beforeCases(): Case[] {
-  const now = Date.now();
+function beforeCases(now: number): Case[] {
   const day = { fromMs: now - 25 * 3600_000, toMs: now + 60_000 };
   return [
     { name: 'no search', run: (s) => rootsBefore(s, { range: day }) },
     { name: 'no search service=payments', run: (s) => rootsBefore(s, { range: day, service: 'payments' }) },
     { name: 'min duration 2 s', run: (s) => rootsBefore(s, { range: day, minDurationMs: 2000 }) },
+    // The picker and the map are new; over the first indexes they show what the new ones do for them.
+    { name: 'service picker (24 h)', run: (s) => readSpanServices(s, { projectId: PROJECT, retentionDays: 30, range: day }) },
+    { name: 'service map (1 h)', run: (s) => readServiceMap(s, { projectId: PROJECT, retentionDays: 30, range: { fromMs: now - 3600_000, toMs: now + 60_000 } }) },
+    { name: 'service map (24 h)', run: (s) => readServiceMap(s, { projectId: PROJECT, retentionDays: 30, range: day }) },
   ];
 }
 
-function cases(): Case[] {
-  const now = Date.now();
+function cases(now: number): Case[] {
   const day = { fromMs: now - 25 * 3600_000, toMs: now + 60_000 };
   const hour = { fromMs: now - 3600_000, toMs: now + 60_000 };
   const base = { projectId: PROJECT, retentionDays: 30, range: day, limit: 200 } satisfies TraceSearch;
@@ -150,11 +163,15 @@ async function main() {
     if (flags.only && flags.only !== db) continue;
     const seconds = await prepare(store, db, table, endMs);
     if (seconds !== undefined) inserted[db] = seconds;
+    // The ranges end where the data ends, so a reused table (--reuse, generated earlier) is read as it was when written.
+    const [{ end }] = await store.query<{ end: string }>('SELECT toUnixTimestamp64Milli(max(start_time)) AS end FROM spans');
+    const now = Number(end) + 1;
     const [parts] = await store.query<{ parts: string; bytes: string; idx: string }>(
       "SELECT count() AS parts, sum(data_compressed_bytes) AS bytes, sum(secondary_indices_compressed_bytes) AS idx FROM system.parts WHERE database = currentDatabase() AND table = 'spans' AND active",
     );
     say(`${db}: ${parts.parts} parts, data ${Math.round(Number(parts.bytes) / 2 ** 20)} MiB, skip indexes ${Math.round(Number(parts.idx) / 2 ** 20)} MiB`);
-    for (const c of db === 'before' ? beforeCases() : cases()) {
+    const chosen = new RegExp(flags.cases); // --cases REGEX: only the cases whose name matches
+    for (const c of (db === 'before' ? beforeCases(now) : cases(now)).filter((k) => chosen.test(k.name))) {
       const found = await c.run(store); // warm-up
       const ms: number[] = [];
       for (let i = 0; i < RUNS; i++) {
