@@ -170,7 +170,7 @@ describe.skipIf(!browserAvailable())(`logs explorer in Chromium${browserAvailabl
     // One from the middle of the half hour, with more than ten logs on either side.
     const anchor = ALL.filter((l) => l.service === 'search' && l.message.startsWith('GET'))[6];
     await page.goto(logsUrl(`?q=${encodeURIComponent(`request_id:${anchor.request_id}`)}`));
-    await expect.poll(() => rows().count()).toBe(1);
+    await expect.poll(() => rows().count(), SLOW).toBe(1);
     await rows().first().click();
     await page.getByTestId('show-surrounding').click();
     await page.getByTestId('surrounding-anchor').waitFor();
