@@ -28,6 +28,19 @@ from chdb import session
 BEHAVIOUR = json.loads((Path(__file__).resolve().parent.parent / "src" / "server-behaviour.json").read_text())
 STATUS = {code: int(status) for status, codes in BEHAVIOUR["httpStatus"].items() for code in codes}
 HANDLED = {"query", "query_id", "database"}
+# The settings devtrail's reads send (libs/column-store/src/read-limits.ts), applied as the
+# statement's SETTINGS clause as src/query-settings.ts does; any other is refused.
+HONOURED_SETTINGS = ("readonly", "max_execution_time", "max_rows_to_read", "max_bytes_to_read", "priority")
+
+
+def with_settings(sql, settings):
+    """The SQL with a SETTINGS clause of whole-number settings; unchanged without settings."""
+    if not settings:
+        return sql
+    for key, value in settings.items():
+        if not re.fullmatch(r"\d{1,19}", value):
+            raise StandinError(69, "ARGUMENT_OUT_OF_BOUND", f"setting {key} takes a whole number here, not '{value}'")
+    return re.sub(r"[\s;]+$", "", sql) + "\nSETTINGS " + ", ".join(f"{k} = {v}" for k, v in settings.items())
 ERROR = re.compile(r"Code: (\d+)\. DB::Exception: ([\s\S]*?)\.? \(([A-Z][A-Z0-9_]*)\)\s*$")
 
 
@@ -129,12 +142,14 @@ class Handler(BaseHTTPRequestHandler):
         args = dict(query_params)
         query_id = args.get("query_id") or str(uuid.uuid4())
         try:
-            params = {}
+            params, settings = {}, {}
             for key, value in query_params:
                 if key.startswith("param_"):
                     params[key[len("param_") :]] = value
+                elif key in HONOURED_SETTINGS:
+                    settings[key] = value
                 elif key not in HANDLED:
-                    raise StandinError(48, "NOT_IMPLEMENTED", f"The stand-in applies no settings or HTTP options (got '{key}')")
+                    raise StandinError(48, "NOT_IMPLEMENTED", f"The stand-in applies no settings or HTTP options but {', '.join(HONOURED_SETTINGS)} (got '{key}')")
             encoding = self.headers.get("Content-Encoding")
             if encoding and encoding != "identity":
                 raise StandinError(48, "NOT_IMPLEMENTED", f"The stand-in takes uncompressed bodies only (got '{encoding}')")
@@ -143,7 +158,9 @@ class Handler(BaseHTTPRequestHandler):
             # The server reads the `query` parameter, a line break, then the body.
             sql = (f"{query}\n{text}" if text else query) if query else text
             insert = text if query and re.match(r"^\s*INSERT\b", query, re.I) else ""
-            out = self.engine.run(sql, args.get("database") or "default", params)
+            if query and settings:
+                raise StandinError(48, "NOT_IMPLEMENTED", "The stand-in applies settings to statements in the body only, not to an INSERT with rows")
+            out = self.engine.run(with_settings(sql, settings), args.get("database") or "default", params)
             rows = len([line for line in insert.split("\n") if line.strip()])
             size = len(insert.encode())
             summary = {"read_rows": "0", "read_bytes": "0", "written_rows": str(rows), "written_bytes": str(size), "total_rows_to_read": "0"}

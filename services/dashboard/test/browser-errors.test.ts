@@ -77,9 +77,9 @@ describe.skipIf(!browserAvailable())(`errors list and group page in Chromium${br
     await page.getByRole('button', { name: 'Search' }).click();
     await poll(() => rows(page).count()).toBe(3);
 
-    await page.getByLabel('Service').selectOption('web');
+    await page.locator('select[name=service]').selectOption('web');
     await poll(() => rows(page).count()).toBe(1);
-    await page.getByLabel('Service').selectOption('');
+    await page.locator('select[name=service]').selectOption('');
     await poll(() => rows(page).count()).toBe(3);
     await page.getByLabel('Sort by').selectOption('events');
     await poll(() => new URL(page.url()).searchParams.get('sort')).toBe('events');

@@ -37,7 +37,7 @@ describe.skipIf(!browserAvailable())(`dashboard navigation in Chromium${browserA
     await page.waitForURL('**/traces?**');
     expect([param('range'), param('service')]).toEqual(['6h', 'checkout']);
     expect(await page.getByTestId('time-range').inputValue()).toBe('6h');
-    expect(await page.getByLabel('Service').inputValue()).toBe('checkout');
+    expect(await page.locator('select[name=service]').inputValue()).toBe('checkout');
     await poll(() => page.getByTestId('trace-row').count()).toBe(1);
     expect(await page.getByTestId('traces-table').textContent()).toContain('POST /api/checkout');
     await page.getByRole('link', { name: 'Errors', exact: true }).click();

@@ -75,6 +75,11 @@ const PATHS: Record<string, string[]> = {
   '/api/projects/{id}/source-maps': ['get', 'post', 'delete'],
   '/api/projects/{id}/upload-tokens': ['get', 'post'],
   '/api/projects/{id}/upload-tokens/{tokenId}': ['delete'],
+  '/api/admin/projects/{id}/llm': ['put'],
+  '/api/projects/{id}/llm-sessions': ['get'],
+  '/api/projects/{id}/logs/export': ['get'],
+  '/api/projects/{id}/service-map': ['get'],
+  '/api/projects/{id}/spans/services': ['get'],
 };
 
 type Doc = {
