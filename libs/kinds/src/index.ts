@@ -31,6 +31,7 @@ export { logWhere } from './log/filter.ts';
 export { exportLogs, MAX_EXPORT_LOGS } from './log/export.ts';
 export { readLogVolume, type LogVolume } from './log/volume.ts';
 export { readLogFacets, FACET_COLUMNS, METADATA_SAMPLE, type LogFacets, type FacetValue } from './log/facets.ts';
+export { readLogRanges, rangeEdges, rangesOf, rangeSearch, RANGE_BUCKETS, type LogRanges, type NumericRange } from './log/ranges.ts';
 export { readSurroundingLogs, type LogAnchor } from './log/surrounding.ts';
 export { LOG_SEARCH, parseSearch, printSearch, SearchSyntaxError, SEARCH_FIELDS, SEARCH_LIMITS, type SearchDialect, type SearchNode } from './log/search/syntax.ts';
 export { searchTerms } from './log/search/terms.ts';

@@ -1,18 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, NO_BROWSER_REASON, type BrowserSession } from './support/browser.ts';
+import { browserAvailable, horizontalOverflow, NO_BROWSER_REASON, openBrowser, type BrowserSession } from './support/browser.ts';
 import { ingest } from './support/dashboard.ts';
 import { DEMO, demoLogs } from './support/demo-data.ts';
-import { openDemo } from './support/demo-project.ts';
+import { logIn, openDemo } from './support/demo-project.ts';
 
 // The logs explorer as a person uses it, in headless Chromium against the embedded process,
 // over the demo project (support/demo-data.ts): the volume histogram and facets, the search
 // syntax over message and metadata, filtering from facets, saved searches, zooming and
-// absolute ranges, surrounding lines, the live tail, and "/" to search.
+// absolute ranges, surrounding lines, columns for metadata keys, a numeric metadata key's
+// facet as ranges, the live tail, and "/" to search.
 
 const ALL = demoLogs(0).flatMap(({ service, logs }) =>
   logs.map((l) => ({ ...l, service }) as { service: string; level: string; message: string; metadata: Record<string, unknown>; request_id: string }),
 );
 const count = (f: (l: (typeof ALL)[number]) => boolean) => ALL.filter(f).length;
+/** The machine is shared: a list can take seconds to load. */
+const SLOW = { timeout: 15_000 };
 
 describe.skipIf(!browserAvailable())(`logs explorer in Chromium${browserAvailable() ? '' : ` (skipped: ${NO_BROWSER_REASON})`}`, () => {
   let demo: Awaited<ReturnType<typeof openDemo>>;
@@ -167,7 +170,7 @@ describe.skipIf(!browserAvailable())(`logs explorer in Chromium${browserAvailabl
     // One from the middle of the half hour, with more than ten logs on either side.
     const anchor = ALL.filter((l) => l.service === 'search' && l.message.startsWith('GET'))[6];
     await page.goto(logsUrl(`?q=${encodeURIComponent(`request_id:${anchor.request_id}`)}`));
-    await expect.poll(() => rows().count()).toBe(1);
+    await expect.poll(() => rows().count(), SLOW).toBe(1);
     await rows().first().click();
     await page.getByTestId('show-surrounding').click();
     await page.getByTestId('surrounding-anchor').waitFor();
@@ -176,6 +179,107 @@ describe.skipIf(!browserAvailable())(`logs explorer in Chromium${browserAvailabl
     await page.getByTestId('surrounding').getByLabel('only search').check();
     await expect.poll(async () => new Set(await page.getByTestId('surrounding').locator('tbody tr td:nth-child(3)').allTextContents())).toEqual(new Set(['search']));
   }, 60_000);
+
+  it('adds columns for metadata keys, showing each row its value, kept in the URL through a reload', async () => {
+    const { page } = b;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    try {
+      await page.goto(logsUrl('?level=error'));
+      const errors = ALL.filter((l) => l.level === 'error');
+      await expect.poll(() => rows().count(), SLOW).toBe(errors.length);
+      const menu = page.getByTestId('columns-menu');
+      await menu.locator('summary').click();
+      await menu.getByLabel('request_id').check();
+      await expect.poll(() => new URL(page.url()).searchParams.get('cols'), SLOW).toBe('request_id');
+      await menu.getByLabel('user_id').check();
+      await expect.poll(() => new URL(page.url()).searchParams.get('cols'), SLOW).toBe('request_id,user_id');
+      await menu.locator('summary').click();
+      // Each row shows its own log's values: the request id names the log, the user is its.
+      const shown = async () =>
+        (await rows().evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('[data-testid=column-cell]')].map((td) => td.textContent)))).map(([rid, user]) => {
+          const log = errors.find((l) => l.metadata.request_id === rid);
+          return { rid, user, expected: log?.metadata.user_id };
+        });
+      const check = async () => {
+        expect(await page.getByTestId('column-head').allTextContents()).toEqual(['request_id×', 'user_id×']);
+        const cells = await shown();
+        expect(cells).toHaveLength(errors.length);
+        for (const c of cells) expect(c.user).toBe(c.expected);
+        expect(new Set(cells.map((c) => c.rid)).size).toBe(errors.length);
+      };
+      await check();
+      await page.reload();
+      await expect.poll(() => rows().count(), SLOW).toBe(errors.length);
+      await check();
+      expect(await horizontalOverflow(page)).toBe(0);
+      // Removed from its header; the list and its search stay.
+      await page.getByRole('button', { name: 'Remove column request_id' }).click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('cols'), SLOW).toBe('user_id');
+      expect(await page.getByTestId('column-head').allTextContents()).toEqual(['user_id×']);
+      expect(await rows().count()).toBe(errors.length);
+    } finally {
+      await page.setViewportSize({ width: 1360, height: 860 });
+    }
+  }, 60_000);
+
+  it('on a phone, the metadata columns are lines of each row, within the width', async () => {
+    const phone = await openBrowser(dt.url, { viewport: { width: 390, height: 844 } });
+    try {
+      await logIn(phone.page, logsUrl(`?cols=user_id&q=${encodeURIComponent(`user_id:${DEMO.user}`)}`));
+      const list = phone.page.getByTestId('log-row');
+      await expect.poll(() => list.count(), SLOW).toBe(count((l) => l.metadata.user_id === DEMO.user));
+      const cell = list.first().getByTestId('column-cell');
+      expect(await cell.textContent()).toBe(DEMO.user);
+      expect(await cell.evaluate((td) => getComputedStyle(td, '::before').content)).toBe('"user_id: "');
+      const [row, box] = [(await list.first().boundingBox())!, (await cell.boundingBox())!];
+      expect(box.width).toBeGreaterThan(row.width * 0.8);
+      expect(await horizontalOverflow(phone.page)).toBe(0);
+      expect(phone.pageErrors).toEqual([]);
+    } finally {
+      await phone.close();
+    }
+  }, 60_000);
+
+  it("shows a numeric metadata key's facet as ranges whose counts are the logs each range filters to", async () => {
+    const { page } = b;
+    await page.goto(logsUrl());
+    await expect.poll(() => heading().textContent(), SLOW).toBe(`${ALL.length} matching logs`);
+    const facet = page.getByTestId('facet-metadata.duration_ms');
+    expect(await facet.getAttribute('data-ranges')).toBe('true');
+    await facet.locator('summary').click();
+    const ranges = facet.getByTestId('facet-range');
+    await expect.poll(() => ranges.count(), SLOW).toBeGreaterThan(2);
+    const shown = await ranges.evaluateAll((lis) =>
+      lis.map((li) => [li.querySelector('.facet-label')!.textContent!, Number(li.querySelector('.facet-count')!.textContent!.replace(/,/g, ''))] as const),
+    );
+    // Every log has a duration: the ranges split them all, each once.
+    expect(shown.reduce((sum, [, n]) => sum + n, 0)).toBe(ALL.length);
+    const ms = (l: (typeof ALL)[number]) => l.metadata.duration_ms as number;
+    for (const [i, [label, n]] of shown.entries()) {
+      await page.goto(logsUrl());
+      await page.getByTestId('facet-metadata.duration_ms').locator('summary').click();
+      await ranges.nth(i).locator('.facet-value').click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('q'), SLOW).toMatch(/^metadata\.duration_ms:/);
+      await expect.poll(() => heading().textContent(), SLOW).toBe(`${n} matching logs`);
+      // The search it wrote, read back: the same logs in the demo data.
+      const q = new URL(page.url()).searchParams.get('q')!;
+      const above = Number(/:>(-?[\d.]+)/.exec(q)?.[1] ?? -Infinity);
+      const upTo = Number(/:<=(-?[\d.]+)/.exec(q)?.[1] ?? Infinity);
+      expect(
+        count((l) => ms(l) > above && ms(l) <= upTo),
+        `${label}: ${q}`,
+      ).toBe(n);
+      await expect.poll(() => rows().count(), SLOW).toBe(n);
+    }
+    // Leaving a range out keeps the rest.
+    await page.goto(logsUrl());
+    await page.getByTestId('facet-metadata.duration_ms').locator('summary').click();
+    await ranges
+      .first()
+      .getByRole('button', { name: /^Filter out/ })
+      .click();
+    await expect.poll(() => heading().textContent(), SLOW).toBe(`${ALL.length - shown[0][1]} matching logs`);
+  }, 90_000);
 
   it('live tail marks and counts new logs, and holds them while paused', async () => {
     const { page } = b;

@@ -69,7 +69,7 @@ describe.skipIf(!browserAvailable())(`screenshots of every page, light and dark$
     await both('users');
   }, 60_000);
 
-  it('the logs explorer: the last 24 hours, and a search with facets, highlights and surrounding lines', async () => {
+  it('the logs explorer: the last 24 hours, a search with facets, highlights and surrounding lines, metadata columns and ranges', async () => {
     await open(at('/logs'), '[data-testid=log-row]');
     await b.page.getByTestId('log-volume-chart').locator('canvas').first().waitFor();
     await both('logs');
@@ -78,6 +78,11 @@ describe.skipIf(!browserAvailable())(`screenshots of every page, light and dark$
     await b.page.getByTestId('show-surrounding').click();
     await b.page.getByTestId('surrounding-anchor').waitFor();
     await both('logs-search', async () => {}, { fullPage: true });
+    // Columns for two metadata keys, and a numeric key's facet as ranges.
+    await open(at('/logs?range=1h&level=error&cols=user_id,region'), '[data-testid=column-cell]');
+    await b.page.getByTestId('facet-metadata.duration_ms').locator('summary').click();
+    await b.page.getByTestId('facet-range').first().waitFor();
+    await both('logs-columns', async () => {}, { fullPage: true });
   }, 60_000);
 
   it('errors, an error group, traces, a trace, LLM usage, ingestion', async () => {
@@ -124,7 +129,7 @@ describe.skipIf(!browserAvailable())(`screenshots of every page, light and dark$
       await phone.page.goto('/login');
       await phone.page.getByLabel('Username').waitFor();
       await both('login');
-      await logIn(phone.page, at('/logs'));
+      await logIn(phone.page, at('/logs?cols=user_id'));
       await phone.page.getByTestId('log-row').first().waitFor();
       await both('logs-phone');
       await open(at(`/traces/${DEMO.traceId}`), '[data-testid=span-row]');

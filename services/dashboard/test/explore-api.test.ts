@@ -188,6 +188,7 @@ describe('logs explorer API', () => {
     expect(f.metadata[0]).toEqual({
       key: 'user_id',
       count: 3,
+      numeric: false,
       values: [
         { value: 'u_1042', count: 2 },
         { value: 'u_7', count: 1 },
@@ -195,8 +196,17 @@ describe('logs explorer API', () => {
     });
     expect(f.metadata.map((m: { key: string }) => m.key).sort()).toEqual(['cart', 'key', 'ms', 'user_id']);
     expect(f.sampled).toBe(5);
+    expect(f.metadata.filter((m: { numeric: boolean }) => m.numeric).map((m: { key: string }) => m.key)).toEqual(['cart', 'ms']);
     const filtered = await get(`/logs/facets?${RANGE}&q=level:error`);
     expect(filtered.columns.service).toEqual([{ value: 'checkout', count: 1 }]);
+  });
+
+  it("counts a numeric metadata key's logs in ranges; refuses a key the search cannot write and too many ranges", async () => {
+    expect(await get(`/logs/facets/ranges?${RANGE}&key=ms`)).toEqual({ key: 'ms', min: 812, max: 812, ranges: [{ from: null, to: 812, count: 1 }] });
+    expect(await get(`/logs/facets/ranges?${RANGE}&key=user_id`)).toEqual({ key: 'user_id', min: null, max: null, ranges: [] });
+    expect((await get(`/logs/facets/ranges?${RANGE}&key=ms&q=level:error`)).ranges).toEqual([]);
+    for (const bad of ['key=a%20b', 'key=a:b', 'key=', 'key=ms&buckets=11', 'key=ms&buckets=1'])
+      expect((await call('GET', `/api/projects/${project}/logs/facets/ranges?${RANGE}&${bad}`)).statusCode, bad).toBe(400);
   });
 
   it('shows the lines around a log, oldest first, optionally of its service', async () => {

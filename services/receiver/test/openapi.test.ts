@@ -58,6 +58,7 @@ const PATHS: Record<string, string[]> = {
   '/api/projects/{id}/llm-calls/latency': ['get'],
   '/api/projects/{id}/llm-calls/metadata-keys': ['get'],
   '/api/projects/{id}/logs/facets': ['get'],
+  '/api/projects/{id}/logs/facets/ranges': ['get'],
   '/api/projects/{id}/logs/surrounding': ['get'],
   '/api/projects/{id}/logs/volume': ['get'],
   '/api/projects/{id}/saved-queries': ['get', 'post'],

@@ -19,7 +19,7 @@ export interface LogFacets {
   /** Column facets: exact counts over every matching log, most common first. */
   columns: Record<(typeof FACET_COLUMNS)[number], FacetValue[]>;
   /** Metadata keys: how many sampled logs have each, and its most common scalar values. */
-  metadata: Array<{ key: string; count: number; values: FacetValue[] }>;
+  metadata: Array<{ key: string; count: number; numeric: boolean; values: FacetValue[] }>;
   /** How many logs the metadata facets were read from. */
   sampled: number;
 }
@@ -39,9 +39,11 @@ export async function readLogFacets(store: ColumnStore, f: LogFilter, opts: { va
       { ...params, per: perFacet },
     ),
     // Scalars only: a string decoded, an integer or boolean as its JSON text; other values count for their key.
-    store.query<{ key: string; value: string; scalar: number; n: string | number; key_n: string | number }>(
-      `SELECT key, value, scalar, n, key_n FROM (
-         SELECT key, value, scalar, count() AS n, sum(count()) OVER (PARTITION BY key) AS key_n
+    // A key is numeric when every sampled value of it is a number (its facet can be ranges: ranges.ts).
+    store.query<{ key: string; value: string; scalar: number; n: string | number; key_n: string | number; num_n: string | number }>(
+      `SELECT key, value, scalar, n, key_n, num_n FROM (
+         SELECT key, value, scalar, count() AS n, sum(count()) OVER (PARTITION BY key) AS key_n,
+                sum(countIf(type IN ('Int64', 'UInt64', 'Double'))) OVER (PARTITION BY key) AS num_n
            FROM (
              SELECT key, JSONType(metadata, key) AS type, type IN ('String', 'Int64', 'UInt64', 'Bool') AS scalar,
                     multiIf(type = 'String', JSONExtractString(metadata, key), scalar, JSONExtractRaw(metadata, key), '') AS value
@@ -64,7 +66,7 @@ export async function readLogFacets(store: ColumnStore, f: LogFilter, opts: { va
   const keys = new Map<string, LogFacets['metadata'][number]>();
   for (const r of metadata) {
     let k = keys.get(r.key);
-    if (!k) keys.set(r.key, (k = { key: r.key, count: Number(r.key_n), values: [] }));
+    if (!k) keys.set(r.key, (k = { key: r.key, count: Number(r.key_n), numeric: Number(r.num_n) === Number(r.key_n), values: [] }));
     if (Number(r.scalar) === 1) k.values.push({ value: r.value, count: Number(r.n) });
   }
   const matching = out.level.reduce((sum, v) => sum + v.count, 0);

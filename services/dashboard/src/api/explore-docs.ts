@@ -8,10 +8,12 @@ import {
   MAX_EXPORT_LOGS,
   MAX_SERVICES,
   METADATA_SAMPLE,
+  RANGE_BUCKETS,
   type FacetValue,
   type LlmMetadataRow,
   type LlmSession,
   type LogFacets,
+  type LogRanges,
   type ServiceEdge,
 } from '@devtrail/kinds';
 import { describeFields, json, openApiPath, sameKeys, type ApiDocs, type ResponseConfig } from '@devtrail/http/api-docs';
@@ -27,6 +29,7 @@ import {
   llmSessionsQuery,
   logExportQuery,
   logFiltersQuery,
+  logRangesQuery,
   logVolumeQuery,
   savedQueryBody,
   savedQueryParam,
@@ -70,14 +73,41 @@ export function documentExploreApi(docs: ApiDocs) {
         .openapi({
           description: 'Exact counts over every matching log, most common first (at most 10 each).',
         }),
-      metadata: z.array(z.object({ key: z.string(), count: z.number().int(), values: z.array(facetValue) })).openapi({
-        description: `The most common top-level metadata keys of the newest ${METADATA_SAMPLE.toLocaleString('en')} matching logs, each with its most common values (strings, integers, booleans).`,
-      }),
+      metadata: z
+        .array(
+          z.object({
+            key: z.string(),
+            count: z.number().int(),
+            numeric: z.boolean().openapi({ description: 'Whether every sampled value of the key is a number: GET /logs/facets/ranges counts it in ranges.' }),
+            values: z.array(facetValue),
+          }),
+        )
+        .openapi({
+          description: `The most common top-level metadata keys of the newest ${METADATA_SAMPLE.toLocaleString('en')} matching logs, each with its most common values (strings, integers, booleans).`,
+        }),
       sampled: z.number().int().openapi({ description: 'How many logs the metadata facets were read from.' }),
     }),
   );
   sameKeys<z.infer<typeof facets>, LogFacets>(true);
   sameKeys<z.infer<typeof facetValue>, FacetValue>(true);
+  const ranges = r.register(
+    'LogRanges',
+    z.object({
+      key: z.string(),
+      min: z.number().nullable().openapi({ description: 'The smallest number the key holds in the matching logs; null: no matching log holds a number there.' }),
+      max: z.number().nullable().openapi({ description: 'The largest.' }),
+      ranges: z
+        .array(
+          z.object({
+            from: z.number().nullable().openapi({ description: 'Values above this (null: no lower bound).' }),
+            to: z.number().nullable().openapi({ description: 'Values up to and including this (null: no upper bound).' }),
+            count: z.number().int().openapi({ description: 'Exact: the matching logs the search metadata.<key>:>from metadata.<key>:<=to finds.' }),
+          }),
+        )
+        .openapi({ description: 'In order, split at round numbers; the first and last are open-ended, so every number of the key is in one.' }),
+    }),
+  );
+  sameKeys<z.infer<typeof ranges>, LogRanges>(true);
   const llmCall = r.register(
     'LlmCallRecord',
     KINDS.llm.record.extend({
@@ -167,6 +197,14 @@ export function documentExploreApi(docs: ApiDocs) {
   path('get', EXPLORE_PATHS.logFacets, 'Facets of the matching logs: services, environments, releases, levels and metadata keys with counts', {
     query: describeFields(logFiltersQuery, filterNotes),
     ok: facets,
+  });
+  path('get', EXPLORE_PATHS.logRanges, "A numeric metadata key's facet: exact counts of the matching logs in a few ranges of its values", {
+    query: describeFields(logRangesQuery, {
+      ...filterNotes,
+      key: 'A top-level metadata key (no space, ":", "(", ")" or \'"\'); a key with dots also counts the nested path, as the search does.',
+      buckets: `At most this many ranges (${RANGE_BUCKETS.min} to ${RANGE_BUCKETS.max}, default ${RANGE_BUCKETS.default}).`,
+    }),
+    ok: ranges,
   });
   path('get', EXPLORE_PATHS.logExport, 'The matching logs as a file: CSV or NDJSON, newest first, streamed', {
     query: describeFields(logExportQuery, {

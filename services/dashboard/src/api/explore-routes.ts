@@ -9,6 +9,7 @@ import {
   exportLogs,
   readLlmSessions,
   readLogFacets,
+  readLogRanges,
   readServiceMap,
   readSpanServices,
   readLogVolume,
@@ -28,6 +29,7 @@ import {
   llmSessionsQuery,
   logExportQuery,
   logFiltersQuery,
+  logRangesQuery,
   logVolumeQuery,
   surroundingQuery,
 } from './explore-schemas.ts';
@@ -44,6 +46,7 @@ import type { RetentionOf } from '../data/project-retention.ts';
 export const EXPLORE_PATHS = {
   logVolume: '/api/projects/:id/logs/volume',
   logFacets: '/api/projects/:id/logs/facets',
+  logRanges: '/api/projects/:id/logs/facets/ranges',
   logSurrounding: '/api/projects/:id/logs/surrounding',
   llmCalls: '/api/projects/:id/llm-calls',
   llmMetadata: '/api/projects/:id/llm-calls/by-metadata',
@@ -101,6 +104,12 @@ export function registerExploreRoutes(app: FastifyInstance, store: ColumnStore, 
     const projectId = await projectOf(request);
     const q = logFiltersQuery.parse(request.query);
     return await readLogFacets(store, logFilter(projectId, q, await logsKept(projectId)));
+  });
+
+  app.get(EXPLORE_PATHS.logRanges, async (request) => {
+    const projectId = await projectOf(request);
+    const q = logRangesQuery.parse(request.query);
+    return await readLogRanges(store, logFilter(projectId, q, await logsKept(projectId)), q.key, q.buckets);
   });
 
   app.get(EXPLORE_PATHS.logExport, async (request, reply) => {

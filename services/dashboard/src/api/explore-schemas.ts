@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { BREAKDOWN_SORTS, CALL_SORTS, GROUP_SORTS, llmSearch, MAX_EXPORT_LOGS, MAX_ID_LENGTH, spanStatuses, TRACE_SORTS, type SearchNode } from '@devtrail/kinds';
+import {
+  BREAKDOWN_SORTS,
+  CALL_SORTS,
+  GROUP_SORTS,
+  llmSearch,
+  MAX_EXPORT_LOGS,
+  MAX_ID_LENGTH,
+  RANGE_BUCKETS,
+  spanStatuses,
+  TRACE_SORTS,
+  type SearchNode,
+} from '@devtrail/kinds';
 import { EXPORT_FORMATS } from './log-export.ts';
 import { nameText, pgText } from '@devtrail/http';
 import { logsQuery, queryInt, rangeQuery } from './api-schemas.ts';
@@ -12,6 +23,15 @@ const { cursor: _c, limit: _l, ...logFilters } = logsQuery.shape;
 /** The logs list's filters without its paging. */
 export const logFiltersQuery = z.object(logFilters);
 export const logVolumeQuery = logFiltersQuery.extend({ buckets: queryInt(2, 500).default(60) });
+/** A numeric metadata key's ranges: a key the search syntax can write (no space, `:`, `(`, `)` or `"`). */
+export const logRangesQuery = logFiltersQuery.extend({
+  key: z
+    .string()
+    .min(1)
+    .max(MAX_ID_LENGTH)
+    .regex(/^[^\s:()"]+$/, 'a metadata key the search can write: no space, ":", "(", ")" or \'"\''),
+  buckets: queryInt(RANGE_BUCKETS.min, RANGE_BUCKETS.max).default(RANGE_BUCKETS.default),
+});
 export const logExportQuery = logFiltersQuery.extend({
   format: z.enum(EXPORT_FORMATS).default('csv'),
   limit: queryInt(1, MAX_EXPORT_LOGS).default(MAX_EXPORT_LOGS),

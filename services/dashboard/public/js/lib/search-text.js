@@ -29,3 +29,26 @@ export function addTerm(query, term) {
   const kept = words.filter((w) => w !== opposite && w !== term);
   return [...kept, term].join(' ');
 }
+
+/** @typedef {{ from: number | null, to: number | null }} NumberRange values above `from` up to and including `to` (null: unbounded) */
+
+/** A range of a numeric facet as the facet shows it. @param {NumberRange} r */
+export const rangeLabel = (r) => (r.from === null ? `≤ ${r.to}` : r.to === null ? `> ${r.from}` : `${r.from} – ${r.to}`);
+/** The same in words. @param {NumberRange} r */
+export const rangeTitle = (r) => [r.from !== null && `above ${r.from}`, r.to !== null && `up to ${r.to}`].filter(Boolean).join(', ');
+
+/**
+ * The search with a metadata key kept to a range (`metadata.k:>a metadata.k:<=b`), replacing
+ * the comparisons of that key it had; or, to leave the range out, with `-(…)` added.
+ * @param {string} query
+ * @param {string} key
+ * @param {NumberRange} r
+ */
+export function withRange(query, key, r, exclude = false) {
+  const name = `metadata.${key}`;
+  const terms = [r.from !== null && `${name}:>${r.from}`, r.to !== null && `${name}:<=${r.to}`].filter(Boolean);
+  const words = query.trim() ? query.trim().split(/\s+/) : [];
+  if (exclude) return [...words, terms.length === 1 ? `-${terms[0]}` : `-(${terms.join(' ')})`].join(' ');
+  const compares = (/** @type {string} */ w) => w.startsWith(`${name}:`) && /^[<>]/.test(w.slice(name.length + 1));
+  return [...words.filter((w) => !compares(w)), ...terms].join(' ');
+}

@@ -10,6 +10,7 @@ import { CopyButton } from '../components/copy-button.js';
 import { Highlight } from '../components/highlight.js';
 import { JsonView } from '../components/json-view.js';
 import { ErrorBox } from '../components/status.js';
+import { cellText } from '../components/column-chooser.js';
 
 // One log in the explorer's list: a line, which opens to its fields, metadata, links to its
 // trace (and the trace's errors) and its request, and the lines logged around it.
@@ -88,8 +89,8 @@ function MetadataFilters({ metadata, onFilter }) {
   </table></div>`;
 }
 
-/** @param {{ log: any, projectId: string, open: boolean, active?: boolean, fresh: boolean, terms: string[], onToggle: () => void, onFilter?: (name: string, value: string, exclude: boolean) => void }} props */
-export function LogRow({ log, projectId, open, active = false, fresh, terms, onToggle, onFilter }) {
+/** @param {{ log: any, projectId: string, open: boolean, active?: boolean, fresh: boolean, terms: string[], columns?: string[], onToggle: () => void, onFilter?: (name: string, value: string, exclude: boolean) => void }} props */
+export function LogRow({ log, projectId, open, active = false, fresh, terms, columns = [], onToggle, onFilter }) {
   const logsWith = (/** @type {string} */ key, /** @type {string} */ value) => projectHref(projectId, 'logs', { q: fieldTerm(key, value) });
   // A row is reached by Tab (or j/k, logs.js) and opens with Enter or Space.
   const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
@@ -104,11 +105,15 @@ export function LogRow({ log, projectId, open, active = false, fresh, terms, onT
       <td><${Badge} value=${log.level} /></td>
       <td class="nowrap service-cell">${log.service}</td>
       <td class="message"><${Highlight} text=${log.message} terms=${terms} /></td>
+      ${columns.map((c) => {
+        const v = cellText(log.metadata && typeof log.metadata === 'object' ? log.metadata[c] : undefined);
+        return html`<td key=${c} class="meta-cell mono small" data-label=${c} data-testid="column-cell">${v === undefined ? html`<span class="muted">—</span>` : v}</td>`;
+      })}
     </tr>
     ${
       open &&
       html`<tr class="log-detail">
-      <td colspan="4">
+      <td colspan=${4 + columns.length}>
         <dl class="fields">
           <dt>Time</dt><dd>${formatTime(log.timestamp, { zone: true })}</dd>
           <dt>Environment</dt><dd>${log.environment}</dd>

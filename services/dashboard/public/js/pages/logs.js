@@ -6,8 +6,9 @@ import { boundsOf, rangeOf, rangeParams } from '../lib/time-range.js';
 import { useData, useInterval } from '../lib/use-data.js';
 import { recall, remember } from '../lib/page-cache.js';
 import { formatNumber, zoneLabel } from '../lib/format.js';
-import { addTerm, fieldTerm } from '../lib/search-text.js';
+import { addTerm, fieldTerm, withRange } from '../lib/search-text.js';
 import { filtersOfTab } from '../lib/view-state.js';
+import { ColumnChooser, columnsOf } from '../components/column-chooser.js';
 import { Facets } from '../components/facets.js';
 import { FilterChips } from '../components/filter-chips.js';
 import { SearchBar } from '../components/search-bar.js';
@@ -20,7 +21,8 @@ import { LogRow } from './log-row.js';
 // the service and environment filters carried from page to page, and the time range.
 // A histogram of the matching logs by level (drag or click to zoom), facets with counts
 // (click to filter in or out), the list newest first (the next page when its end scrolls
-// into view), and a live tail that marks new rows, counts them and can pause.
+// into view), columns for metadata keys (cols), and a live tail that marks new rows, counts
+// them and can pause.
 
 const LEVELS = ['debug', 'info', 'warn', 'error'];
 const LEVEL_COLORS = { debug: '#94a3b8', info: '#3b82f6', warn: '#f59e0b', error: '#ef4444' };
@@ -71,7 +73,11 @@ export function LogsPage({ project }) {
   const { query } = useLocation();
   const range = rangeOf(query);
   const filters = filtersOf(query);
-  const filterKey = `${project.id}?${query.toString()}`;
+  const columns = columnsOf(query);
+  // The columns shown do not change what is read.
+  const readQuery = new URLSearchParams(query);
+  readQuery.delete('cols');
+  const filterKey = `${project.id}?${readQuery.toString()}`;
   const cacheKey = `logs|${location.pathname}${location.search}`;
   const restored = useRef(/** @type {{ rows: any[], cursor: string | null, terms: string[] } | undefined} */ (recall(cacheKey)));
   const [rows, setRows] = useState(/** @type {any[]} */ (restored.current?.rows ?? []));
@@ -213,6 +219,10 @@ export function LogsPage({ project }) {
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [rows, activeRow, openId]);
+  const filterRange = (/** @type {string} */ key, /** @type {{ from: number | null, to: number | null }} */ r, /** @type {boolean} */ exclude) =>
+    setQuery({ q: withRange(query.get('q') || '', key, r, exclude) }, { replace: false });
+  const loadRanges = (/** @type {string} */ key) => api(projectApi(project.id, '/logs/facets/ranges'), { query: { ...filters, ...bounds.current, key } });
+  const setColumns = (/** @type {string[]} */ cols) => setQuery({ cols }, { replace: false });
   const zoom = (/** @type {number} */ from, /** @type {number} */ to) => setQuery(rangeParams({ kind: 'absolute', from, to }), { replace: false });
 
   return html`
@@ -229,6 +239,7 @@ export function LogsPage({ project }) {
             }</span>`
           }
         </div>
+        <${ColumnChooser} keys=${(facets.data?.metadata ?? []).map((m) => m.key)} columns=${columns} onChange=${setColumns} />
         <details class="menu" data-testid="export-menu">
           <summary class="btn btn-small">Export</summary>
           <div class="menu-body">
@@ -248,19 +259,22 @@ export function LogsPage({ project }) {
     ${volume.error && html`<${ErrorBox} error=${volume.error} />`}
     ${volume.data && html`<${Volume} data=${volume.data} onZoom=${zoom} />`}
     <div class="explorer">
-      ${facets.data ? html`<${Facets} facets=${facets.data} onFilter=${filter} />` : html`<aside class="facets muted small">${facets.error ? 'Facets unavailable' : 'Loading facets…'}</aside>`}
+      ${facets.data ? html`<${Facets} facets=${facets.data} onFilter=${filter} reloadKey=${filterKey} loadRanges=${loadRanges} onRange=${filterRange} />` : html`<aside class="facets muted small">${facets.error ? 'Facets unavailable' : 'Loading facets…'}</aside>`}
       <div class="results">
         ${error && html`<${ErrorBox} error=${error} />`}
         ${
           rows.length === 0 && !busy && !error
             ? html`<${Empty}>No logs match in this time range. Data appears a few seconds after it is sent.</${Empty}>`
             : html`<div class="table-wrap"><table class="table logs-table" data-testid="logs-table">
-              <thead><tr><th>Time <span class="muted small">(${zoneLabel()})</span></th><th>Level</th><th>Service</th><th>Message</th></tr></thead>
+              <thead><tr><th>Time <span class="muted small">(${zoneLabel()})</span></th><th>Level</th><th>Service</th><th>Message</th>${columns.map(
+                (c) => html`<th key=${c} class="meta-col" data-testid="column-head"><span class="mono">${c}</span>
+                  <button type="button" class="chip-x" aria-label=${`Remove column ${c}`} title="Remove column" onClick=${() => setColumns(columns.filter((k) => k !== c))}>×</button></th>`,
+              )}</tr></thead>
               <tbody>
                 ${rows.map(
                   (l, i) =>
                     html`<${LogRow} key=${l.event_id} log=${l} projectId=${project.id} terms=${terms} fresh=${fresh.has(l.event_id)} active=${i === activeRow}
-                      open=${openId === l.event_id} onToggle=${() => (setActiveRow(i), setOpenId(openId === l.event_id ? null : l.event_id))} onFilter=${filter} />`,
+                      columns=${columns} open=${openId === l.event_id} onToggle=${() => (setActiveRow(i), setOpenId(openId === l.event_id ? null : l.event_id))} onFilter=${filter} />`,
                 )}
               </tbody>
             </table></div>`
