@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CLICKHOUSE_FLOOR, createClickHouseStore } from '@devtrail/column-store';
-import { STACK, stackUp } from '../support/stack.ts';
+import { NO_STACK_REASON, STACK, stackUp } from '../support/stack.ts';
 
 // The "floor" project (vitest.config.ts) runs its suites against this server: it is the exact
 // version docs/deployment.md names as tested, with the engine's shipped defaults (the setting
 // that named a tuple()'s elements, on by default in 24.7 to 24.8.5, is on).
-describe.skipIf(!(await stackUp()))('the floor stand-in', () => {
+const up = await stackUp();
+describe.skipIf(!up)(`the floor stand-in${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`, () => {
   it('is ClickHouse at the tested floor, with its shipped defaults', async () => {
     const store = createClickHouseStore({ url: STACK.clickhouseUrl, database: 'default' });
     try {
