@@ -17,6 +17,9 @@ import { BIG, sendBigTrace } from './support/big-trace.ts';
 const WIDE = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
+/** A poll's bound on a loaded machine (the default second is too short for a page's reaction there). */
+const SLOW = { timeout: 15_000 };
+
 describe.skipIf(!browserAvailable())(`traces and filters in the browser${browserAvailable() ? '' : ` (skipped: ${NO_BROWSER_REASON})`}`, () => {
   let dt: Awaited<ReturnType<typeof startDashboard>>;
   let b: BrowserSession;
@@ -216,14 +219,14 @@ describe.skipIf(!browserAvailable())(`traces and filters in the browser${browser
       // j j k: the second row is the active one, and Enter opens it; Esc closes it.
       for (const key of ['j', 'j', 'j', 'k']) await page.keyboard.press(key);
       const second = page.getByTestId('log-row').nth(1);
-      await expect.poll(() => second.evaluate((e) => e.classList.contains('kbd-active') && document.activeElement === e)).toBe(true);
+      await expect.poll(() => second.evaluate((e) => e.classList.contains('kbd-active') && document.activeElement === e), SLOW).toBe(true);
       await page.keyboard.press('Enter');
-      await expect.poll(() => second.getAttribute('aria-expanded')).toBe('true');
+      await expect.poll(() => second.getAttribute('aria-expanded'), SLOW).toBe('true');
       await page.getByTestId('copy-id').click();
       const id = await second.getAttribute('data-event');
       if (!phone) expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(id);
       await page.keyboard.press('Escape');
-      await expect.poll(() => second.getAttribute('aria-expanded')).toBe('false');
+      await expect.poll(() => second.getAttribute('aria-expanded'), SLOW).toBe('false');
       // Export: the links carry the page's filters and answer the file.
       for (const format of ['csv', 'ndjson']) {
         const href = (await page.getByTestId(`export-${format}`).getAttribute('href'))!;
