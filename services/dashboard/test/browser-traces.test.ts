@@ -215,10 +215,20 @@ describe.skipIf(!browserAvailable())(`traces and filters in the browser${browser
     await looks('logs-keyboard', async (phone) => {
       await page.goto(at(`/logs?service=checkout`));
       await page.getByTestId('log-row').nth(2).waitFor();
+      await page.waitForLoadState('networkidle'); // the page's reads done: no re-render takes a key press
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-      // j j k: the second row is the active one, and Enter opens it; Esc closes it.
-      for (const key of ['j', 'j', 'j', 'k']) await page.keyboard.press(key);
-      const second = page.getByTestId('log-row').nth(1);
+      // j j j k: each key moves the active row (first, second, third, back to the second); Enter opens it; Esc closes it.
+      const rows = page.getByTestId('log-row');
+      for (const [key, row] of [
+        ['j', 0],
+        ['j', 1],
+        ['j', 2],
+        ['k', 1],
+      ] as const) {
+        await page.keyboard.press(key);
+        await expect.poll(() => rows.nth(row).evaluate((e) => e.classList.contains('kbd-active')), SLOW).toBe(true);
+      }
+      const second = rows.nth(1);
       await expect.poll(() => second.evaluate((e) => e.classList.contains('kbd-active') && document.activeElement === e), SLOW).toBe(true);
       await page.keyboard.press('Enter');
       await expect.poll(() => second.getAttribute('aria-expanded'), SLOW).toBe('true');
