@@ -80,8 +80,8 @@ export const LINGER_BODY_LIMITS = 4;
 
 /**
  * A request refused while its body is still arriving (413, 401, 415, …): the answer goes out,
- * then the rest of the body is read and dropped, at most LINGER_BODY_LIMITS body limits and
- * LINGER_MS, before the connection is closed. Closing at once (Fastify's `Connection: close`)
+ * then the rest of the body is read and dropped; past LINGER_BODY_LIMITS body limits or
+ * LINGER_MS the connection is closed, and a body read to its end leaves it open for the next request. Closing at once (Fastify's `Connection: close`)
  * resets a socket the client is still writing to, and its HTTP client reports a network
  * error (`fetch failed`, EPIPE) instead of the answer, and retries (docs/api.md#errors).
  */
@@ -107,13 +107,14 @@ function lingerOnRefusal(app: FastifyInstance, bodyLimitBytes: number): void {
     const timer = setTimeout(close, LINGER_MS);
     timer.unref();
     raw.on('data', count);
-    // Once the body was read to its end and the answer written: a clean close.
+    // Once the body was read to its end and the answer written, the connection is as after any
+    // answer: kept alive for the next request. Closing it here, with no `Connection: close` in the
+    // answer, would break the client's next request on it (a pooled socket: `fetch failed`).
     let pending = 2;
     const oneDone = () => {
       if (--pending > 0) return;
       clearTimeout(timer);
       raw.off('data', count);
-      socket.end();
     };
     raw.once('end', oneDone);
     reply.raw.once('finish', oneDone);

@@ -69,4 +69,28 @@ describe('a refused body', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 413/);
     expect(closedAfter).toBeLessThan(LINGER_MS + 3000);
   }, 20_000);
+
+  it('a refused body read to its end leaves the connection open: the next request on it is answered', async () => {
+    const socket = connect({ host: '127.0.0.1', port: Number(new URL(base).port) });
+    await new Promise((r) => socket.once('connect', r));
+    let answers = '';
+    socket.on('data', (d) => {
+      answers += d.toString();
+    });
+    let closed = false;
+    socket.once('close', () => {
+      closed = true;
+    });
+    socket.write('POST /ingest/logs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 6000000\r\n\r\n');
+    for (let sent = 0; sent < 6_000_000; sent += 500_000) {
+      socket.write(Buffer.alloc(500_000, 0x20));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await expect.poll(() => answers, { timeout: 10_000 }).toMatch(/^HTTP\/1\.1 413/);
+    expect(answers).not.toMatch(/connection: close/i); // a client may reuse it: it must stay usable
+    socket.write('POST /ingest/logs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+    await expect.poll(() => answers, { timeout: 10_000 }).toMatch(/HTTP\/1\.1 200[\s\S]*\{"ok":true\}/);
+    expect(closed).toBe(false);
+    socket.destroy();
+  }, 20_000);
 });
