@@ -282,6 +282,7 @@ describe.skipIf(!browserAvailable())(`dashboard navigation in Chromium${browserA
       for (const path of pages) {
         await page.goto(path);
         await page.locator('main.content > *').first().waitFor();
+        await page.waitForLoadState('networkidle'); // measured as loaded: a table that arrives later may widen the page
         await page.waitForTimeout(300);
         expect(await horizontalOverflow(page), `${path} wider than the phone`).toBe(0);
         const logout = await page.getByRole('button', { name: 'Log out' }).boundingBox();

@@ -25,7 +25,7 @@ export function TopSpenders({ projectId, bounds, filters, boundsKey }) {
       ${calls.error && html`<${ErrorBox} error=${calls.error} />`}
       ${
         calls.data &&
-        html`<table class="table compact">
+        html`<div class="table-wrap"><table class="table compact">
           <thead><tr><th>Time</th><th>Model</th><th>User</th><th class="num">Tokens</th><th class="num">Cost</th></tr></thead>
           <tbody>
             ${calls.data.calls.map(
@@ -38,7 +38,7 @@ export function TopSpenders({ projectId, bounds, filters, boundsKey }) {
               </tr>`,
             )}
           </tbody>
-        </table>
+        </table></div>
         <button type="button" class="link-button" onClick=${() => setQuery({ sort: 'cost', order: null }, { replace: false })}>All calls by cost</button>`
       }
     </section>
@@ -48,7 +48,7 @@ export function TopSpenders({ projectId, bounds, filters, boundsKey }) {
       ${users.data && named.length === 0 && html`<p class="muted">No call in this range names its user (enduser.id, docs/otlp.md).</p>`}
       ${
         named.length > 0 &&
-        html`<table class="table compact">
+        html`<div class="table-wrap"><table class="table compact">
           <thead><tr><th>User</th><th class="num">Calls</th><th class="num">Tokens</th><th class="num">Cost</th></tr></thead>
           <tbody>
             ${named.map(
@@ -60,7 +60,7 @@ export function TopSpenders({ projectId, bounds, filters, boundsKey }) {
               </tr>`,
             )}
           </tbody>
-        </table>`
+        </table></div>`
       }
     </section>
   </div>`;
