@@ -190,7 +190,8 @@ describe('a compression bomb', () => {
       }
     }
     console.log(after.join('\n'));
-    // An idle process spends a few ms in 2 s; inflating on would take seconds.
-    for (const line of after) expect(Number(/: (\d+) ms/.exec(line)![1]), line).toBeLessThan(250);
+    // Inflating on would take seconds of CPU. The embedded process is not idle (its consumers poll,
+    // its evaluators run, a 5 MB body's buffers are collected): up to ~250 ms in 2 s was seen.
+    for (const line of after) expect(Number(/: (\d+) ms/.exec(line)![1]), line).toBeLessThan(600);
   });
 });
