@@ -17,7 +17,8 @@ describe.each(logs)('example consumer: events per project and minute (%s)', (_na
   it('counts each event once per project and minute, even when a batch is redelivered', { timeout: 60_000 }, async () => {
     const log = open();
     // A garbage message is dead-lettered on purpose: the topics say so (test/final/dead-letters.test.ts).
-    const topics = topicNames(`${poisonPrefix('example', randomUUID().slice(0, 8))}.`);
+    const prefix = poisonPrefix('example', randomUUID().slice(0, 8));
+    const topics = topicNames(`${prefix}.`);
     const topic = topics.of('log');
     await log.ensureTopics([topic, `${topic}.dlq`], 2);
     const [p1, p2] = [randomUUID(), randomUUID()];
@@ -40,7 +41,7 @@ describe.each(logs)('example consumer: events per project and minute (%s)', (_na
     await prod.send([{ topic, messages: [{ key: null, value: Buffer.from('garbage'), headers: {} }] }]);
     await prod.disconnect();
 
-    const c = eventsPerMinute(log, topics);
+    const c = eventsPerMinute(log, topics, `${prefix}.events-per-minute`); // its group's dead letters are on purpose too
     await c.start();
     await expect
       .poll(() => Object.fromEntries(c.counts()), { timeout: 30_000 })

@@ -7,14 +7,15 @@ import type { Topics } from '@devtrail/contract';
 // arrives one event at a time here), commits, dead letters and shutdown; this file only
 // says what to do with an event. Counting by distinct event id keeps the numbers right
 // when a message is redelivered.
-export function eventsPerMinute(messageLog: MessageLog, topics: Topics) {
+/** `groupId`: its consumer group, whose own dead-letter topic is `<groupId>.dlq`. */
+export function eventsPerMinute(messageLog: MessageLog, topics: Topics, groupId = 'example-events-per-minute') {
   const seen = new Map<string, Set<string>>(); // "project|minute" -> event ids
   const consumer = createEventConsumer({
     kind: 'log',
     topics,
     name: 'events-per-minute',
     messageLog,
-    groupId: 'example-events-per-minute',
+    groupId,
     async each(e) {
       const bucket = `${e.project_id}|${e.data.timestamp.slice(0, 16)}`;
       if (!seen.has(bucket)) seen.set(bucket, new Set());
