@@ -58,7 +58,8 @@ export async function receiverHarness(opts: { logCapacity?: number; bodyLimitByt
         for (const m of batch) out.push(...decodeMessage(kind, m.value).events);
         messages += batch.length;
       });
-      const deadline = Date.now() + 5000;
+      // Generous: it only waits while messages are missing, and a loaded CI box is slow.
+      const deadline = Date.now() + 30_000;
       while (messages < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       await c.stop();
       return out;
