@@ -34,6 +34,10 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // expect.poll waits for a page or a pipeline to catch up; 1 s (vitest's default) is too
+    // short on a loaded 2-core machine. A poll that passes returns at once, so this costs
+    // time only when a test fails.
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     sequence: { sequencer: FinalChecksLast },
     projects: [
