@@ -44,7 +44,13 @@ mkdir -p "$DT_ROOT/.devtrail/test-results"
 report="$DT_ROOT/.devtrail/test-results/vitest.json"
 rm -f "$report"
 rc=0
-DEVTRAIL_REQUIRE_STACK=1 npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@" || rc=$?
+# The lanes (test/lanes.ts, docs/testing.md) share DEVTRAIL_TEST_WORKERS workers; the serial tail
+# then runs in one. Property tests and fuzzing take this run's seed (test/support/property.ts).
+export DEVTRAIL_TEST_WORKERS="${DEVTRAIL_TEST_WORKERS:-3}"
+export DEVTRAIL_TEST_SEED="${DEVTRAIL_TEST_SEED:-$(( $(date +%s) % 2147483647 ))}"
+say "property and fuzzing seed $DEVTRAIL_TEST_SEED (DEVTRAIL_TEST_SEED=$DEVTRAIL_TEST_SEED replays it), $DEVTRAIL_TEST_WORKERS workers"
+DEVTRAIL_REQUIRE_STACK=1 npx vitest run --maxWorkers="$DEVTRAIL_TEST_WORKERS" --minWorkers=1 \
+  --reporter=default --reporter=./test/support/durations-reporter.ts --reporter=json --outputFile.json="$report" "$@" || rc=$?
 
 if [ -f "$report" ]; then
   node -e '
@@ -52,6 +58,8 @@ if [ -f "$report" ]; then
     const skipped = r.numPendingTests + r.numTodoTests;
     console.log(`\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
   ' "$report"
+  node "$DT_SCRIPTS/test-times.mjs" "$DT_ROOT/.devtrail/test-results/durations.json" || true
+  [ "$rc" = 0 ] || say "failed with seed $DEVTRAIL_TEST_SEED: DEVTRAIL_TEST_SEED=$DEVTRAIL_TEST_SEED make test replays the property tests and fuzzing"
 else
   echo "tests: 0 passed, 1 failed (the test runner produced no report)"
   [ "$rc" = 0 ] && rc=1

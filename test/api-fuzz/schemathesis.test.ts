@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedProcess, type EmbeddedProcess } from '../support/embedded-process.ts';
-import { ROOT } from '../support/processes.ts';
+import { DEEP, SEED } from '../support/property.ts';
+import { ROOT } from '../support/root.ts';
 
 // Schema-driven fuzzing: schemathesis (PyPI, deploy/scripts/schemathesis.sh) runs
 // every check but the ones schemathesis.toml turns off against /openapi.json of an embedded
@@ -15,9 +16,8 @@ import { ROOT } from '../support/processes.ts';
 const ST = join(ROOT, '.devtrail/schemathesis-venv/bin/st');
 const CONFIG = join(ROOT, 'test/api-fuzz/schemathesis.toml');
 const REPORTS = join(ROOT, '.devtrail/test-results/schemathesis');
-/** The whole run's budget: fuzzing and stateful phases repeat until it is spent. */
-const MAX_TIME_S = 90;
-const SEED = 20261122;
+/** The whole run's budget: fuzzing and stateful phases repeat until it is spent (test:deep: five minutes). */
+const MAX_TIME_S = DEEP ? 300 : 45;
 
 function run(cmd: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {

@@ -7,13 +7,14 @@ import { join } from 'node:path';
 import { createClient } from '@clickhouse/client';
 import { poisonPrefix } from './dead-letters.ts';
 import { createTestDatabase } from './pg-database.ts';
+import { ROOT } from './root.ts';
 import { STACK } from './stack.ts';
 
 // Black-box harness: the real service processes (node main.ts) against the real local
 // stack, each suite in its own namespace (topic prefix, consumer groups, ClickHouse
 // database, PostgreSQL database) so suites never see each other's data.
 
-export const ROOT = new URL('../../', import.meta.url).pathname;
+export { ROOT };
 
 export interface CliResult {
   code: number | null;

@@ -14,6 +14,7 @@ import {
   type Scrubber,
 } from '../src/index.ts';
 import { RE2JS } from 're2js';
+import { runs } from '../../../test/support/property.ts';
 
 // The scrubber with the default rules (docs/data.md#default-rules), by example and over
 // generated nested documents: nothing a default rule matches survives, nothing else changes.
@@ -113,7 +114,7 @@ describe('default value rule: card numbers by Luhn', () => {
   it('leaves every UUID as it is', () => {
     fc.assert(
       fc.property(fc.uuid(), (u) => defaults.text(`request ${u} failed`) === `request ${u} failed`),
-      { numRuns: 20_000 },
+      { numRuns: runs(20_000) },
     );
   });
 });
@@ -343,7 +344,7 @@ describe('property: the default rules over generated nested documents', () => {
         expect(secretsLeft(out)).toBe(false);
         for (const s of strings(out)) expect(holdsCard(s)).toBe(false);
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 
@@ -362,7 +363,7 @@ describe('property: the default rules over generated nested documents', () => {
         expect(holdsCard(out)).toBe(false);
         if (!/[0-9](?:[ -]?[0-9]){12}/.test(s)) expect(out).toBe(s);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EVENT_KINDS, kindOf, type EventKind } from '@devtrail/kinds';
+import { runs } from '../../../test/support/property.ts';
 
 // Each kind's zod-free event check (derived from its fields, kind.ts) must answer exactly what
 // its event schema answers: the same object, key for key and in the same order, or "ask zod"
@@ -62,7 +63,7 @@ describe.each(EVENT_KINDS)('the zod-free check of a %s event', (kind) => {
         expect(parsed.success).toBe(true);
         expect(JSON.stringify(fast)).toBe(JSON.stringify(parsed.data));
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { drainBodySchema, drainEntryToEvent, KINDS, levelOfText, logLevels } from '../src/index.ts';
+import { runs } from '../../../test/support/property.ts';
 
 // A level a sender names is looked up in a table: a name Object.prototype also has
 // ("__proto__", "constructor", "toString") must read as an unknown level, not as what the
@@ -28,7 +29,7 @@ describe('level names a sender chooses', () => {
       fc.property(fc.array(entry, { minLength: 1, maxLength: 5 }), (entries) => {
         for (const e of drainBodySchema.parse(entries)) expect(KINDS.log.event.safeParse(drainEntryToEvent(e)).error).toBeUndefined();
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 

@@ -13,6 +13,7 @@ import { searchSql } from '../src/log/search/sql.ts';
 import { parseSearch } from '../src/log/search/syntax.ts';
 import { searchTreeOf } from './log-search-arbitraries.ts';
 import { matches, type ReferenceLog } from './log-search-reference.ts';
+import { runs } from '../../../test/support/property.ts';
 
 // What the search SQL selects is exactly what the syntax says (log-search-reference.ts), for
 // random searches over logs whose messages, metadata and fields are made of the same words:
@@ -106,6 +107,7 @@ function searchSqlSuite(name: string, open: () => Promise<{ store: ColumnStore; 
         .sort();
 
     it('selects exactly the logs the syntax says, for any search', async () => {
+      const RUNS = runs(400);
       let nonEmpty = 0;
       await fc.assert(
         fc.asyncProperty(queries, async (tree) => {
@@ -117,10 +119,10 @@ function searchSqlSuite(name: string, open: () => Promise<{ store: ColumnStore; 
           if (expected.length > 0 && expected.length < logs.length) nonEmpty++;
           expect(await select(where, params)).toEqual(expected);
         }),
-        { numRuns: 400 },
+        { numRuns: RUNS },
       );
-      // The searches were not trivially all or nothing.
-      expect(nonEmpty).toBeGreaterThan(100);
+      // The searches were not trivially all or nothing (most are not, whatever the seed).
+      expect(nonEmpty).toBeGreaterThan(RUNS / 8);
     }, 120_000);
 
     it('finds a metadata value, a quoted phrase and a level range as documented', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSearch, printSearch, SearchSyntaxError, SEARCH_LIMITS, type SearchNode } from '../src/log/search/syntax.ts';
 import { levelsFrom, searchSql } from '../src/log/search/sql.ts';
 import { anyInput, searchTree } from './log-search-arbitraries.ts';
+import { runs } from '../../../test/support/property.ts';
 
 // The logs explorer's search syntax (docs/dashboard.md): the parser and printer agree on
 // every tree, no input makes the parser fail other than with a readable SearchSyntaxError,
@@ -91,7 +92,7 @@ describe('search syntax', () => {
         }
         expect(parsed).toEqual(tree);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
@@ -108,7 +109,7 @@ describe('search syntax', () => {
         }
         expect(parseSearch(printSearch(tree))).toEqual(tree);
       }),
-      { numRuns: 5000 },
+      { numRuns: runs(5000) },
     );
   });
 });
@@ -127,7 +128,7 @@ describe('search SQL', () => {
         for (const literal of bare.match(/'[^']*'/g) ?? []) expect(OWN_LITERALS).toContain(literal);
         expect(bare.replace(/'[^']*'/g, '')).toMatch(/^[A-Za-z0-9_(),?<>=! ]*$/);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 

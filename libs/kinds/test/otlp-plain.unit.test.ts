@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeLogsRequest, decodeTraceRequest, OTLP_TYPES, PROTOBUFJS, type MessageMaker, type OtlpEncoding } from '@devtrail/otlp';
 import { KINDS } from '../src/index.ts';
 import { mapLogs, mapTraces } from './otlp-maps.ts';
+import { runs } from '../../../test/support/property.ts';
 
 // OTLP requests are decoded into plain objects (libs/otlp/src/plain-messages.ts), following
 // what protobufjs generates for the same types. For any request, protobuf or OTLP/JSON, well
@@ -223,7 +224,7 @@ describe.each(['logs', 'traces'] as const)('plain OTLP %s messages', (signal) =>
         const bytes = encoded(signal, r, mutations, cut);
         expect(outcome(signal, bytes, 'protobuf')).toEqual(outcome(signal, bytes, 'protobuf', PROTOBUFJS));
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -233,7 +234,7 @@ describe.each(['logs', 'traces'] as const)('plain OTLP %s messages', (signal) =>
         const json = JSON.stringify(asJson(r, wrong));
         expect(outcome(signal, JSON.parse(json), 'json')).toEqual(outcome(signal, JSON.parse(json), 'json', PROTOBUFJS));
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KINDS, spanSchema, spanToEvent } from '@devtrail/kinds';
+import { runs } from '../../../test/support/property.ts';
 
 // The span fast path (span/fast-path.ts) must never accept what spanSchema refuses, and must
 // give byte for byte what spanSchema + spanToEvent give; for anything unusual it defers.
@@ -72,6 +73,7 @@ const span = fc.oneof(
 
 describe('the span fast path', () => {
   it('refuses whatever zod refuses, and otherwise agrees with it byte for byte or defers to it', () => {
+    const RUNS = runs(3000);
     let fast = 0;
     fc.assert(
       fc.property(span, (body) => {
@@ -82,9 +84,10 @@ describe('the span fast path', () => {
         expect(expected, JSON.stringify(body)).toBeDefined();
         expect(JSON.stringify(got)).toBe(JSON.stringify(expected));
       }),
-      { numRuns: 3000 },
+      { numRuns: RUNS },
     );
-    expect(fast).toBeGreaterThan(300);
+    // The fast path took a fair share of the bodies, whatever the seed.
+    expect(fast).toBeGreaterThan(RUNS / 10);
   });
 
   it('takes the fast way for a well-formed span', () => {

@@ -11,6 +11,7 @@ import { KINDS, parseSpanSearch, printSearch, SPAN_SEARCH, type SearchNode } fro
 import { embeddedAdapters } from '../../../test/support/embedded-adapters.ts';
 import { tracesMatching, type ReferenceSpan } from '../../../libs/kinds/test/span-search-reference.ts';
 import { registerControlPlane, registerDashboardUi } from '../src/index.ts';
+import { runs } from '../../../test/support/property.ts';
 
 // Trace search through the read API (GET /traces?q=…&sort=…, inject over chdb and PGlite),
 // held to a plain reading of the documented syntax (span-search-reference.ts): for random
@@ -102,7 +103,7 @@ const tree: fc.Arbitrary<SearchNode> = fc.letrec<{ node: SearchNode }>((tie) => 
   ),
 })).node;
 
-const spans: ReferenceSpan[] = fc.sample(traceArb, { numRuns: 60, seed: 34 }).flatMap((t, i) => {
+const spans: ReferenceSpan[] = fc.sample(traceArb, { numRuns: runs(60) }).flatMap((t, i) => {
   const trace_id = `t${String(i).padStart(3, '0')}`;
   const start = T0 + t.rootOffsetMs;
   return t.spans.map((s, j) => ({
@@ -171,6 +172,7 @@ afterAll(async () => close?.());
 
 describe('trace search through the read API', () => {
   it('lists exactly the traces one of whose spans matches the search, newest or longest first, for any search', async () => {
+    const RUNS = runs(100);
     let between = 0;
     await fc.assert(
       fc.asyncProperty(tree, fc.constantFrom('time', 'duration'), async (node, sort) => {
@@ -182,10 +184,10 @@ describe('trace search through the read API', () => {
         if (expected.length > 0 && expected.length < roots) between++;
         expect(await listed({ q, sort })).toEqual(expected);
       }),
-      { numRuns: 100, seed: 34 },
+      { numRuns: RUNS },
     );
-    // The searches were not trivially all or nothing.
-    expect(between).toBeGreaterThan(25);
+    // The searches were not trivially all or nothing (about half of them are, whatever the seed).
+    expect(between).toBeGreaterThan(RUNS / 8);
   }, 120_000);
 
   it('takes the documented examples, the service in any case and the trace status beside a search', async () => {

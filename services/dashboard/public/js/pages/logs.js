@@ -194,10 +194,15 @@ export function LogsPage({ project }) {
     setQuery({ q: addTerm(query.get('q') || '', fieldTerm(name, value, exclude)) }, { replace: false });
   };
   // j/k (or ↓/↑) move through the rows, Enter opens or closes one, Esc closes it (not while typing).
+  // One listener reads the latest rows and choices from a ref: a listener re-registered after each
+  // render would, for a key pressed before the effect ran, still see the previous row.
   const [activeRow, setActiveRow] = useState(-1);
   useEffect(() => setActiveRow(-1), [filterKey]);
+  const keys = useRef({ rows, activeRow, openId });
+  keys.current = { rows, activeRow, openId };
   useEffect(() => {
     const onKey = (/** @type {KeyboardEvent} */ e) => {
+      const { rows, activeRow, openId } = keys.current;
       const t = e.target;
       if (e.ctrlKey || e.metaKey || e.altKey || (t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName)))) return;
       if (e.key === 'Escape') {
@@ -210,6 +215,7 @@ export function LogsPage({ project }) {
       if (step && rows.length > 0) {
         e.preventDefault();
         const i = Math.max(0, Math.min(rows.length - 1, activeRow + step));
+        keys.current = { ...keys.current, activeRow: i }; // a second key before the next render moves on from here
         setActiveRow(i);
         /** @type {HTMLElement | null} */ (document.querySelector(`[data-event="${CSS.escape(rows[i].event_id)}"]`))?.focus();
       } else if (e.key === 'Enter' && rows[activeRow] && !(t instanceof HTMLElement && t.matches('[data-testid=log-row]'))) {
@@ -218,7 +224,7 @@ export function LogsPage({ project }) {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [rows, activeRow, openId]);
+  }, []);
   const filterRange = (/** @type {string} */ key, /** @type {{ from: number | null, to: number | null }} */ r, /** @type {boolean} */ exclude) =>
     setQuery({ q: withRange(query.get('q') || '', key, r, exclude) }, { replace: false });
   const loadRanges = (/** @type {string} */ key) => api(projectApi(project.id, '/logs/facets/ranges'), { query: { ...filters, ...bounds.current, key } });

@@ -1,5 +1,5 @@
 import { html } from 'htm/preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, api, projectApi } from '../lib/api.js';
 import { Link } from '../lib/router.js';
 import { useData } from '../lib/use-data.js';
@@ -72,20 +72,25 @@ export function TracePage({ project, params }) {
   const current = selected || root?.span_id;
 
   // j/k (or the arrows) move through the spans shown; Esc leaves the search within the trace.
+  // One listener reads the latest rows and selection from a ref (see the logs page).
+  const keys = useRef({ rows, current });
+  keys.current = { rows, current };
   useEffect(() => {
     const onKey = (/** @type {KeyboardEvent} */ e) => {
+      const { rows, current } = keys.current;
       if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || rows.length === 0) return;
       const i = rows.findIndex((r) => r.span.span_id === current);
       const step = e.key === 'j' || e.key === 'ArrowDown' ? 1 : e.key === 'k' || e.key === 'ArrowUp' ? -1 : 0;
       if (!step) return;
       e.preventDefault();
       const next = rows[Math.max(0, Math.min(rows.length - 1, i + step))].span.span_id;
+      keys.current = { rows, current: next };
       setSelected(next);
       document.querySelector(`[data-span="${CSS.escape(next)}"]`)?.scrollIntoView({ block: 'nearest' });
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [rows, current]);
+  }, []);
 
   if (error instanceof ApiError && error.status === 404) return html`<${Empty}>No spans with trace id “${traceId}” in this project (yet).</${Empty}>`;
   if (error) return html`<${ErrorBox} error=${error} />`;
