@@ -11,18 +11,21 @@ export const ALL = ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 
 export const UNIT = ALL.map((glob) => glob.replace(/\*\.test\.ts$/, '*.unit.test.ts'));
 
 /**
- * The serial tail, in this order, after every parallel lane has finished: suites that stop, kill
- * or freeze an engine of the shared local stack (every other suite would see the outage), and
- * suites whose assertions are latency or CPU bounds (a bound is measured on a machine that runs
- * nothing else of this run). test/final checks what the whole run did, so it comes last.
+ * The serial tail, after every parallel lane has finished: the suites whose assertions are
+ * latency or CPU bounds (a deadline, a stall, a visibility or propagation time), measured on a
+ * machine that runs nothing else of this run. The fault suites among them break engines of their
+ * own (support/private-engine.ts), never the shared stack's. test/final checks what the whole
+ * run did, so it comes last.
  */
 export const SERIAL = [
   'test/e2e/faults-kafka.test.ts',
-  'test/e2e/faults-consumers.test.ts',
   'test/e2e/faults-postgres.test.ts',
   'services/receiver/test/stall.test.ts',
+  'services/receiver/test/waits-bounded.test.ts',
   'test/e2e/tenant-bounds.test.ts',
   'test/e2e/logs-pipeline.test.ts',
+  'test/e2e/replicas.test.ts',
+  'libs/alerting/test/deliverer.test.ts',
   'services/dashboard/test/login-defences.test.ts',
   'test/final/dead-letters.test.ts',
 ];
@@ -34,7 +37,6 @@ export const SERIAL = [
  * processes, Chromium, builds; `npm run test:fast` runs those with the unit suites.
  */
 export const STACK = [
-  'libs/alerting/test/deliverer.test.ts',
   'libs/column-store/test/clickhouse-store.test.ts',
   'libs/consumer-kit/test/group-dead-letters.test.ts',
   'libs/consumer-kit/test/published-package.test.ts',
@@ -53,6 +55,7 @@ export const STACK = [
   'test/e2e/data-policy.test.ts',
   'test/e2e/every-kind.test.ts',
   'test/e2e/faults-broker-loss.test.ts',
+  'test/e2e/faults-consumers.test.ts',
   'test/e2e/idempotency-any-key.test.ts',
   'test/e2e/metrics-outcomes.test.ts',
   'test/e2e/migrate-concurrently.test.ts',
@@ -61,7 +64,6 @@ export const STACK = [
   'test/e2e/python-consumer.test.ts',
   'test/e2e/replay.test.ts',
   'test/e2e/replicas-start-together.test.ts',
-  'test/e2e/replicas.test.ts',
   'test/fuzz/*.test.ts',
   'test/retention-migration.test.ts',
 ];

@@ -18,10 +18,10 @@ DT_NAME=clickhouse
 CH_HOST=127.0.0.1
 CH_PORT=$(port 18123)
 ENTRY="${DEVTRAIL_CLICKHOUSE_ENTRY:-$DT_ROOT/deploy/clickhouse-standin/src/main.ts}"
-DATA="$DT_STATE/clickhouse"
+DATA="$DT_STACK/clickhouse"
 LOG="$DT_LOGS/clickhouse.log"
 PIDFILE="$DT_RUN/clickhouse.pid"
-SIG="$ENTRY" # our server's command line contains the absolute path of its entry point
+SIG="$ENTRY $DATA" # our server's command line: the absolute paths of its entry point and its data
 START_TIMEOUT="${DEVTRAIL_CLICKHOUSE_START_TIMEOUT:-60}"
 STOP_TIMEOUT="${DEVTRAIL_CLICKHOUSE_STOP_TIMEOUT:-15}"
 
@@ -42,7 +42,7 @@ cmd_start() {
     rotate_log "$LOG"
     printf '\n===== devtrail clickhouse start %s =====\n' "$(date -Is)" >>"$LOG"
     (cd "$DT_ROOT" && export CLICKHOUSE_STANDIN_PORT="$CH_PORT" CLICKHOUSE_STANDIN_DATA="$DATA" &&
-      exec setsid node --import tsx "$ENTRY" >>"$LOG" 2>&1 </dev/null 9>&-) &
+      exec setsid node --import tsx "$ENTRY" "$DATA" >>"$LOG" 2>&1 </dev/null 9>&-) &
     pid=$!
     echo "$pid" >"$PIDFILE"
     say "started pid $pid, waiting for http://$CH_HOST:$CH_PORT/ping (timeout ${START_TIMEOUT}s)"
@@ -52,13 +52,13 @@ cmd_start() {
     if ! pid_alive "$pid"; then
       rm -f "$PIDFILE"
       log_tail "$LOG" 40
-      die "the stand-in exited during startup (full log: .devtrail/logs/clickhouse.log)"
+      die "the stand-in exited during startup (full log: ${LOG#"$DT_ROOT/"})"
     fi
     if [ "$(now_ms)" -ge "$deadline" ]; then
       log_tail "$LOG" 40
       stop_pid "$pid" 5 || true
       rm -f "$PIDFILE"
-      die "no answer on /ping after ${START_TIMEOUT}s (full log: .devtrail/logs/clickhouse.log)"
+      die "no answer on /ping after ${START_TIMEOUT}s (full log: ${LOG#"$DT_ROOT/"})"
     fi
     sleep 0.2
   done

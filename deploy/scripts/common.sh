@@ -3,14 +3,19 @@
 # Everything lives under <repo>/.devtrail (git-ignored):
 #   run/   pid files        logs/  one log per engine
 #   kafka/ jars + data      pg/    PostgreSQL cluster      clickhouse/  stand-in data
+# (run/, logs/ and the engines' data move to DEVTRAIL_STACK_DIR when it is set.)
 
 set -euo pipefail
 
 DT_SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 DT_ROOT="$(cd "$DT_SCRIPTS/../.." && pwd -P)"
 DT_STATE="$DT_ROOT/.devtrail"
-DT_RUN="$DT_STATE/run"
-DT_LOGS="$DT_STATE/logs"
+# DEVTRAIL_STACK_DIR (default .devtrail) holds the engines' data, pid files and logs. A suite that
+# stops or freezes an engine runs a private one there, on ports of its own (DEVTRAIL_PORT_OFFSET),
+# beside the shared stack (test/support/private-engine.ts); tools and jars stay in .devtrail.
+DT_STACK="${DEVTRAIL_STACK_DIR:-$DT_STATE}"
+DT_RUN="$DT_STACK/run"
+DT_LOGS="$DT_STACK/logs"
 DT_NAME="${DT_NAME:-devtrail}"
 
 mkdir -p "$DT_RUN" "$DT_LOGS"

@@ -29,8 +29,11 @@ KAFKA_CONTROLLER_PORT=$(port 19093)
 # Fixed KRaft cluster id (base64 of the 16 bytes "devtrail-local-1"); storage is formatted once.
 KAFKA_CLUSTER_ID=ZGV2dHJhaWwtbG9jYWwtMQ
 
-CONFIG="$DT_ROOT/deploy/kafka/server.properties"
-DATA="$DT_STATE/kafka/data" # must match log.dirs in server.properties (relative to the repo root)
+BASE_CONFIG="$DT_ROOT/deploy/kafka/server.properties"
+DATA="$DT_STACK/kafka/data"
+# The broker's effective config: deploy/kafka/server.properties with this stack's data folder and
+# ports, written on every start. Its path is unique to the stack, so it tells our broker apart.
+CONFIG="$DT_STACK/kafka/server.properties"
 LOG="$DT_LOGS/kafka.log"
 PIDFILE="$DT_RUN/kafka.pid"
 SIG="kafka.Kafka $CONFIG" # what our broker's command line contains
@@ -39,13 +42,17 @@ HEAP="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
 START_TIMEOUT="${DEVTRAIL_KAFKA_START_TIMEOUT:-90}"
 STOP_TIMEOUT="${DEVTRAIL_KAFKA_STOP_TIMEOUT:-20}"
 
-# The config file names the default ports; a port offset overrides them on the command line.
-PORT_OVERRIDES=()
-if [ "$DT_PORT_OFFSET" != 0 ]; then
-  PORT_OVERRIDES=(--override "listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT,CONTROLLER://$KAFKA_HOST:$KAFKA_CONTROLLER_PORT"
-    --override "advertised.listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT"
-    --override "controller.quorum.voters=1@$KAFKA_HOST:$KAFKA_CONTROLLER_PORT")
-fi
+write_config() {
+  mkdir -p "$DATA"
+  {
+    grep -vE '^(log\.dirs|listeners|advertised\.listeners|controller\.quorum\.voters)=' "$BASE_CONFIG"
+    echo "log.dirs=$DATA"
+    echo "listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT,CONTROLLER://$KAFKA_HOST:$KAFKA_CONTROLLER_PORT"
+    echo "advertised.listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT"
+    echo "controller.quorum.voters=1@$KAFKA_HOST:$KAFKA_CONTROLLER_PORT"
+  } >"$CONFIG.tmp"
+  mv "$CONFIG.tmp" "$CONFIG"
+}
 
 probe() { kafka_probe "$KAFKA_HOST:$KAFKA_PORT" "$@"; }
 
@@ -62,10 +69,11 @@ cmd_start() {
     require_free_port "$KAFKA_PORT" "Kafka listener"
     require_free_port "$KAFKA_CONTROLLER_PORT" "Kafka controller"
     rotate_log "$LOG"
+    write_config
     format_storage "$HEAP" "$KAFKA_CLUSTER_ID" "$CONFIG" "$DATA" "$LOG"
     printf '\n===== devtrail kafka start %s =====\n' "$(date -Is)" >>"$LOG"
     # setsid: own session/process group, detached from the caller's terminal and pipes.
-    java_cmd "$HEAP" kafka.Kafka "$CONFIG" ${PORT_OVERRIDES[@]+"${PORT_OVERRIDES[@]}"}
+    java_cmd "$HEAP" kafka.Kafka "$CONFIG"
     (cd "$DT_ROOT" && exec setsid "${JAVA_CMD[@]}" >>"$LOG" 2>&1 </dev/null 9>&-) &
     pid=$!
     echo "$pid" >"$PIDFILE"
@@ -76,7 +84,7 @@ cmd_start() {
     log_tail "$LOG" 40
     if pid_alive "$pid"; then stop_pid "$pid" 5 || true; fi
     rm -f "$PIDFILE"
-    die "Kafka did not become ready (full log: .devtrail/logs/kafka.log)"
+    die "Kafka did not become ready (full log: ${LOG#"$DT_ROOT/"})"
   fi
   say "ready on $KAFKA_HOST:$KAFKA_PORT (pid $pid) in $(elapsed "$t0")"
 }

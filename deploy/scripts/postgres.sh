@@ -25,7 +25,7 @@ PG_PORT=$(port 15432)
 PG_USER=devtrail
 PG_PASSWORD=devtrail
 PG_DB=devtrail
-PGROOT="$DT_STATE/pg"
+PGROOT="$DT_STACK/pg"
 DATA="$PGROOT/data"
 CONF_SRC="$DT_ROOT/deploy/postgres/devtrail.conf"
 LOG="$DT_LOGS/postgres.log"
@@ -144,7 +144,7 @@ cmd_start() {
   if pid="$(find_pid "$PIDFILE" "$SIG")"; then
     deadline=$(( $(now_ms) + START_TIMEOUT * 1000 ))
     until pg_ready 1; do
-      pid_alive "$pid" || die "postmaster $pid exited while starting (log: .devtrail/logs/postgres.log)"
+      pid_alive "$pid" || die "postmaster $pid exited while starting (log: ${LOG#"$DT_ROOT/"})"
       [ "$(now_ms)" -lt "$deadline" ] || { log_tail "$LOG"; die "running (pid $pid) but not answering"; }
       sleep 0.2
     done
@@ -163,7 +163,7 @@ cmd_start() {
   say "starting on $PG_HOST:$PG_PORT"
   if ! as_owner "$PG_BIN/pg_ctl" start -D "$DATA" -l "$LOG" -w -t "$START_TIMEOUT" -s >/dev/null 2>&1 9>&-; then
     log_tail "$LOG" 30
-    die "pg_ctl start failed (full log: .devtrail/logs/postgres.log)"
+    die "pg_ctl start failed (full log: ${LOG#"$DT_ROOT/"})"
   fi
   pid="$(head -n1 "$DATA/postmaster.pid" 2>/dev/null || true)"
   echo "$pid" >"$PIDFILE"

@@ -4,15 +4,18 @@ import { topicNames } from '@devtrail/contract';
 import { DLQ_HEADERS } from '@devtrail/consumer-kit';
 import { METRICS } from '@devtrail/metrics';
 import { scrape, sumOf } from '../support/prometheus-text.ts';
-import { ingest, pipeline, stackScript, type Pipeline, type ServiceProcess } from '../support/processes.ts';
+import { privateEngine, type PrivateEngine } from '../support/private-engine.ts';
+import { ingest, pipeline, type Pipeline, type ServiceProcess } from '../support/processes.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../support/stack.ts';
 import { logLines, nonJsonOutput, reachabilityLines, levelSummary, stateChangeProblems } from '../support/log-lines.ts';
 
 // The consumer side under faults. Exactly the acknowledged events end up
-// counted (no loss, no double count) after a SIGKILL mid-stream and after a 20 s
-// ClickHouse outage, whose backlog is written once the endpoint answers again (the time it takes
-// is printed, not asserted: targets live in benchmarks); a poison message is dead-lettered and consumption goes on. Every line the processes write
-// meanwhile is JSON, with one line when ClickHouse goes and one when it is back.
+// counted (no loss, no double count) after a SIGKILL mid-stream and after a ClickHouse outage
+// long enough to stall the sink for seconds, whose backlog is written once the endpoint answers
+// again (the time it takes is printed, not asserted: targets live in benchmarks); a poison
+// message is dead-lettered and consumption goes on. Every line the processes write meanwhile is
+// JSON, with one line when ClickHouse goes and one when it is back. The ClickHouse stopped is the
+// suite's own (private-engine.ts): the suites beside it keep the shared one.
 const up = await stackUp();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -41,6 +44,7 @@ async function steadyStream(receiver: ServiceProcess, key: string, tag: string, 
 
 describe.skipIf(!up)(`consumers under faults${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`, () => {
   let p: Pipeline;
+  let clickhouse: PrivateEngine;
   let receiver: ServiceProcess;
   let consumers: ServiceProcess;
   let project: { id: string; key: string };
@@ -49,7 +53,8 @@ describe.skipIf(!up)(`consumers under faults${up ? '' : ` (skipped: ${NO_STACK_R
     (await (await fetch(`${consumers.url}/metrics`, { headers: { accept: 'application/json' } })).json()).consumers as Array<Record<string, any>>;
 
   beforeAll(async () => {
-    p = await pipeline({ CONSUMER_BATCH_ROWS: '2000', LOG_LEVEL: 'debug' }, { sendsPoison: true });
+    clickhouse = await privateEngine('clickhouse');
+    p = await pipeline({ CONSUMER_BATCH_ROWS: '2000', LOG_LEVEL: 'debug' }, { sendsPoison: true, engines: { clickhouseUrl: clickhouse.address } });
     receiver = await p.start('receiver');
     consumers = await p.start('consumers');
     const dashboard = await p.start('dashboard');
@@ -57,44 +62,52 @@ describe.skipIf(!up)(`consumers under faults${up ? '' : ` (skipped: ${NO_STACK_R
     project = { id: c.project.id, key: c.api_key };
   }, 180_000);
   afterAll(async () => {
-    await stackScript('clickhouse', 'start').catch(() => {});
+    await clickhouse?.start().catch(() => {});
     await p?.close();
+    await clickhouse?.close();
   });
+  const logsSink = async () => (await metrics()).find((m) => m.name === 'logs-sink')!;
+  /** Waits until the stream has had `n` more events acknowledged than now. */
+  const moreAcked = async (s: { acked: () => number }, n: number) => {
+    const from = s.acked();
+    await expect.poll(() => s.acked(), { timeout: 30_000, interval: 50 }).toBeGreaterThanOrEqual(from + n);
+  };
 
   it('counts exactly what was acknowledged after a SIGKILL of the consumer mid-stream', { timeout: 120_000 }, async () => {
     const s = await steadyStream(receiver, project.key, 'kill');
     await expect.poll(count, { timeout: 10_000 }).toBeGreaterThan(200);
     await p.stop(consumers, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 1500)); // the stream goes on into Kafka meanwhile
+    await moreAcked(s, 300); // the stream goes on into Kafka while no consumer runs
     consumers = await p.start('consumers');
-    await new Promise((r) => setTimeout(r, 1500));
+    await moreAcked(s, 300); // and on while the new consumer takes the partitions up
     const acked = await s.stop();
     expect(acked).toBeGreaterThan(500);
     await expect.poll(count, { timeout: 30_000, interval: 250 }).toBe(acked);
-    // And it stays exact (no late duplicates counted).
-    await new Promise((r) => setTimeout(r, 1500));
+    // And it stays exact: with everything consumed and committed (lag 0), no late duplicate is counted.
+    await expect.poll(async () => (await logsSink()).lag, { timeout: 30_000, interval: 250 }).toBe(0);
     expect(await count()).toBe(acked);
   });
 
-  it('lands exactly the acknowledged count after ClickHouse is down for 20 s, without a consumer crash, and the lag back to 0 once it answers again', {
+  it('lands exactly the acknowledged count after a ClickHouse outage that stalls the sink, without a consumer crash, and the lag back to 0 once it answers again', {
     timeout: 180_000,
   }, async () => {
     const base = await count();
-    // 1,000 events/s, as in docs/benchmarks.md's fault run: a 20 s outage leaves about 20,000 to write.
+    // 1,000 events/s, as in docs/benchmarks.md's fault run.
     const s = await steadyStream(receiver, project.key, 'ch-outage', 50, 50);
-    await sleep(1000);
-    await stackScript('clickhouse', 'stop');
-    await sleep(20_000);
+    await moreAcked(s, 500);
+    await clickhouse.stop();
+    const stoppedAt = Date.now();
+    // The outage lasts until it is visible where operators look: the logs sink's batch has been
+    // failing for more than 5 s, and retried.
+    const stalled = async () => sumOf(await scrape(consumers.url), METRICS.stalledSeconds.name, { consumer: 'logs-sink' });
+    await expect.poll(stalled, { timeout: 60_000, interval: 250 }).toBeGreaterThan(5);
     expect(consumers.child.exitCode).toBeNull();
-    // The stall is visible where operators look: the logs sink's batch has been failing for seconds.
-    const during = await scrape(consumers.url);
-    expect(sumOf(during, METRICS.stalledSeconds.name, { consumer: 'logs-sink' })).toBeGreaterThan(5);
-    expect(sumOf(during, METRICS.writeRetries.name, { consumer: 'logs-sink', cause: 'retryable' })).toBeGreaterThan(0);
-    const starting = stackScript('clickhouse', 'start');
+    expect(sumOf(await scrape(consumers.url), METRICS.writeRetries.name, { consumer: 'logs-sink', cause: 'retryable' })).toBeGreaterThan(0);
+    const starting = clickhouse.start();
     // The moment the endpoint answers again: what the consumers' recovery is measured from.
     let answeredAt = 0;
     while (!answeredAt) {
-      const ok = await fetch(`${STACK.clickhouseUrl}/ping`, { signal: AbortSignal.timeout(1000) })
+      const ok = await fetch(`${clickhouse.address}/ping`, { signal: AbortSignal.timeout(1000) })
         .then(async (r) => (await r.text()).trim() === 'Ok.')
         .catch(() => false);
       if (ok) answeredAt = Date.now();
@@ -114,15 +127,15 @@ describe.skipIf(!up)(`consumers under faults${up ? '' : ` (skipped: ${NO_STACK_R
     // The consumers' first successful call to ClickHouse is the time of their "reachable again" line.
     const back = logLines(consumers.stdout()).find((l) => l.msg === 'clickhouse reachable again' && Date.parse(String(l.time)) >= answeredAt - 1000);
     console.log(
-      `ClickHouse down 20 s: ${acked} events acknowledged meanwhile; after /ping answered, the consumers reached it again in ${back ? Date.parse(String(back.time)) - answeredAt : '?'} ms, lag 0 in ${lagZeroAfterMs ?? 'more than 30000'} ms (${polls} polls)`,
+      `ClickHouse down ${((answeredAt - stoppedAt) / 1000).toFixed(1)} s: ${acked} events acknowledged meanwhile; after /ping answered, the consumers reached it again in ${back ? Date.parse(String(back.time)) - answeredAt : '?'} ms, lag 0 in ${lagZeroAfterMs ?? 'more than 30000'} ms (${polls} polls)`,
     );
     expect(acked).toBeGreaterThan(500);
     await expect.poll(count, { timeout: 60_000, interval: 500 }).toBe(base + acked);
     expect(consumers.child.exitCode).toBeNull();
     expect(sumOf(await scrape(consumers.url), METRICS.stalledSeconds.name, { consumer: 'logs-sink' })).toBe(0);
-    const logsSink = (await metrics()).find((m) => m.name === 'logs-sink')!;
-    expect(logsSink.retries).toBeGreaterThan(0);
-    expect(logsSink.lag).toBe(0);
+    const sink = await logsSink();
+    expect(sink.retries).toBeGreaterThan(0);
+    expect(sink.lag).toBe(0);
     // Bounded by the 30 s poll above, which only keeps a stuck consumer from hanging the suite.
     expect(lagZeroAfterMs).toBeDefined();
   });

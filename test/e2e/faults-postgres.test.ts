@@ -3,12 +3,15 @@ import { pipeline, type Pipeline, type ServiceProcess } from '../support/process
 import { NO_STACK_REASON, stackUp } from '../support/stack.ts';
 import { nonJsonOutput, reachabilityLines, levelSummary, stateChangeProblems } from '../support/log-lines.ts';
 import { freezePostgres, thawPostgres } from '../support/postgres-freeze.ts';
+import { privateEngine, type PrivateEngine } from '../support/private-engine.ts';
+import { windowClock, type WindowClock } from '../support/window-clock.ts';
 
 // PostgreSQL frozen (SIGSTOP of the postmaster and every backend: connections stay
 // open, nothing answers) under a steady stream, across the rate limiter's window boundary (one
-// minute, aligned to the minute) and past the key cache's time. No request waits past the
+// minute; the receiver's window clock turns it soon after the warm-up: window-clock.ts) and past the key cache's time. No request waits past the
 // deadline; every answer is 200, or 503 with Retry-After, never a 500; after SIGCONT everything
-// is 200 again, and a key revoked during the freeze is refused within seconds.
+// is 200 again, and a key revoked during the freeze is refused within seconds. The PostgreSQL
+// frozen is the suite's own (private-engine.ts): the suites beside it keep the shared one.
 const up = await stackUp();
 
 const ACK_TIMEOUT_MS = 3000;
@@ -22,6 +25,8 @@ const FREEZE_BEFORE_BOUNDARY_MS = 3000;
 const FREEZE_AFTER_BOUNDARY_MS = KEY_CACHE_TTL_MS + 2000;
 /** How long after SIGCONT the receiver may take to answer as before (a revoked key refused included). */
 const RECOVERY_MS = 5000;
+/** The receiver's windows turn this long after it is asked to start: its start, then a warm-up (keys cached, the window leased). */
+const FIRST_TURN_MS = 15_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Outcome {
@@ -34,28 +39,37 @@ interface Outcome {
 
 describe.skipIf(!up)(`PostgreSQL frozen${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`, () => {
   let p: Pipeline;
+  let postgres: PrivateEngine;
   let receiver: ServiceProcess;
   let dashboard: ServiceProcess;
+  let clock: WindowClock;
   const projects: Record<Outcome['project'], { id: string; key: string }> = {} as never;
 
   beforeAll(async () => {
-    p = await pipeline({
-      LOG_LEVEL: 'debug',
-      INGEST_ACK_TIMEOUT_MS: String(ACK_TIMEOUT_MS),
-      KEY_CACHE_TTL_MS: String(KEY_CACHE_TTL_MS),
-      RATE_LIMIT_PER_MINUTE: '1000000',
-    });
-    receiver = await p.start('receiver');
+    postgres = await privateEngine('postgres');
+    p = await pipeline(
+      {
+        LOG_LEVEL: 'debug',
+        INGEST_ACK_TIMEOUT_MS: String(ACK_TIMEOUT_MS),
+        KEY_CACHE_TTL_MS: String(KEY_CACHE_TTL_MS),
+        RATE_LIMIT_PER_MINUTE: '1000000',
+      },
+      { engines: { postgresUrl: postgres.address } },
+    );
     await p.start('consumers');
     dashboard = await p.start('dashboard');
     for (const name of ['kept', 'revoked'] as const) {
       const c = JSON.parse((await p.cli(['project', 'create', `pg-${name}`, '--json'], dashboard)).stdout);
       projects[name] = { id: c.project.id, key: c.api_key };
     }
+    // The receiver last, on a window clock whose minute turns soon after its start.
+    clock = windowClock(FIRST_TURN_MS);
+    receiver = await p.start('receiver', clock.env);
   }, 180_000);
   afterAll(async () => {
     thawPostgres();
     await p?.close();
+    await postgres?.close();
   });
 
   it('answers 200 or 503 within the deadline while frozen across a window boundary and past the key cache; all 200 after SIGCONT; the key revoked meanwhile refused', {
@@ -86,9 +100,8 @@ describe.skipIf(!up)(`PostgreSQL frozen${up ? '' : ` (skipped: ${NO_STACK_REASON
     };
     const load = Promise.all([worker('kept', 50), worker('kept', 50), worker('revoked', 100)]);
 
-    // The next minute's boundary far enough ahead for a warm-up (keys cached, this window leased).
-    let boundary = Math.ceil(Date.now() / 60_000) * 60_000;
-    if (boundary - FREEZE_BEFORE_BOUNDARY_MS - Date.now() < 2000) boundary += 60_000;
+    // The window's next turn far enough ahead for a warm-up (keys cached, this window leased).
+    const boundary = clock.nextTurn(FREEZE_BEFORE_BOUNDARY_MS + 2000);
     await sleep(boundary - FREEZE_BEFORE_BOUNDARY_MS - Date.now());
     expect(outcomes.filter((o) => o.status === 200).length).toBeGreaterThan(10);
 
@@ -97,7 +110,7 @@ describe.skipIf(!up)(`PostgreSQL frozen${up ? '' : ` (skipped: ${NO_STACK_REASON
     const frozenAt = Date.now();
     let revoke: Promise<void> | undefined;
     try {
-      const pids = freezePostgres();
+      const pids = freezePostgres(postgres.dir);
       expect(pids.length).toBeGreaterThan(1);
       await sleep(1000);
       // Revoked while frozen: the call itself cannot finish before PostgreSQL is back (tried again until it does).

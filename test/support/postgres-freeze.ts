@@ -1,8 +1,7 @@
 import { readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './processes.ts';
 
-// Freezing the local PostgreSQL (deploy/scripts/postgres.sh) with SIGSTOP: the postmaster and
+// Freezing a PostgreSQL of deploy/scripts/postgres.sh (a suite's own: private-engine.ts) with SIGSTOP: the postmaster and
 // every child (each backend is its own session, so no process-group signal reaches them all).
 // Connections stay open and nothing answers: what a hung or partitioned database looks like to
 // its clients, unlike a stop, which refuses connections at once.
@@ -32,17 +31,17 @@ function childrenOf(ppid: number): number[] {
   return kids;
 }
 
-/** This checkout's postmaster, from its pid file, checked against its command line. */
-export function postmasterPid(): number {
-  const data = join(realpathSync(ROOT), '.devtrail/pg/data');
+/** The postmaster of the cluster in `stackDir` (its pg/data), from its pid file, checked against its command line. */
+export function postmasterPid(stackDir: string): number {
+  const data = join(realpathSync(stackDir), 'pg/data');
   const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   if (!cmdline(pid).includes(`-D ${data}`)) throw new Error(`pid ${pid} is not the postmaster of ${data}`);
   return pid;
 }
 
 /** SIGSTOP the postmaster first (so it starts no new child), then its children; returns the pids. */
-export function freezePostgres(): number[] {
-  const postmaster = postmasterPid();
+export function freezePostgres(stackDir: string): number[] {
+  const postmaster = postmasterPid(stackDir);
   process.kill(postmaster, 'SIGSTOP');
   frozen.add(postmaster);
   for (const kid of childrenOf(postmaster)) {

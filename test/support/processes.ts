@@ -61,6 +61,8 @@ export interface ServiceProcess {
 
 export interface Pipeline {
   env: Record<string, string>;
+  /** The engines its processes run on. */
+  engines: Engines;
   ns: string;
   operatorToken: string;
   start(name: 'receiver' | 'consumers' | 'dashboard', extraEnv?: Record<string, string>): Promise<ServiceProcess>;
@@ -90,18 +92,29 @@ async function waitHealthy(url: string, proc: ServiceProcess, timeoutMs = 60_000
   throw new Error(`${proc.name} not healthy after ${timeoutMs} ms:\n${proc.output()}`);
 }
 
-/** `sendsPoison`: the suite dead-letters on purpose; its topics are marked so (test/final/dead-letters.test.ts). */
-export async function pipeline(extraEnv: Record<string, string> = {}, opts: { sendsPoison?: boolean } = {}): Promise<Pipeline> {
+/** The engines a pipeline runs on: the shared local stack's, or a suite's own (private-engine.ts). */
+export interface Engines {
+  kafkaBrokers: string[];
+  clickhouseUrl: string;
+  postgresUrl: string;
+}
+
+/**
+ * `sendsPoison`: the suite dead-letters on purpose; its topics are marked so (test/final/dead-letters.test.ts).
+ * `engines`: engines of the suite's own in place of the shared stack's.
+ */
+export async function pipeline(extraEnv: Record<string, string> = {}, opts: { sendsPoison?: boolean; engines?: Partial<Engines> } = {}): Promise<Pipeline> {
+  const engines: Engines = { ...STACK, ...opts.engines };
   const ns = randomBytes(4).toString('hex');
   const topicPrefix = opts.sendsPoison ? `${poisonPrefix('e2e', ns)}.` : `e2e-${ns}.`;
-  const db = await createTestDatabase();
+  const db = await createTestDatabase(engines.postgresUrl);
   const operatorToken = `op_${randomBytes(16).toString('hex')}`;
   // The dashboard writes its setup code there while no owner exists.
   const dataDir = mkdtempSync(join(tmpdir(), `dt-e2e-${ns}-`));
   const env: Record<string, string> = {
     DEVTRAIL_DATA_DIR: dataDir,
-    KAFKA_BROKERS: STACK.kafkaBrokers.join(','),
-    CLICKHOUSE_URL: STACK.clickhouseUrl,
+    KAFKA_BROKERS: engines.kafkaBrokers.join(','),
+    CLICKHOUSE_URL: engines.clickhouseUrl,
     CLICKHOUSE_DATABASE: `e2e_${ns}`,
     DATABASE_URL: db.url,
     KAFKA_TOPIC_PREFIX: topicPrefix,
@@ -113,7 +126,7 @@ export async function pipeline(extraEnv: Record<string, string> = {}, opts: { se
   };
   const procs = new Set<ServiceProcess>();
   const everStarted: ServiceProcess[] = [];
-  const ch = createClient({ url: STACK.clickhouseUrl });
+  const ch = createClient({ url: engines.clickhouseUrl });
 
   const start: Pipeline['start'] = async (name, more = {}) => {
     const port = await freePort();
@@ -158,6 +171,7 @@ export async function pipeline(extraEnv: Record<string, string> = {}, opts: { se
 
   return {
     env,
+    engines,
     ns,
     operatorToken,
     start,
@@ -199,14 +213,4 @@ export async function ingest(receiver: ServiceProcess, path: string, key: string
 export async function apiGet(dashboard: ServiceProcess, token: string, path: string) {
   const r = await fetch(`${dashboard.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
   return { status: r.status, body: (await r.json()) as any };
-}
-
-export async function stackScript(script: 'kafka' | 'clickhouse' | 'postgres', action: 'start' | 'stop' | 'kill'): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    const c = spawn('bash', [`deploy/scripts/${script}.sh`, action], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.stderr.on('data', (d) => (out += d));
-    c.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${script}.sh ${action} failed (${code}):\n${out}`))));
-  });
 }

@@ -3,7 +3,8 @@ import { startStandin } from './standin.ts';
 // Configuration is read once, at startup.
 const port = Number(process.env.CLICKHOUSE_STANDIN_PORT ?? 18123);
 const host = process.env.CLICKHOUSE_STANDIN_HOST ?? '127.0.0.1';
-const dataDir = process.env.CLICKHOUSE_STANDIN_DATA ?? '.devtrail/clickhouse';
+// The data folder: the first argument (deploy/scripts/clickhouse.sh names it there), or the environment.
+const dataDir = process.argv[2] ?? process.env.CLICKHOUSE_STANDIN_DATA ?? '.devtrail/clickhouse';
 
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.stderr.write(`clickhouse-standin: invalid CLICKHOUSE_STANDIN_PORT ${process.env.CLICKHOUSE_STANDIN_PORT}\n`);

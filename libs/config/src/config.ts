@@ -74,6 +74,7 @@ const envSchema = z.object({
   KEY_CACHE_TTL_MS: int(60_000),
   KEY_CACHE_MAX_STALE_MS: int(600_000),
   RATE_LIMIT_PER_MINUTE: int(5000),
+  RATE_WINDOW_SHIFT_MS: z.coerce.number().int().min(0).max(86_400_000).default(0),
 
   CONSUMERS: z.string().default([...EVENT_KINDS.map((k) => KINDS[k].name), 'alerts'].join(',')),
   CONSUMER_GROUP_PREFIX: z.string().default('devtrail-'),
@@ -160,6 +161,8 @@ export interface Config {
     keyCacheTtlMs: number;
     keyCacheMaxStaleMs: number;
     defaultRateLimitPerMinute: number;
+    /** RATE_WINDOW_SHIFT_MS: the rate-limit and quota windows are counted on the clock shifted by this (tests: a window's turn at a known moment). */
+    rateWindowShiftMs: number;
     /** RETENTION_DAYS: what events of a kind whose retention a project did not set are kept for (docs/data.md). */
     defaultRetentionDays: number;
   };
@@ -264,6 +267,7 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
       keyCacheMaxStaleMs: e.KEY_CACHE_MAX_STALE_MS,
       defaultRateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      rateWindowShiftMs: e.RATE_WINDOW_SHIFT_MS,
       defaultRetentionDays: e.RETENTION_DAYS,
     },
     consumers: {

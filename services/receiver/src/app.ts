@@ -19,7 +19,8 @@ import { registerSchemaRoutes } from './schema-routes.ts';
 export type ReceiverOptions = Pick<
   Config['ingest'],
   'bodyLimitBytes' | 'maxPendingEvents' | 'ackTimeoutMs' | 'keyCacheTtlMs' | 'keyCacheMaxStaleMs' | 'defaultRetentionDays'
->;
+> &
+  Partial<Pick<Config['ingest'], 'rateWindowShiftMs'>>;
 
 export interface Receiver {
   /**
@@ -75,12 +76,16 @@ export async function createReceiver(
     },
   );
   const rl = rateLimitRepo(adapters.relational);
+  // The clock the windows are counted by (docs/configuration.md, RATE_WINDOW_SHIFT_MS).
+  const shift = opts.rateWindowShiftMs ?? 0;
+  const windowNow = () => Date.now() + shift;
   const limiter = new RateLimiter(
     (keyId, start, n, limit) => rl.lease(keyId, start, n, limit),
     (failing, err) =>
       failing
         ? logger.warn({ err: (err as Error)?.message }, 'rate limit: PostgreSQL unreachable; each receiver enforces the limit on its own until it answers')
         : logger.info('rate limit: PostgreSQL answers again; limits are shared again'),
+    { now: windowNow },
   );
   const qr = quotaRepo(adapters.relational);
   const quotas = new EventQuotas(
@@ -90,6 +95,7 @@ export async function createReceiver(
       failing
         ? logger.warn({ err: (err as Error)?.message }, 'quotas: PostgreSQL unreachable; each receiver enforces the quotas on its own until it answers')
         : logger.info('quotas: PostgreSQL answers again; quotas are shared again'),
+    windowNow,
   );
   const policies = new GrantPolicies(opts.defaultRetentionDays);
   const idempotency = idempotencyRepo(adapters.relational);
