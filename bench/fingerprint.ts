@@ -4,6 +4,7 @@ import { browserIssues, nodeIssues } from '../libs/kinds/test/grouping-corpus/ja
 import { pythonIssues } from '../libs/kinds/test/grouping-corpus/python.ts';
 import { dotnetIssues, javaIssues } from '../libs/kinds/test/grouping-corpus/jvm-dotnet.ts';
 import { goIssues, rubyIssues } from '../libs/kinds/test/grouping-corpus/go-ruby.ts';
+import { median } from './stats.ts';
 
 // `npx tsx bench/fingerprint.ts`: CPU microseconds per error report to fingerprint it, over the
 // grouping corpus's 1,070 reports (docs/fingerprint.md): the previous rule (what the receiver
@@ -38,7 +39,6 @@ for (const [, fn] of ways) for (const x of reports) fn(x); // warm-up
 const runs = new Map<string, number[]>(ways.map(([name]) => [name, []]));
 const ROUNDS = Number(process.argv[2] ?? 7);
 for (let round = 0; round < ROUNDS; round++) for (const [name, fn] of ways) runs.get(name)!.push(once(fn));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(
   `fingerprinting ${reports.length} corpus reports (${Math.round(reports.reduce((a, x) => a + x.stack_trace.length + x.error_message.length, 0) / reports.length)} characters a report)`,
 );

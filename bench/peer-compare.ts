@@ -10,7 +10,7 @@ import { CpuMeter } from './cpu-usage.ts';
 import { Client, runLoop } from './http-load.ts';
 import { accepted, body, BODY_KINDS, type BodyKind } from './peer-bodies.ts';
 import { writeResults } from './report.ts';
-import { percentile } from './stats.ts';
+import { median, percentile } from './stats.ts';
 
 // `npx tsx bench/peer-compare.ts [flags]`: devtrail's receiver beside the OpenTelemetry
 // Collector on the collector's own job (OTLP/HTTP in, Kafka out, 200 only once Kafka
@@ -221,7 +221,6 @@ function spawnService(dir: string, main: string, env: Record<string, string>, lo
 }
 
 const stopped = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null ? r() : (c.once('exit', () => r()), c.kill('SIGTERM'))));
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 
 async function main() {
   const a = parse(process.argv.slice(2));

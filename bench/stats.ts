@@ -18,3 +18,6 @@ export function summarize(samples: number[]): Summary {
   const r = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
   return { n: s.length, p50: r(percentile(s, 50)), p99: r(percentile(s, 99)), max: r(s.length ? s[s.length - 1] : null) };
 }
+
+/** The middle value (the upper middle of an even count). */
+export const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
