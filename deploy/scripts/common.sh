@@ -142,6 +142,29 @@ log_tail() { # log_tail <file> [lines]
   printf '[%s] ----\n' "$DT_NAME" >&2
 }
 
+# The machine's cache of what several checkouts install alike (pinned Python packages, built tools):
+# a clean clone on a machine that installed them once finds them there. DEVTRAIL_MACHINE_CACHE
+# moves it; deleting it only costs the next install its time.
+DT_MACHINE_CACHE="${DEVTRAIL_MACHINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/devtrail}"
+
+# machine_venv <link> <name> <key>: points <link> (a venv path under .devtrail) at a virtualenv in
+# the machine's cache, named by <name> and a hash of <key> (what is pinned in it) and of the Python,
+# creating it when missing. Holds the venv's lock (fd 8) until the calling script exits, so two
+# checkouts never pip install into one venv at once.
+machine_venv() {
+  local link="$1" name="$2" key="$3" dir
+  command -v python3 >/dev/null || apt_install python3
+  dir="$DT_MACHINE_CACHE/venvs/$name-$(printf '%s\n%s' "$key" "$(python3 -VV)" | sha1sum | cut -c1-12)"
+  mkdir -p "$DT_MACHINE_CACHE/venvs"
+  exec 8>"$dir.lock"
+  flock -w 600 8 || die "another install holds $dir"
+  python_venv "$dir"
+  if [ "$(readlink "$link" 2>/dev/null)" != "$dir" ]; then
+    rm -rf "$link"
+    ln -s "$dir" "$link"
+  fi
+}
+
 # python_venv <dir>: a Python virtualenv at <dir>, with python3 and its venv module from Debian when missing.
 python_venv() {
   command -v python3 >/dev/null || apt_install python3

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python consumer example (examples/python-consumer) in a virtualenv under .devtrail/,
+# The Python consumer example (examples/python-consumer) in a virtualenv of the machine's cache (linked from .devtrail/),
 # for its test (examples/python-consumer/test/python-consumer.test.ts) and for trying it.
 #
 #   deploy/scripts/python-consumer.sh install   create the venv and pip install requirements.txt; idempotent
@@ -22,9 +22,11 @@ case "${1:-}" in
       exit 0
     fi
     t0=$(now_ms)
-    python_venv "$VENV"
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$REQ"
-    cp "$REQ" "$VENV/requirements.txt"
+    machine_venv "$VENV" python-consumer "$(cat "$REQ")"
+    if ! installed; then
+      "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$REQ"
+      cp "$REQ" "$VENV/requirements.txt"
+    fi
     installed || die "requirements installed but $PY cannot import them"
     say "installed $(grep -v '^#' "$REQ" | tr '\n' ' ')in $(elapsed "$t0")"
     ;;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# schemathesis (PyPI) in a virtualenv under .devtrail/, for the schema-driven API fuzzing
+# schemathesis (PyPI) in a virtualenv of the machine's cache (linked from .devtrail/), for the schema-driven API fuzzing
 # suite (test/api-fuzz/schemathesis.test.ts, docs/api.md "Schema-driven fuzzing").
 #
 #   deploy/scripts/schemathesis.sh install   create the venv and pip install the pinned version; idempotent
@@ -22,8 +22,8 @@ case "${1:-}" in
       exit 0
     fi
     t0=$(now_ms)
-    python_venv "$VENV"
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$VERSION"
+    machine_venv "$VENV" schemathesis "$VERSION"
+    installed || "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$VERSION"
     installed || die "schemathesis $VERSION installed but $ST does not run"
     say "installed schemathesis $VERSION in $(elapsed "$t0")"
     ;;
