@@ -1,4 +1,4 @@
-import type { ClusterTarget } from '@devtrail/column-store';
+import { readsAs, type ClusterTarget } from '@devtrail/column-store';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type LlmPriceTable, type Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
@@ -21,8 +21,6 @@ import { uploadTokenAuthenticator } from './api/upload-token-authenticator.ts';
 import { registerUploadTokenRoutes } from './api/upload-token-routes.ts';
 import { deliveryOptionsOf, type DeliveryOptions } from '@devtrail/alerting';
 import { createMapPool } from '@devtrail/source-maps';
-import type { ReadLimits } from '@devtrail/column-store';
-import { boundedReads } from './api/bounded-reads.ts';
 
 export interface ControlPlaneOptions {
   operatorToken: string | undefined;
@@ -43,8 +41,6 @@ export interface ControlPlaneOptions {
   delivery?: DeliveryOptions;
   /** Where people reach the dashboard, for links in notifications (DEVTRAIL_PUBLIC_URL). */
   publicUrl?: string;
-  /** The read limits (config.reads); the defaults when unset. */
-  reads?: ReadLimits;
   /** Source map limits and the source-map worker's budget (config.sourceMaps); the defaults when unset. */
   sourceMaps?: SourceMapLimits;
 }
@@ -62,10 +58,10 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
   // One source-map worker for uploads and symbolication (its heap and time limits: docs/source-maps.md).
   const maps = createMapPool(sourceMaps.budget);
   app.addHook('onClose', async () => maps.close());
-  // Every read of the read API and the explorer under ClickHouse's limits (bounded-reads.ts).
-  const readLimits = opts.reads ?? defaults().reads;
-  const reads = boundedReads(adapters.columnStore, readLimits);
-  const searches = boundedReads(adapters.columnStore, readLimits, 'search');
+  // Every read runs under the read limits the column store applies itself (column-store's
+  // bounded-read.ts); searches wait behind lookups.
+  const reads = adapters.columnStore;
+  const searches = readsAs(adapters.columnStore, 'search');
   await app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? [])]));
     registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);

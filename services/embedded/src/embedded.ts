@@ -71,7 +71,6 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
     delivery: deliveryOptionsOf(config.alerts),
     publicUrl: config.publicUrl,
     sourceMaps: config.sourceMaps,
-    reads: config.reads,
   });
 
   const repo = projectsRepo(adapters.relational);
