@@ -36,6 +36,8 @@ export {
   SCRUB_BUDGET_MS,
   WORST_NS_PER_CHAR_INSTRUCTION,
   scrubBudget,
+  BudgetSpent,
+  CLOCK_EVERY_CHARS,
   worstNs,
   type ScrubBudget,
 } from './scrub/rule-cost.ts';
