@@ -73,8 +73,10 @@ describe('source maps in files beside PGlite', () => {
     const info = await repo.putCompressed(project, upload('big', '~/big.js', gzip));
     expect((await repo.gzipOf(project, info.id))!.byteLength).toBe(gzip.byteLength);
     delay.disable();
-    // A few ms per MiB at most: the file is written and read by the thread pool.
-    expect(delay.max / 1e6).toBeLessThan(100);
+    console.log(`a 24 MiB map stored and read back: the event loop's longest wait ${(delay.max / 1e6).toFixed(0)} ms`);
+    // The file is written and read by the thread pool: the loop's longest wait was 36 ms here (in
+    // the row, PGlite took ~12 s of it); 250 leaves room for a machine busy with other suites.
+    expect(delay.max / 1e6).toBeLessThan(250);
   });
 
   it('still keeps a map in its row without files (PostgreSQL), its size counted', async () => {
