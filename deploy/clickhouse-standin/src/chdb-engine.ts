@@ -19,8 +19,8 @@ const quoteIdentifier = (name: string) => `\`${name.replace(/\\/g, '\\\\').repla
 // each sent once the last one's rows are back: when a read ends while only reads of
 // a lower priority wait, the engine waits HOLD_MS for that client's next statement
 // (as devtrail's in-process engine does, libs/column-store/src/writes-first.ts).
-/** How long the engine keeps itself for a finished read's next statement (a round trip on this host). */
-export const HOLD_MS = 20;
+/** How long the engine keeps itself for a finished read's next statement: a round trip on this host, on a busy machine too. */
+export const HOLD_MS = 100;
 
 export class ChdbEngine {
   private readonly writes: Array<() => Promise<void>> = [];
