@@ -36,7 +36,7 @@ const rows: string[] = [];
 const measure = (name: string, rules: unknown[], defaults: boolean, size?: number) => {
   const policy = scrubbingSchema.parse({ defaults, rules });
   // An unlimited budget: the point is the raw cost.
-  const unlimited = { take: () => true };
+  const unlimited = { take: () => true, charge: () => {} };
   const make = () => {
     const s = compileScrubber(policy, 'salt')!;
     return { tree: (v: unknown) => s.tree(v, unlimited), text: (t: string) => s.text(t, unlimited) };

@@ -34,12 +34,12 @@ HONOURED_SETTINGS = ("readonly", "max_execution_time", "max_rows_to_read", "max_
 
 
 def with_settings(sql, settings):
-    """The SQL with a SETTINGS clause of whole-number settings; unchanged without settings."""
+    """The SQL with a SETTINGS clause of numeric settings (seconds with up to three decimals); unchanged without settings."""
     if not settings:
         return sql
     for key, value in settings.items():
-        if not re.fullmatch(r"\d{1,19}", value):
-            raise StandinError(69, "ARGUMENT_OUT_OF_BOUND", f"setting {key} takes a whole number here, not '{value}'")
+        if not re.fullmatch(r"\d{1,19}(\.\d{1,3})?", value):
+            raise StandinError(69, "ARGUMENT_OUT_OF_BOUND", f"setting {key} takes a number here (three decimals at most), not '{value}'")
     return re.sub(r"[\s;]+$", "", sql) + "\nSETTINGS " + ", ".join(f"{k} = {v}" for k, v in settings.items())
 ERROR = re.compile(r"Code: (\d+)\. DB::Exception: ([\s\S]*?)\.? \(([A-Z][A-Z0-9_]*)\)\s*$")
 

@@ -15,12 +15,20 @@ const quoteIdentifier = (name: string) => `\`${name.replace(/\\/g, '\\\\').repla
 // connection to its database, which must not interleave. Writes run before
 // waiting reads, and waiting reads by their `priority` setting (lower first),
 // each in arrival order (takeNext): a slow read holds an insert back by the read
-// in flight only, which its own limits bound.
+// in flight only, which its own limits bound. A lookup is often several statements,
+// each sent once the last one's rows are back: when a read ends while only reads of
+// a lower priority wait, the engine waits HOLD_MS for that client's next statement
+// (as devtrail's in-process engine does, libs/column-store/src/writes-first.ts).
+/** How long the engine keeps itself for a finished read's next statement: a round trip on this host, on a busy machine too. */
+export const HOLD_MS = 100;
+
 export class ChdbEngine {
   private readonly writes: Array<() => Promise<void>> = [];
   private readonly reads: Array<{ priority: number; job: () => Promise<void> }> = [];
   private running: Promise<void> | null = null;
   private closing = false;
+  /** The priority of the read that just ended, while the engine waits for its next statement. */
+  private held: { priority: number; timer: NodeJS.Timeout | null } | null = null;
 
   private constructor(
     private readonly session: Session,
@@ -66,15 +74,29 @@ export class ChdbEngine {
     });
   }
 
-  // The next statement: a waiting write before any waiting read; then the read of the lowest priority value.
+  // The next statement: a waiting write before any waiting read; then the read of the lowest priority value,
+  // unless the read that just ended had a better one (its next statement may be on its way).
   private takeNext(): void {
     if (this.running) return;
     let best = 0;
     for (let i = 1; i < this.reads.length; i++) if (this.reads[i].priority < this.reads[best].priority) best = i;
-    const job = this.writes.shift() ?? this.reads.splice(best, 1)[0]?.job;
+    const held = this.held;
+    if (this.writes.length === 0 && held && this.reads[best] && this.reads[best].priority > held.priority) {
+      held.timer ??= setTimeout(() => {
+        if (this.held === held) this.held = null;
+        this.takeNext();
+      }, HOLD_MS);
+      return;
+    }
+    const write = this.writes.shift();
+    const read = write ? undefined : this.reads.splice(best, 1)[0];
+    if (this.held?.timer) clearTimeout(this.held.timer);
+    this.held = null;
+    const job = write ?? read?.job;
     if (!job) return;
     this.running = job().finally(() => {
       this.running = null;
+      if (read) this.held = { priority: read.priority, timer: null };
       this.takeNext();
     });
   }

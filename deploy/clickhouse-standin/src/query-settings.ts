@@ -9,7 +9,7 @@ export const HONOURED_SETTINGS = new Set(['readonly', 'max_execution_time', 'max
 export function withSettings(sql: string, settings: ReadonlyMap<string, string>): string {
   if (settings.size === 0) return sql;
   const parts = [...settings].map(([k, v]) => {
-    if (!/^\d{1,19}$/.test(v)) throw new Error(`setting ${k} takes a whole number here, not '${v}'`);
+    if (!/^\d{1,19}(\.\d{1,3})?$/.test(v)) throw new Error(`setting ${k} takes a number here (three decimals at most), not '${v}'`);
     return `${k} = ${v}`;
   });
   return `${sql.replace(/[\s;]+$/, '')}\nSETTINGS ${parts.join(', ')}`;

@@ -29,12 +29,20 @@ export interface SendResult {
 
 export class RefusedAddressError extends Error {}
 
+/**
+ * What a refused send says: refused, and nothing of what the name resolved to. A member reads it
+ * (a rule's test, its notifications): the addresses of names on the private network are not
+ * theirs to learn (docs/alerts.md, "Webhook targets and SSRF").
+ */
+export const refusedDestination = (host: string) => `refused: ${host} is not a public address (ALERT_WEBHOOK_PRIVATE_ADDRESSES=deny)`;
+
 function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-      if (err) return callback(err, '', 0);
-      const bad = addresses.find((a) => isPrivateAddress(a.address));
-      if (!allowPrivate && bad) return callback(new RefusedAddressError(`${hostname} resolves to a private address (${bad.address})`), '', 0);
+      // Without the resolver's words: only that the name has no address here.
+      if (err) return callback(allowPrivate ? err : Object.assign(new Error(`${hostname} has no address`), { code: err.code }), '', 0);
+      const bad = addresses.some((a) => isPrivateAddress(a.address));
+      if (!allowPrivate && bad) return callback(new RefusedAddressError(refusedDestination(hostname)), '', 0);
       if (addresses.length === 0) return callback(new Error(`${hostname} has no address`), '', 0);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
@@ -65,7 +73,7 @@ export async function postJson(rawUrl: string, body: string, headers: Record<str
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // An address literal is never looked up, so it is checked here.
   if (isIP(host) && !limits.allowPrivateAddresses && isPrivateAddress(host)) {
-    return done({ statusCode: null, outcome: 'refused', error: `${host} is a private address (ALERT_WEBHOOK_PRIVATE_ADDRESSES=deny)`, responseSnippet: '' });
+    return done({ statusCode: null, outcome: 'refused', error: refusedDestination(host), responseSnippet: '' });
   }
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<SendResult>((resolve) => {

@@ -58,6 +58,11 @@ describe('webhook guards', () => {
     expect(refused.outcome).toBe('refused');
     const byName = await postJson(url.replace('127.0.0.1', 'localhost'), '{}', {}, { timeoutMs: 2000, maxResponseBytes: 1000, allowPrivateAddresses: false });
     expect(byName.outcome).toBe('refused');
+    // Refused, and nothing of what the name resolved to (a member reads it).
+    expect(byName.error).toBe('refused: localhost is not a public address (ALERT_WEBHOOK_PRIVATE_ADDRESSES=deny)');
+    expect(refused.error).toBe('refused: 127.0.0.1 is not a public address (ALERT_WEBHOOK_PRIVATE_ADDRESSES=deny)');
+    const unknown = await postJson('http://no-such-host.invalid/hook', '{}', {}, { timeoutMs: 2000, maxResponseBytes: 1000, allowPrivateAddresses: false });
+    expect(unknown).toMatchObject({ outcome: 'network', error: 'no-such-host.invalid has no address' });
     const allowed = await postJson(url, '{}', {}, { timeoutMs: 2000, maxResponseBytes: 1000, allowPrivateAddresses: true });
     expect(allowed).toMatchObject({ outcome: 'ok', statusCode: 200 });
     expect(allowed.responseSnippet.length).toBeLessThanOrEqual(1000);

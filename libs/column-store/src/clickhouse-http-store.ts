@@ -1,6 +1,8 @@
 import { createClient, ClickHouseError, type ClickHouseSettings, ClickHouseLogLevel, type Logger as ClickHouseLogger, type LogParams } from '@clickhouse/client';
 import { reachability, type LogFn } from '@devtrail/failures';
 import { ColumnStoreError, clickHouseFailure, type ColumnStore } from './column-store.ts';
+import { boundedRead } from './bounded-read.ts';
+import { SERVER_READ_LIMITS, type ReadClass, type ReadLimits } from './read-limits.ts';
 
 export interface ClickHouseStoreOptions {
   url: string;
@@ -12,6 +14,8 @@ export interface ClickHouseStoreOptions {
   insertSettings?: Record<string, string | number>;
   /** Where the client's lines go (its own at debug; see clientLogger), and one line per change of the server's reachability. */
   log?: LogFn;
+  /** The limits of every read (config.reads; a server's defaults when unset): bounded-read.ts. */
+  reads?: ReadLimits;
 }
 
 /**
@@ -76,11 +80,9 @@ export function createClickHouseStore(opts: ClickHouseStoreOptions): ColumnStore
       const r = await wrap(client.insert({ table, values: rows as Record<string, unknown>[], format: 'JSONEachRow', clickhouse_settings: opts.insertSettings }));
       return { bytes: Number(r.summary?.written_bytes ?? 0) };
     },
-    async query<T>(sql: string, params?: Record<string, unknown>, opts?: { settings?: Record<string, number> }) {
-      return wrap(
-        client
-          .query({ query: sql, query_params: params, format: 'JSONEachRow', clickhouse_settings: opts?.settings as ClickHouseSettings | undefined })
-          .then((r) => r.json<T>()),
+    query<T>(sql: string, params?: Record<string, unknown>, read?: ReadClass) {
+      return boundedRead(opts.reads ?? SERVER_READ_LIMITS, read, (settings) =>
+        wrap(client.query({ query: sql, query_params: params, format: 'JSONEachRow', clickhouse_settings: settings as ClickHouseSettings }).then((r) => r.json<T>())),
       );
     },
     async command(sql, params) {

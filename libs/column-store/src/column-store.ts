@@ -1,5 +1,5 @@
 import { Failure } from '@devtrail/failures';
-import type { QuerySettings } from './read-limits.ts';
+import type { ReadClass } from './read-limits.ts';
 
 // The column-store role. ClickHouse over HTTP (distributed mode) and chdb in-process
 // (embedded mode) stand behind it; test/column-store.contract.ts runs against both.
@@ -15,8 +15,13 @@ export interface ColumnStore {
   readonly kind: 'clickhouse' | 'chdb';
   /** Inserts rows as JSONEachRow into a table of the store's database. */
   insert(table: string, rows: ReadonlyArray<Record<string, unknown>>): Promise<InsertResult>;
-  /** Runs a SELECT with ClickHouse query parameters ({name:Type}); never string-built SQL. `settings`: ClickHouse settings for this query (readSettings). */
-  query<T = Record<string, unknown>>(sql: string, params?: QueryParams, opts?: { settings?: QuerySettings }): Promise<T[]>;
+  /**
+   * Runs a SELECT with ClickHouse query parameters ({name:Type}); never string-built SQL. Every
+   * read runs under the read limits the store was opened with (bounded-read.ts); `read` is its
+   * place in the queue (a lookup unless said; a search waits behind lookups). A wrapper passes
+   * `read` on; it cannot take the limits off.
+   */
+  query<T = Record<string, unknown>>(sql: string, params?: QueryParams, read?: ReadClass): Promise<T[]>;
   /** Runs DDL or another statement without a result (a DELETE with query parameters, too). */
   command(sql: string, params?: QueryParams): Promise<void>;
   ping(): Promise<void>;

@@ -26,7 +26,18 @@ export {
   type TableStep,
 } from './table.ts';
 export { toChTime, fromChTime } from './times.ts';
-export { readSettings, settingsClause, READ_LIMIT_CODES, READ_PRIORITY, type ReadLimits, type QuerySettings } from './read-limits.ts';
+export {
+  readSettings,
+  settingsClause,
+  READ_LIMIT_CODES,
+  READ_LIMIT_DEFAULTS,
+  READ_PRIORITY,
+  SERVER_READ_LIMITS,
+  type ReadClass,
+  type ReadLimits,
+  type QuerySettings,
+} from './read-limits.ts';
+export { boundedRead, readsAs, READ_TIMEOUT, READ_TOO_LARGE } from './bounded-read.ts';
 export { writesFirst, type WritesFirst } from './writes-first.ts';
 export {
   bucketExpr,

@@ -5,10 +5,10 @@ import { columnStoreContract } from './column-store.contract.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../../../test/support/stack.ts';
 
 if (await stackUp()) {
-  columnStoreContract('ClickHouse over HTTP (real endpoint)', async () => {
+  columnStoreContract('ClickHouse over HTTP (real endpoint)', async (reads) => {
     const opts = { url: STACK.clickhouseUrl, database: `dt_test_${randomBytes(4).toString('hex')}` };
     await ensureClickHouseDatabase(opts);
-    const store = createClickHouseStore(opts);
+    const store = createClickHouseStore({ ...opts, reads });
     return {
       store,
       cleanup: async () => {

@@ -1,16 +1,7 @@
 import { countLogs } from '../../../test/support/stored-counts.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bucketsOf,
-  ColumnStoreError,
-  migrateColumnStore,
-  perRowRetentionStep,
-  READ_LIMIT_CODES,
-  readSettings,
-  type ColumnStore,
-  type TableDef,
-} from '@devtrail/column-store';
+import { bucketsOf, ColumnStoreError, migrateColumnStore, perRowRetentionStep, type ColumnStore, type ReadLimits, type TableDef } from '@devtrail/column-store';
 import { parseSearch, readErrorActivity, readErrorGroups, readErrors, readLlmUsage, readLogs, readTrace } from '@devtrail/kinds';
 import { toRow } from '../../../test/support/envelopes.ts';
 import { sampleEnvelopes } from './fixtures.ts';
@@ -18,6 +9,10 @@ import { COLUMN, TIMESTAMP_EXTREMES } from '@devtrail/column-store/store-domain'
 import { errorToEvent, KIND_TABLES, KINDS, llmToEvent, llmUsageSchema, logBatchSchema, logsToEvents, spanSchema, spanToEvent } from '@devtrail/kinds';
 import { newEnvelope } from '../../../test/support/envelopes.ts';
 import { parseJsonBody } from '@devtrail/http';
+import { readLimitsContract } from './read-limits.contract.ts';
+
+/** The read limits the contract opens each store with: small enough to reach, large enough for its other reads. */
+export const CONTRACT_READS: ReadLimits = { maxExecutionMs: 2000, maxRowsToRead: 2_000_000, maxBytesToRead: 1_000_000_000 };
 
 async function insertAll(store: ColumnStore, envs: ReturnType<typeof sampleEnvelopes>) {
   for (const kind of ['log', 'error', 'span', 'llm'] as const) {
@@ -26,7 +21,7 @@ async function insertAll(store: ColumnStore, envs: ReturnType<typeof sampleEnvel
 }
 
 /** What the pipeline relies on from a column store; both implementations must pass. */
-export function columnStoreContract(name: string, open: () => Promise<{ store: ColumnStore; cleanup: () => Promise<void> }>) {
+export function columnStoreContract(name: string, open: (reads: ReadLimits) => Promise<{ store: ColumnStore; cleanup: () => Promise<void> }>) {
   describe(`column store contract: ${name}`, () => {
     let store: ColumnStore;
     let cleanup: () => Promise<void>;
@@ -34,7 +29,7 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
     let envs: ReturnType<typeof sampleEnvelopes>;
 
     beforeAll(async () => {
-      ({ store, cleanup } = await open());
+      ({ store, cleanup } = await open(CONTRACT_READS));
       await migrateColumnStore(store, KIND_TABLES, { retentionDays: 30 });
       envs = sampleEnvelopes(project, 5);
       await insertAll(store, envs);
@@ -282,30 +277,6 @@ export function columnStoreContract(name: string, open: () => Promise<{ store: C
       await expect(store.query('SELECT * FROM no_such_table')).rejects.toBeInstanceOf(ColumnStoreError);
     });
 
-    it("runs a read under ClickHouse's own limits: time, rows, bytes, and reads only (docs/api.md, read limits)", async () => {
-      const limits = readSettings({ maxExecutionMs: 1000, maxRowsToRead: 10_000, maxBytesToRead: 1_000_000_000 });
-      const settings = { settings: limits };
-      expect(await store.query<{ n: string | number }>('SELECT count() AS n FROM numbers(5000)', {}, settings)).toEqual([{ n: expect.anything() }]);
-      const code = (p: Promise<unknown>) =>
-        p.then(
-          () => 'no error',
-          (e: ColumnStoreError) => e.code,
-        );
-      expect(await code(store.query('SELECT count() AS n FROM numbers(100000)', {}, settings))).toBe(READ_LIMIT_CODES.rows);
-      expect(await code(store.query('SELECT sum(number) AS n FROM numbers(1000)', {}, { settings: { ...limits, max_bytes_to_read: 100 } }))).toBe(READ_LIMIT_CODES.bytes);
-      const slow = 'SELECT count() AS n FROM numbers(100000000000) WHERE sipHash64(number) % 7 = 3';
-      expect(await code(store.query(slow, {}, { settings: { ...limits, max_rows_to_read: 1_000_000_000_000 } }))).toBe(READ_LIMIT_CODES.timeout);
-      // In force as the engine sees them: readonly (2: reads only; a server then refuses any write) and the limits.
-      const applied = await store.query<{ name: string; value: string }>(
-        "SELECT name, value FROM system.settings WHERE name IN ('readonly', 'max_execution_time', 'max_rows_to_read') ORDER BY name",
-        {},
-        settings,
-      );
-      expect(applied).toEqual([
-        { name: 'max_execution_time', value: '1' },
-        { name: 'max_rows_to_read', value: '10000' },
-        { name: 'readonly', value: '2' },
-      ]);
-    });
+    readLimitsContract(() => store, CONTRACT_READS);
   });
 }

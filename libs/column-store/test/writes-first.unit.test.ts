@@ -31,3 +31,47 @@ describe('writes first', () => {
     expect(await q.run('write', async () => 'next')).toBe('next');
   });
 });
+
+// A lookup of several statements sends each once the last one's rows are in: the connection
+// waits for it (until this turn of the event loop ends) before it takes a waiting search.
+describe('a lookup keeps the connection for its next statement', () => {
+  it("runs a lookup's follow-up statements before the searches that waited meanwhile", async () => {
+    const q = writesFirst();
+    const order: string[] = [];
+    const job =
+      (name: string, ms = 2) =>
+      async () => {
+        await new Promise((r) => setTimeout(r, ms));
+        order.push(name);
+      };
+    const lookup = async () => {
+      for (let i = 1; i <= 4; i++) await q.run('read', job(`lookup ${i}`), 1);
+    };
+    const first = q.run('read', job('search 1', 20), 2);
+    const searches = [first, q.run('read', job('search 2'), 2), q.run('read', job('search 3'), 2)];
+    await new Promise((r) => setTimeout(r, 5)); // search 1 in flight
+    await Promise.all([lookup(), ...searches]);
+    expect(order).toEqual(['search 1', 'lookup 1', 'lookup 2', 'lookup 3', 'lookup 4', 'search 2', 'search 3']);
+  });
+
+  it('keeps it from no write, and only for a moment: a search waits one turn of the event loop', async () => {
+    const q = writesFirst();
+    const order: string[] = [];
+    const job = (name: string) => async () => {
+      order.push(name);
+    };
+    let insert: Promise<void> = Promise.resolve();
+    const search = q.run('read', job('search 1'), 2);
+    const lookup = q.run(
+      'read',
+      async () => {
+        order.push('lookup');
+        insert = q.run('write', job('insert')); // arrives as the lookup ends
+      },
+      1,
+    );
+    const waiting = q.run('read', job('search 2'), 2);
+    await Promise.all([search, lookup, waiting, insert]);
+    expect(order).toEqual(['search 1', 'lookup', 'insert', 'search 2']);
+  });
+});

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { loadLlmPrices, type LlmPriceTable } from './llm-prices.ts';
 import { EVENT_KINDS, KINDS, MAX_RETENTION_DAYS } from '@devtrail/kinds';
+import { READ_LIMIT_DEFAULTS } from '@devtrail/column-store';
 
 /** The ingest body limit's default (docs/configuration.md); the SDK keeps a copy (libs/sdk/src/limits.ts). */
 export const INGEST_BODY_LIMIT_DEFAULT = 5 * 1024 * 1024;
@@ -104,10 +105,10 @@ const envSchema = z.object({
   SOURCE_MAP_CACHE_MB: int(128),
   SOURCE_MAP_TIMEOUT_MS: int(10_000),
 
-  // Unset: 1 s embedded (one engine runs reads and inserts one at a time), 10 s distributed.
-  READ_MAX_EXECUTION_MS: z.coerce.number().int().min(1000).optional(),
-  READ_MAX_ROWS_TO_READ: int(500_000_000),
-  READ_MAX_BYTES_TO_READ: int(50_000_000_000),
+  // Unset: 500 ms embedded (one engine runs reads and inserts one at a time), 10 s distributed.
+  READ_MAX_EXECUTION_MS: z.coerce.number().int().min(100).optional(),
+  READ_MAX_ROWS_TO_READ: int(READ_LIMIT_DEFAULTS.maxRowsToRead),
+  READ_MAX_BYTES_TO_READ: int(READ_LIMIT_DEFAULTS.maxBytesToRead),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -295,7 +296,7 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       maxAttempts: e.ALERT_MAX_ATTEMPTS,
     },
     reads: {
-      maxExecutionMs: e.READ_MAX_EXECUTION_MS ?? (e.DEVTRAIL_MODE === 'embedded' ? 1000 : 10_000),
+      maxExecutionMs: e.READ_MAX_EXECUTION_MS ?? (e.DEVTRAIL_MODE === 'embedded' ? READ_LIMIT_DEFAULTS.oneConnectionMs : READ_LIMIT_DEFAULTS.serverMs),
       maxRowsToRead: e.READ_MAX_ROWS_TO_READ,
       maxBytesToRead: e.READ_MAX_BYTES_TO_READ,
     },

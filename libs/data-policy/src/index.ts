@@ -28,7 +28,7 @@ export {
   type ScrubAction,
 } from './policy.ts';
 export { compileScrubber, FILTERED, type Scrubber } from './scrub/scrubber.ts';
-export { dropContent, scrubEvents } from './scrub/scrub-events.ts';
+export { dropContent, parsePayloads, scrubEvents } from './scrub/scrub-events.ts';
 export {
   MAX_PROGRAM_SIZE,
   MAX_TOTAL_PROGRAM_SIZE,
@@ -36,6 +36,8 @@ export {
   SCRUB_BUDGET_MS,
   WORST_NS_PER_CHAR_INSTRUCTION,
   scrubBudget,
+  BudgetSpent,
+  CLOCK_EVERY_CHARS,
   worstNs,
   type ScrubBudget,
 } from './scrub/rule-cost.ts';

@@ -1,5 +1,5 @@
 import { ZodError, type ZodIssue } from 'zod';
-import { Failure, type Backend } from '@devtrail/failures';
+import { Failure, LimitReached, type Backend } from '@devtrail/failures';
 
 // The one mapping from any thrown value to the HTTP answer a client gets, used by the
 // receiver and the dashboard alike. Bodies of the documented statuses are docs/api.md's; every
@@ -104,6 +104,8 @@ const FASTIFY_CODES: Record<string, (err: Error) => HttpError> = {
 export function toHttpAnswer(err: unknown, bodyLimitBytes?: number): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof ZodError) return new HttpError(400, badRequestBody(err.issues) as unknown as Record<string, unknown>);
+  if (err instanceof LimitReached)
+    return err.retryable ? httpError(503, err.message, { 'retry-after': String(RETRY_AFTER_SECONDS) }) : badRequest(err.message, err.issue.expected, err.issue.received);
   if (err instanceof Failure) return err.retryable ? unavailable(err.backend) : httpError(500, ERRORS.internal);
   const e = err as Error & { code?: string; statusCode?: number };
   if (e?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return tooLarge(bodyLimitBytes);

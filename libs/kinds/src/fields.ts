@@ -34,6 +34,12 @@ export interface FieldType<T = unknown> {
    * content capture off gets the field's `absent` value instead (docs/data.md).
    */
   content?: true;
+  /**
+   * A `tree` field whose keys may hold a conversation (a span's or an LLM call's attributes,
+   * llm/conversation-keys.ts): content capture off drops those keys; tool arguments and results
+   * given as JSON text in it are parsed, so scrubbing reads them by key.
+   */
+  conversation?: true;
 }
 
 const isString = (v: unknown) => typeof v === 'string';

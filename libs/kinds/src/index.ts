@@ -89,3 +89,4 @@ export { readLlmSessions, type LlmSession } from './llm/sessions.ts';
 export { COST_SOURCES, MAX_PRICED_MODELS, type CostSource, type PriceOf } from './llm/cost.ts';
 export { capMessages, MAX_CONTENT_CHARS, MAX_MESSAGES, toMessages, type Message, type MessagePart } from './llm/messages.ts';
 export { spanConversation } from './llm/otlp-content.ts';
+export { dropConversation, isConversationKey, parseJsonTexts } from './llm/conversation-keys.ts';

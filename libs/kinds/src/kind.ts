@@ -108,6 +108,8 @@ export interface Kind<F extends Fields = Fields, B = unknown> extends KindSpec<F
   scrubbed: ReadonlyArray<{ name: string; how: 'tree' | 'text'; keeps?: readonly string[] }>;
   /** The content fields (a project's content capture setting drops them) and the value each takes then. */
   content: ReadonlyArray<{ name: string; absent: unknown }>;
+  /** Fields whose keys may hold a conversation (fields.ts `conversation`). */
+  conversation: readonly string[];
   /** The read API's record of one event (its OpenAPI component). */
   record: z.AnyZodObject;
   /** The columns a read record selects, in order. */
@@ -187,5 +189,6 @@ export function defineKind<const F extends Fields, B>(spec: KindSpec<F, B>): Kin
   };
   const scrubbed = fields.filter(([, f]) => f.scrub).map(([name, f]) => ({ name, how: f.scrub!, ...(f.scrubKeeps ? { keeps: f.scrubKeeps } : {}) }));
   const content = fields.filter(([, f]) => f.content).map(([name, f]) => ({ name, absent: f.absent }));
-  return { ...spec, event, fastEvent, tableDef, toRow, scrubbed, content, record, recordColumns, toRecord };
+  const conversation = fields.filter(([, f]) => f.conversation).map(([name]) => name);
+  return { ...spec, event, fastEvent, tableDef, toRow, scrubbed, content, conversation, record, recordColumns, toRecord };
 }

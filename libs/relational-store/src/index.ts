@@ -54,6 +54,7 @@ export {
   type NotificationView,
 } from './alerts-repo.ts';
 export { sourceMapsRepo, type SourceMapsRepo, type SourceMapInfo, type SourceMapUpload } from './source-maps-repo.ts';
+export { mapFiles, type MapFiles } from './source-map-files.ts';
 export { savedQueriesRepo, MAX_SAVED_QUERIES, type SavedQueriesRepo, type SavedQuery } from './saved-queries-repo.ts';
 export { uploadTokensRepo, MAX_UPLOAD_TOKENS, type UploadTokensRepo, type UploadToken } from './upload-tokens-repo.ts';
 export { errorGroupsRepo, MAX_MERGES, PREVIOUS_RULE_DAYS, type ErrorGroupsRepo, type GroupLookup, type Merge, type MergeRefusal } from './error-groups-repo.ts';

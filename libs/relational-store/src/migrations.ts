@@ -219,6 +219,20 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
     `,
   },
   ...GROUPING_MIGRATIONS,
+  {
+    version: 40,
+    name: 'source map bytes in a file or the row, their size counted',
+    sql: `
+      ALTER TABLE source_maps ADD COLUMN stored_bytes bigint;
+      UPDATE source_maps SET stored_bytes = octet_length(map_gzip);
+      ALTER TABLE source_maps ALTER COLUMN stored_bytes SET NOT NULL;
+      ALTER TABLE source_maps ALTER COLUMN map_gzip DROP NOT NULL;
+      -- gzip already: never compressed again (pglz on incompressible bytes only costs time)
+      ALTER TABLE source_maps ALTER COLUMN map_gzip SET STORAGE EXTERNAL;
+      ALTER TABLE source_maps ADD COLUMN file_key text CHECK (file_key ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$');
+      ALTER TABLE source_maps ADD CONSTRAINT source_maps_bytes_in_one_place CHECK ((map_gzip IS NULL) <> (file_key IS NULL));
+    `,
+  },
 ];
 
 // Every step, the bookkeeping table's creation included, runs under this transaction-scoped

@@ -1,7 +1,10 @@
 import type { RelationalStore } from './relational-store.ts';
+import type { MapFiles } from './source-map-files.ts';
 
-// Uploaded source maps (docs/source-maps.md): stored gzipped in PostgreSQL (bytea), one per
-// (project, release, file URL key), findable by debug id too. A re-upload replaces.
+// Uploaded source maps (docs/source-maps.md): stored gzipped, one per (project, release, file URL
+// key), findable by debug id too. A re-upload replaces. The bytes are in the row (bytea) in
+// PostgreSQL, or in a file the row names when `files` is given (source-map-files.ts: PGlite, whose
+// SQL runs on this thread).
 
 export interface SourceMapInfo {
   id: string;
@@ -45,19 +48,30 @@ const toInfo = (r: InfoRow): SourceMapInfo => ({
   createdAt: iso(r.created_at),
 });
 
-const INFO = 'id, release, url_key, debug_id, bytes, octet_length(map_gzip) AS stored, created_at';
+const INFO = 'id, release, url_key, debug_id, bytes, stored_bytes AS stored, created_at';
 
-export function sourceMapsRepo(store: RelationalStore) {
+export function sourceMapsRepo(store: RelationalStore, files?: MapFiles) {
   return {
     /** Stores (or replaces) a map compressed elsewhere (the dashboard's source-map worker); answers what is stored. */
     async putCompressed(projectId: string, u: SourceMapUpload): Promise<SourceMapInfo> {
-      const [row] = await store.query<InfoRow>(
-        `INSERT INTO source_maps (project_id, release, url_key, debug_id, bytes, map_gzip) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (project_id, release, url_key) DO UPDATE SET debug_id = EXCLUDED.debug_id, bytes = EXCLUDED.bytes, map_gzip = EXCLUDED.map_gzip, created_at = now()
-         RETURNING ${INFO}`,
-        [projectId, u.release, u.urlKey, u.debugId, u.bytes, Buffer.from(u.gzip.buffer, u.gzip.byteOffset, u.gzip.byteLength)],
-      );
-      return toInfo(row);
+      const gzip = Buffer.from(u.gzip.buffer, u.gzip.byteOffset, u.gzip.byteLength);
+      const key = files ? await files.put(gzip) : null;
+      try {
+        // The replaced map's file, if any, goes once the row names the new one.
+        const [row] = await store.query<InfoRow & { replaced: string | null }>(
+          `WITH old AS (SELECT file_key FROM source_maps WHERE project_id = $1 AND release = $2 AND url_key = $3)
+           INSERT INTO source_maps (project_id, release, url_key, debug_id, bytes, map_gzip, file_key, stored_bytes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+           ON CONFLICT (project_id, release, url_key) DO UPDATE SET debug_id = EXCLUDED.debug_id, bytes = EXCLUDED.bytes, map_gzip = EXCLUDED.map_gzip,
+             file_key = EXCLUDED.file_key, stored_bytes = EXCLUDED.stored_bytes, created_at = now()
+           RETURNING ${INFO}, (SELECT file_key FROM old) AS replaced`,
+          [projectId, u.release, u.urlKey, u.debugId, u.bytes, key ? null : gzip, key, gzip.byteLength],
+        );
+        await files?.remove([row.replaced]);
+        return toInfo(row);
+      } catch (err) {
+        await files?.remove([key]);
+        throw err;
+      }
     },
 
     /** Which stored map serves a file (as find), without its bytes. */
@@ -73,14 +87,20 @@ export function sourceMapsRepo(store: RelationalStore) {
 
     /** A stored map's gzip, as stored (decompressed by whoever reads it). */
     async gzipOf(projectId: string, id: string): Promise<Uint8Array | null> {
-      const rows = await store.query<{ map_gzip: Buffer | Uint8Array }>('SELECT map_gzip FROM source_maps WHERE project_id = $1 AND id = $2', [projectId, id]);
-      return rows[0] ? toBuffer(rows[0].map_gzip) : null;
+      const rows = await store.query<{ map_gzip: Buffer | Uint8Array | null; file_key: string | null }>(
+        'SELECT map_gzip, file_key FROM source_maps WHERE project_id = $1 AND id = $2',
+        [projectId, id],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      if (row.file_key) return files ? files.get(row.file_key) : null;
+      return row.map_gzip ? toBuffer(row.map_gzip) : null;
     },
 
     /** What a project holds: count and stored bytes, for the upload limits. */
     async usage(projectId: string): Promise<{ files: number; storedBytes: number; releaseFiles: (release: string) => Promise<number> }> {
       const [row] = await store.query<{ n: string | number; b: string | number | null }>(
-        'SELECT count(*) AS n, sum(octet_length(map_gzip)) AS b FROM source_maps WHERE project_id = $1',
+        'SELECT count(*) AS n, sum(stored_bytes) AS b FROM source_maps WHERE project_id = $1',
         [projectId],
       );
       return {
@@ -100,12 +120,19 @@ export function sourceMapsRepo(store: RelationalStore) {
     },
 
     async remove(projectId: string, release: string, urlKey?: string): Promise<number> {
-      const rows = await store.query('DELETE FROM source_maps WHERE project_id = $1 AND release = $2 AND ($3::text IS NULL OR url_key = $3) RETURNING id', [
-        projectId,
-        release,
-        urlKey ?? null,
-      ]);
+      const rows = await store.query<{ file_key: string | null }>(
+        'DELETE FROM source_maps WHERE project_id = $1 AND release = $2 AND ($3::text IS NULL OR url_key = $3) RETURNING file_key',
+        [projectId, release, urlKey ?? null],
+      );
+      await files?.remove(rows.map((r) => r.file_key));
       return rows.length;
+    },
+
+    /** Removes the files no map names any more (a deleted project's, say); the count removed. */
+    async sweepFiles(graceMs?: number): Promise<number> {
+      if (!files) return 0;
+      const kept = await store.query<{ file_key: string }>('SELECT file_key FROM source_maps WHERE file_key IS NOT NULL');
+      return files.sweep(new Set(kept.map((r) => r.file_key)), graceMs);
     },
   };
 }

@@ -47,7 +47,7 @@ export async function openAdapters(config: Config, logger: Logger, opts: OpenOpt
     messageLog = createMemoryLog();
     // Loaded lazily: the native engine is only needed in the embedded mode.
     const { createChdbStore } = await import('@devtrail/column-store/chdb');
-    columnStore = createChdbStore(join(config.dataDir, 'clickhouse'), config.clickhouse.database);
+    columnStore = createChdbStore(join(config.dataDir, 'clickhouse'), config.clickhouse.database, config.reads);
     relational = await createPgliteStore(join(config.dataDir, 'postgres'));
   } else {
     messageLog = createKafkaLog({ brokers: config.kafka.brokers, clientId: config.kafka.clientId, ssl: config.kafka.ssl, sasl: config.kafka.sasl, log });
@@ -58,6 +58,7 @@ export async function openAdapters(config: Config, logger: Logger, opts: OpenOpt
       username: config.clickhouse.user,
       password: config.clickhouse.password,
       log,
+      reads: config.reads,
       ...(cluster ? { insertSettings: clusterInsertSettings(config.clickhouse.insertQuorum) } : {}),
     };
     // On a cluster the database is the operator's (docs/deployment.md#a-clickhouse-cluster), as it is when migrations are off.

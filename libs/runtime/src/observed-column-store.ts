@@ -2,7 +2,8 @@ import type { ColumnStore } from '@devtrail/column-store';
 import type { Metrics } from '@devtrail/metrics';
 
 // The column store with its inserts measured (docs/operations.md#metrics): rows, bytes and
-// duration per table, whichever adapter stands behind it.
+// duration per table, whichever adapter stands behind it. Reads pass through as they are, their
+// class included: the adapter applies the read limits (column-store's bounded-read.ts).
 export function observeColumnStore(store: ColumnStore, metrics: Metrics): ColumnStore {
   const { clickhouseInsertRows: rows, clickhouseInsertBytes: bytes, clickhouseInsertDuration: duration } = metrics.m;
   return {
@@ -20,7 +21,7 @@ export function observeColumnStore(store: ColumnStore, metrics: Metrics): Column
         throw err;
       }
     },
-    query: (sql, params) => store.query(sql, params),
+    query: (sql, params, read) => store.query(sql, params, read),
     command: (sql, params) => store.command(sql, params),
     ping: () => store.ping(),
     close: () => store.close(),

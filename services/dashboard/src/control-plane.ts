@@ -1,8 +1,8 @@
-import type { ClusterTarget } from '@devtrail/column-store';
+import { readsAs, type ClusterTarget } from '@devtrail/column-store';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type LlmPriceTable, type Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
-import { deletionsRepo, projectsRepo, savedQueriesRepo, uploadTokensRepo } from '@devtrail/relational-store';
+import { deletionsRepo, mapFiles, projectsRepo, savedQueriesRepo, sourceMapsRepo, uploadTokensRepo } from '@devtrail/relational-store';
 import { operatorAuthenticator, requirePrincipal, type Authenticator } from './api/access.ts';
 import { registerAdminRoutes } from './api/admin-routes.ts';
 import { registerReadRoutes } from './api/read-routes.ts';
@@ -21,8 +21,6 @@ import { uploadTokenAuthenticator } from './api/upload-token-authenticator.ts';
 import { registerUploadTokenRoutes } from './api/upload-token-routes.ts';
 import { deliveryOptionsOf, type DeliveryOptions } from '@devtrail/alerting';
 import { createMapPool } from '@devtrail/source-maps';
-import type { ReadLimits } from '@devtrail/column-store';
-import { boundedReads } from './api/bounded-reads.ts';
 
 export interface ControlPlaneOptions {
   operatorToken: string | undefined;
@@ -43,11 +41,17 @@ export interface ControlPlaneOptions {
   delivery?: DeliveryOptions;
   /** Where people reach the dashboard, for links in notifications (DEVTRAIL_PUBLIC_URL). */
   publicUrl?: string;
-  /** The read limits (config.reads); the defaults when unset. */
-  reads?: ReadLimits;
   /** Source map limits and the source-map worker's budget (config.sourceMaps); the defaults when unset. */
   sourceMaps?: SourceMapLimits;
+  /**
+   * A directory for source maps' bytes, when the relational store runs on this thread (PGlite,
+   * embedded mode: its bytea costs the event loop ~0.5 s a MiB); unset: in PostgreSQL's rows.
+   */
+  sourceMapFiles?: string;
 }
+
+/** How often files no source map names any more (a deleted project's) are looked for. */
+const SWEEP_MAP_FILES_MS = 10 * 60_000;
 
 /** The configuration's defaults, for a caller (a test) that leaves delivery or source map limits unset. */
 const defaults = () => loadConfig();
@@ -62,10 +66,21 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
   // One source-map worker for uploads and symbolication (its heap and time limits: docs/source-maps.md).
   const maps = createMapPool(sourceMaps.budget);
   app.addHook('onClose', async () => maps.close());
-  // Every read of the read API and the explorer under ClickHouse's limits (bounded-reads.ts).
-  const readLimits = opts.reads ?? defaults().reads;
-  const reads = boundedReads(adapters.columnStore, readLimits);
-  const searches = boundedReads(adapters.columnStore, readLimits, 'search');
+  const files = opts.sourceMapFiles ? mapFiles(opts.sourceMapFiles) : undefined;
+  if (files) {
+    const sweep = () =>
+      sourceMapsRepo(adapters.relational, files)
+        .sweepFiles()
+        .catch((err: Error) => logger.warn({ err: err.message }, 'source maps: sweeping unused files failed; next time'));
+    void sweep();
+    const timer = setInterval(sweep, SWEEP_MAP_FILES_MS);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
+  // Every read runs under the read limits the column store applies itself (column-store's
+  // bounded-read.ts); searches wait behind lookups.
+  const reads = adapters.columnStore;
+  const searches = readsAs(adapters.columnStore, 'search');
   await app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? [])]));
     registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);
@@ -76,14 +91,14 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     registerSavedQueryRoutes(api, savedQueriesRepo(adapters.relational));
     registerTriageRoutes(api, reads, adapters.relational, retention);
     registerAlertRoutes(api, adapters.relational, { delivery: opts.delivery ?? deliveryOptionsOf(defaults().alerts), publicUrl: opts.publicUrl });
-    registerSymbolication(api, reads, adapters.relational, retention, maps);
+    registerSymbolication(api, reads, adapters.relational, retention, maps, files);
     registerUploadTokenRoutes(api, tokens);
   });
   // Source map uploads also admit the project's upload tokens (a build pipeline has one); never
   // its API key, which ships in browsers (docs/security.md).
   await app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? []), uploadTokenAuthenticator(tokens)]));
-    registerSourceMapUploads(api, adapters.relational, sourceMaps, maps);
+    registerSourceMapUploads(api, adapters.relational, sourceMaps, maps, files);
   });
   const worker = startDeletionWorker(deletionsRepo(adapters.relational), adapters.columnStore, logger, {
     graceMs: opts.deletionGraceMs,

@@ -35,7 +35,6 @@ await registerControlPlane(app, adapters, logger, {
   delivery: deliveryOptionsOf(config.alerts),
   publicUrl: config.publicUrl,
   sourceMaps: config.sourceMaps,
-  reads: config.reads,
 });
 await app.listen({ host: config.host, port: config.dashboardPort });
 const metricsPort = config.metrics.port === undefined ? undefined : await serveMetricsPort(config.host, config.metrics.port, metrics, async () => ({}));

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ensurePrivateDir, makeTreePrivate, type Config, type Logger } from '@devtrail/config';
 import { createHttpApp } from '@devtrail/http';
@@ -71,7 +72,8 @@ export async function startEmbedded(config: Config, logger: Logger): Promise<Emb
     delivery: deliveryOptionsOf(config.alerts),
     publicUrl: config.publicUrl,
     sourceMaps: config.sourceMaps,
-    reads: config.reads,
+    // PGlite runs on this thread: maps' bytes are files beside it.
+    sourceMapFiles: join(config.dataDir, 'source-maps'),
   });
 
   const repo = projectsRepo(adapters.relational);

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { encodeBatch, newEvents, type Topics } from '@devtrail/contract';
 import { tooLarge } from '@devtrail/http';
+import { scrubBudget, type ScrubBudget } from '@devtrail/data-policy';
 import type { ErrorEvent, EventDataByKind, EventKind } from '@devtrail/kinds';
 import { KAFKA_MAX_MESSAGE_BYTES } from '@devtrail/message-log';
 import { IDEMPOTENCY_HEADER, idempotencyKeyHash, idempotencyKeyOf, idempotentEventIds, keyTime } from './idempotency.ts';
@@ -77,9 +78,11 @@ export async function produceAll(deps: IngestDeps, request: FastifyRequest, at: 
     return [kind, newEvents(list as never, ids)];
   });
   const admitted = admitAll(deps, grant, batches);
+  // One scrubbing budget for the whole request, whatever kinds it carries (docs/data.md#scrubbing).
+  const budget = scrubBudget();
   await Promise.all(
     admitted.map((a) =>
-      send(deps, request, at, a).catch((err) => {
+      send(deps, request, at, a, budget).catch((err) => {
         giveBack(deps, grant, a);
         throw err;
       }),
@@ -87,10 +90,10 @@ export async function produceAll(deps: IngestDeps, request: FastifyRequest, at: 
   );
 }
 
-async function send<K extends EventKind>(deps: IngestDeps, request: FastifyRequest, at: Received, a: Admitted<K>) {
+async function send<K extends EventKind>(deps: IngestDeps, request: FastifyRequest, at: Received, a: Admitted<K>, budget: ScrubBudget) {
   const { kind, events } = a;
   if (events.length === 0) return; // every event sampled out (counted)
-  scrub(a);
+  scrub(a, budget);
   const message = encodeBatch(kind, request.grant!.projectId, at.receivedAt, events, a.policy.policy.retentionDays[kind]);
   // Normalising can make a body longer (an invalid UTF-8 byte becomes a 3-byte U+FFFD).
   if (message.value.length > KAFKA_MAX_MESSAGE_BYTES) throw tooLarge(KAFKA_MAX_MESSAGE_BYTES, 'as a Kafka message');

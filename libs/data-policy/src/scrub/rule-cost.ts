@@ -15,7 +15,7 @@ export const MAX_TOTAL_PROGRAM_SIZE = 1600;
 export const MAX_REPETITION_SUM = 400;
 /** Worst measured time per character per program instruction (bench/scrub-cost.ts; docs/benchmarks.md). */
 export const WORST_NS_PER_CHAR_INSTRUCTION = 200;
-/** The time one request's scrubbing may spend on operators' patterns, worst case (docs/data.md). */
+/** The time one request's scrubbing may spend, every rule together (docs/data.md). */
 export const SCRUB_BUDGET_MS = 250;
 
 /** The sum of a pattern's counted repetitions' upper bounds ({n,} counts n), read from its text. */
@@ -50,18 +50,47 @@ export function programSize(pattern: string): number | null {
 }
 
 /**
- * A request's scrubbing budget, a deadline: a pattern runs over a value only when its worst case
- * (worstNs) ends before the deadline, so the time spent on operators' patterns never passes it,
- * while what a run really costs (mostly far below its worst case) is all it takes from the budget.
+ * A request's scrubbing budget, a deadline every rule shares (docs/data.md#scrubbing): the
+ * built-in rules, the key rules and the project's patterns. A pattern of the project's runs over
+ * a value only when its worst case (worstNs) ends before the deadline; the built-in rules, linear,
+ * charge the characters they read and stop once the deadline has passed. Either way the value is
+ * then filtered whole, never kept unscrubbed, and what a run really costs (mostly far below its
+ * worst case) is all it takes from the budget.
  */
 export interface ScrubBudget {
   /** Whether a run whose worst case is `ns` still ends before the deadline. */
   take(ns: number): boolean;
+  /** Counts characters a linear rule reads; throws BudgetSpent once the deadline has passed (the clock is read every CLOCK_EVERY_CHARS). */
+  charge(chars: number): void;
 }
+
+/** Thrown by ScrubBudget.charge past the deadline: the value being scrubbed is filtered whole. */
+export class BudgetSpent extends Error {
+  constructor() {
+    super('scrubbing budget spent');
+  }
+}
+
+/** How many characters the linear rules read between two looks at the clock (a look costs ~50 ns; the worst rule reads this many in ~2 ms). */
+export const CLOCK_EVERY_CHARS = 8192;
 
 export function scrubBudget(ms = SCRUB_BUDGET_MS): ScrubBudget {
   const deadline = performance.now() + ms;
-  return { take: (ns) => performance.now() + ns / 1e6 <= deadline };
+  let uncounted = CLOCK_EVERY_CHARS; // the first charge looks at the clock
+  let spent = false;
+  return {
+    take: (ns) => !spent && performance.now() + ns / 1e6 <= deadline,
+    charge(chars) {
+      if (!spent) {
+        uncounted += chars;
+        if (uncounted < CLOCK_EVERY_CHARS) return;
+        uncounted = 0;
+        spent = performance.now() > deadline;
+        if (!spent) return;
+      }
+      throw new BudgetSpent();
+    },
+  };
 }
 
 /** The worst case of running a pattern of this program size over a text of this length, in ns. */

@@ -1,4 +1,4 @@
-import { kindOf, type EventKind } from '@devtrail/kinds';
+import { dropConversation, kindOf, parseJsonTexts, type EventKind } from '@devtrail/kinds';
 import type { Scrubber } from './scrubber.ts';
 import { scrubBudget } from './rule-cost.ts';
 
@@ -21,9 +21,22 @@ export function scrubEvents(kind: EventKind, events: unknown[], scrubber: Scrubb
   }
 }
 
-/** A project that turned content capture off: the kind's content fields become their absent value (docs/data.md). */
+/** A project that turned content capture off: the kind's content fields become their absent value, its conversation keys go (docs/data.md). */
 export function dropContent(kind: EventKind, events: unknown[]): void {
-  const fields = kindOf(kind).content;
-  if (fields.length === 0) return;
-  for (const e of events) for (const f of fields) (e as Record<string, unknown>)[f.name] = f.absent;
+  const { content, conversation } = kindOf(kind);
+  for (const e of events) {
+    const o = e as Record<string, unknown>;
+    for (const f of content) o[f.name] = f.absent;
+    for (const name of conversation) {
+      const v = o[name];
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) dropConversation(v as Record<string, unknown>);
+    }
+  }
+}
+
+/** Tool arguments and results given as JSON text, in the kind's conversation fields, parsed so scrubbing reads them by key (docs/data.md). */
+export function parsePayloads(kind: EventKind, events: unknown[]): void {
+  const { conversation } = kindOf(kind);
+  if (conversation.length === 0) return;
+  for (const e of events) for (const name of conversation) parseJsonTexts((e as Record<string, unknown>)[name]);
 }

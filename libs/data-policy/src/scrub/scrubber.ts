@@ -3,13 +3,15 @@ import { RE2JS } from 're2js';
 import type { Scrubbing, ScrubRule, ScrubAction } from '../policy.ts';
 import { isSecretKey } from './secret-keys.ts';
 import { VALUE_PATTERNS, type Replace } from './value-patterns.ts';
-import { scrubBudget, worstNs, type ScrubBudget } from './rule-cost.ts';
+import { BudgetSpent, scrubBudget, worstNs, type ScrubBudget } from './rule-cost.ts';
 
 // A project's scrubbing settings compiled once (the receiver keeps it with the project's
 // cached key grant). It rewrites a JSON value in place: a value under a key a key rule
 // matches is acted on whole, every other string goes through the value rules. Rules apply
 // in order, the project's own before the defaults; the first key rule that matches a key
-// decides. docs/data.md says what each rule and action does.
+// decides. docs/data.md says what each rule and action does. Every rule, built-in or the
+// project's, key or value, runs under the request's one budget (rule-cost.ts): past it, a
+// value is filtered whole.
 
 export const FILTERED = '[Filtered]';
 const REMOVE = Symbol('remove');
@@ -69,13 +71,13 @@ export function compileScrubber(settings: Scrubbing, salt: string | null): Scrub
       .update(s)
       .digest('hex')
       .slice(0, 32);
-  const keyRules: Array<{ test: (key: string) => boolean; act: KeyAction }> = [];
+  const keyRules: Array<{ test: (key: string) => boolean; act: KeyAction; size: number }> = [];
   const stringRules: StringRule[] = [];
   for (const rule of rules) {
-    if (rule.match === 'secret_keys') keyRules.push({ test: isSecretKey, act: keyAction(rule.action, hash) });
+    if (rule.match === 'secret_keys') keyRules.push({ test: isSecretKey, act: keyAction(rule.action, hash), size: 0 });
     else if (rule.match === 'key') {
       const re = compileRegex(rule.pattern);
-      keyRules.push({ test: (k) => re.test(k), act: keyAction(rule.action, hash) });
+      keyRules.push({ test: (k) => re.test(k), act: keyAction(rule.action, hash), size: re.programSize() });
     } else if (rule.match === 'regex') {
       const re = compileRegex(rule.pattern);
       const r = replacement(rule.action, hash);
@@ -88,15 +90,36 @@ export function compileScrubber(settings: Scrubbing, salt: string | null): Scrub
     } else {
       const find = VALUE_PATTERNS[rule.match];
       const r = replacement(rule.action, hash);
-      stringRules.push((s) => find(s, r));
+      // Linear: it reads the text, telling the budget as it goes, and stops when it is spent.
+      stringRules.push((s, budget) => {
+        try {
+          budget.charge(s.length);
+          return find(s, r, (n) => budget.charge(n));
+        } catch (err) {
+          if (err instanceof BudgetSpent) return FILTERED;
+          throw err;
+        }
+      });
     }
   }
+  const keyPatternsSize = keyRules.reduce((n, r) => n + r.size, 0);
+  const filterWhole = keyAction('filter', hash);
 
-  // Keys repeat from event to event: each is judged once (bounded).
+  // Keys repeat from event to event: each is judged once (bounded), under the budget: the
+  // built-in rule charges the key's characters, the project's patterns their worst case. A key
+  // the budget cannot judge has its value filtered (and is judged again another time).
   const judged = new Map<string, KeyAction | null>();
-  const actionFor = (key: string): KeyAction | null => {
+  const actionFor = (key: string, budget: ScrubBudget): KeyAction | null => {
     let a = judged.get(key);
     if (a !== undefined) return a;
+    if (keyRules.length === 0) return null;
+    try {
+      budget.charge(key.length);
+      if (keyPatternsSize > 0 && !budget.take(worstNs(keyPatternsSize, key.length))) return filterWhole;
+    } catch (err) {
+      if (err instanceof BudgetSpent) return filterWhole;
+      throw err;
+    }
     a = keyRules.find((r) => r.test(key))?.act ?? null;
     if (judged.size >= 10_000) judged.clear();
     judged.set(key, a);
@@ -115,7 +138,7 @@ export function compileScrubber(settings: Scrubbing, salt: string | null): Scrub
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) {
       // A [key, value] pair (headers as a list) is judged by its key.
-      const pairAction = v.length === 2 && typeof v[0] === 'string' ? actionFor(v[0]) : null;
+      const pairAction = v.length === 2 && typeof v[0] === 'string' ? actionFor(v[0], budget) : null;
       if (pairAction) {
         const out = pairAction(v[1]);
         v[1] = out === REMOVE ? null : out;
@@ -126,7 +149,7 @@ export function compileScrubber(settings: Scrubbing, salt: string | null): Scrub
     }
     const o = v as Record<string, unknown>;
     for (const key in o) {
-      const act = actionFor(key);
+      const act = actionFor(key, budget);
       if (act) {
         const out = act(o[key]);
         if (out === REMOVE) delete o[key];

@@ -53,9 +53,13 @@ export function keyWords(key: string): string[] {
 const LONG_WORDS = [...SECRET_WORDS].filter((w) => w.length >= 6);
 const secretWord = (w: string) => SECRET_WORDS.has(w) || w.endsWith('token') || LONG_WORDS.some((s) => w.startsWith(s) || w.endsWith(s));
 
+/** Keys longer than this are not cut into words: one that holds a secret word's letters counts as secret (no key that long names a field). */
+export const MAX_KEY_WORDS_CHARS = 256;
+
 /** True when a key looks like it holds a secret (case-insensitive, any separators). */
 export function isSecretKey(key: string): boolean {
   if (!QUICK.test(key)) return false;
+  if (key.length > MAX_KEY_WORDS_CHARS) return true;
   const words = keyWords(key);
   for (let i = 0; i < words.length; i++) {
     if (secretWord(words[i])) return true;

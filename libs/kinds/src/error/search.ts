@@ -1,5 +1,6 @@
 import type { SearchNode } from '../log/search/syntax.ts';
 import { asciiLower, jsonInner, likePattern, metadataPaths, type SearchSql } from '../log/search/sql.ts';
+import { ownEntry } from '../log/search/own-entry.ts';
 
 // The errors list's search: the logs' syntax (docs/dashboard.md, "Search syntax"), read over
 // the errors table (docs/dashboard.md, "Errors"). A word matches the message, the type or the
@@ -60,7 +61,7 @@ export function errorSearchSql(node: SearchNode, prefix = 'es'): SearchSql {
         if (n.field === 'message') return n.op === 'exists' ? 'notEmpty(error_message)' : like('error_message', n.value, n.wildcard);
         if (n.field === 'level') return `severity = ${param(n.value, 'String')}`;
         const name = n.field === 'metadata' ? n.key! : n.field;
-        const column = COLUMNS[name];
+        const column = ownEntry(COLUMNS, name);
         if (!column) return contextKey(name, n.op, n.value, n.wildcard);
         if (n.op === 'exists') return `notEmpty(${column})`;
         if (n.op !== '=') return 'false'; // a comparison means nothing for these text columns

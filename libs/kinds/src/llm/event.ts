@@ -2,7 +2,7 @@ import { added, amount, COMMON_FIELDS, count, flag, json, jsonList, label, time,
 import { isMessageList, messageSchema, type Message } from './messages.ts';
 
 /** A conversation side: its messages as JSON text, scrubbed as a tree, dropped when a project turns content capture off. */
-const messages: FieldType<Message[]> = { ...jsonList(messageSchema), is: isMessageList, content: true };
+const messages: FieldType<Message[]> = { ...jsonList(messageSchema), is: isMessageList, content: true, conversation: true };
 
 /** An LLM call's fields, in order (kind.ts derives its schema, columns, row and record from them). */
 export const LLM_FIELDS = {
@@ -16,7 +16,7 @@ export const LLM_FIELDS = {
   cost_usd: amount,
   latency_ms: count,
   /** With the session the call belongs to (session.id, gen_ai.conversation.id): ids, which scrubbing leaves as it leaves trace ids. */
-  metadata: { ...json, scrubKeeps: ['session.id', 'gen_ai.conversation.id'] },
+  metadata: { ...json, scrubKeeps: ['session.id', 'gen_ai.conversation.id'], conversation: true as const },
   /** The prompt's messages (docs/otlp.md, "Conversation"). */
   input: added(messages, []),
   /** The model's messages. */

@@ -2,7 +2,8 @@ import { eachSpan, hexId, numberAttr, spanAttributes, spanTimes, stringAttr, typ
 import type { z } from 'zod';
 import type { OtlpOptions, OtlpPart, OtlpUnit } from '../kind.ts';
 import type { llmUsageSchema } from './request.ts';
-import { isContentAttribute, spanConversation } from './otlp-content.ts';
+import { spanConversation } from './otlp-content.ts';
+import { isConversationKey } from './conversation-keys.ts';
 
 // OpenTelemetry GenAI semantic conventions (gen_ai.*) on a span -> a native LLM usage
 // body (POST /ingest/llm). The older attribute names (gen_ai.system, prompt/completion
@@ -51,7 +52,7 @@ export function genAiUsage(
   const model = genAiModel(a);
   if (model === undefined) return undefined;
   const metadata: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(a)) if (k.startsWith('gen_ai.') && !isContentAttribute(k)) metadata[k] = v;
+  for (const [k, v] of Object.entries(a)) if (k.startsWith('gen_ai.') && !isConversationKey(k)) metadata[k] = v;
   for (const k of [...ATTRIBUTION, ...options.llmAttributes]) {
     const v = Object.hasOwn(a, k) ? a[k] : span.resource && Object.hasOwn(span.resource, k) ? span.resource[k] : undefined;
     if (v !== undefined && !Object.hasOwn(metadata, k)) Object.defineProperty(metadata, k, { value: v, enumerable: true, writable: true, configurable: true });

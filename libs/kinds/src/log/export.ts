@@ -6,11 +6,13 @@ import { readLogs, type LogFilter, type LogRecord } from './read.ts';
 
 /** The most logs one export holds. */
 export const MAX_EXPORT_LOGS = 100_000;
+/** Logs one page of an export reads. */
+export const EXPORT_PAGE_LOGS = 200;
 
 export async function* exportLogs(store: ColumnStore, f: LogFilter, max = MAX_EXPORT_LOGS): AsyncGenerator<LogRecord[]> {
   let cursor: string | undefined;
   for (let left = Math.min(max, MAX_EXPORT_LOGS); left > 0; ) {
-    const page = await readLogs(store, { ...f, cursor, limit: Math.min(MAX_LIMIT, left) });
+    const page = await readLogs(store, { ...f, cursor, limit: Math.min(EXPORT_PAGE_LOGS, MAX_LIMIT, left) });
     if (page.logs.length > 0) yield page.logs;
     left -= page.logs.length;
     if (!page.nextCursor) return;

@@ -12,7 +12,8 @@ export const SPAN_FIELDS = {
   start_time: time,
   duration_ms: count,
   status: oneOf(spanStatuses),
-  metadata: json,
+  /** The span's attributes (and its events'): a GenAI span's conversation among them (llm/conversation-keys.ts). */
+  metadata: { ...json, conversation: true as const },
 };
 
 export type SpanEvent = EventOf<typeof SPAN_FIELDS>;

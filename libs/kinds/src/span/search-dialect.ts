@@ -1,4 +1,5 @@
-import { checkKeyedOrExact, parseSearch, type SearchDialect, type SearchNode } from '../log/search/syntax.ts';
+import { checkKeyedOrExact, MAX_EXACT_NUMBER, parseSearch, type SearchDialect, type SearchNode } from '../log/search/syntax.ts';
+import { ownEntry } from '../log/search/own-entry.ts';
 import { searchSql, type SearchColumns, type SearchSql } from '../log/search/sql.ts';
 import { spanStatuses } from './event.ts';
 
@@ -31,7 +32,7 @@ const DURATION = /^(\d+(?:\.\d+)?|\.\d+)(us|µs|ms|s|m|h)?$/;
 export function durationMs(text: string): number | undefined {
   const m = DURATION.exec(text);
   if (!m) return undefined;
-  const ms = Number(m[1]) * UNITS[m[2] ?? 'ms'];
+  const ms = Number(m[1]) * (ownEntry(UNITS, m[2] ?? 'ms') ?? Number.NaN);
   return Number.isFinite(ms) ? ms : undefined;
 }
 
@@ -43,6 +44,7 @@ export const SPAN_SEARCH: SearchDialect = {
       if (node.op === 'exists') return fail('every span has a duration: "duration:*" filters nothing');
       const ms = node.wildcard ? undefined : durationMs(node.value);
       if (ms === undefined) return fail(`duration needs a number of ms, or with a unit (us, ms, s, m, h): not "${node.value}"`);
+      if (ms > MAX_EXACT_NUMBER) return fail(`duration is at most 2^53 ms (${MAX_EXACT_NUMBER}), not "${node.value}"`);
       return { ...node, value: String(ms) };
     }
     if (node.field === 'status') {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERRORS, notFound, UNAVAILABLE } from '@devtrail/http';
+import { READ_LIMIT_DEFAULTS, READ_TIMEOUT } from '@devtrail/column-store';
 import { projectIdParam } from './api-schemas.ts';
 import { json, type ApiDocs, type ResponseConfig } from '@devtrail/http/api-docs';
 
@@ -14,8 +15,8 @@ export function apiAnswers({ validationError, errorResponse, retryAfter }: ApiDo
     401: errorResponse('Operator token missing or wrong.', ERRORS.noPrincipal),
     ...(notFoundMessage ? { 404: errorResponse('Unknown project (or one the caller may not see).', notFoundMessage) } : {}),
     503: errorResponse(
-      'A store (PostgreSQL or ClickHouse) is unreachable.',
-      { postgres: UNAVAILABLE['relational-store'], clickhouse: UNAVAILABLE['column-store'] },
+      'A store (PostgreSQL or ClickHouse) is unreachable, or a read ran past its time limit (READ_MAX_EXECUTION_MS).',
+      { postgres: UNAVAILABLE['relational-store'], clickhouse: UNAVAILABLE['column-store'], read_time: READ_TIMEOUT(READ_LIMIT_DEFAULTS.oneConnectionMs) },
       { 'Retry-After': retryAfter },
     ),
   });

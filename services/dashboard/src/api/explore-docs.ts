@@ -36,6 +36,7 @@ import {
   surroundingQuery,
 } from './explore-schemas.ts';
 import { SAVED_QUERY_PATHS, type savedQueryJson, TOO_MANY_SAVED } from './saved-query-routes.ts';
+import { EXPORT_BUSY, EXPORT_SLOTS, EXPORTS_BUSY } from './export-slots.ts';
 
 // The OpenAPI documentation of explore-routes.ts and saved-query-routes.ts.
 
@@ -212,8 +213,12 @@ export function documentExploreApi(docs: ApiDocs) {
       format: "csv (RFC 4180; metadata as its JSON text; a text starting with = + - @ gets a ' before it) or ndjson (one log record per line).",
       limit: `At most this many logs (default and most: ${MAX_EXPORT_LOGS.toLocaleString('en')}).`,
     }),
-    description: 'The filters of GET /logs. Sent as an attachment; the body streams page by page.',
+    description: `The filters of GET /logs. Sent as an attachment; the body streams page by page. At most ${EXPORT_SLOTS.perProject} export of a project at a time, ${EXPORT_SLOTS.perProcess} per process.`,
     extra: {
+      429: docs.errorResponse('An export of this project is running.', EXPORT_BUSY, { 'Retry-After': docs.retryAfter }),
+      503: docs.errorResponse(`${EXPORT_SLOTS.perProcess} exports are running; or a store is unreachable, or the read ran past its time limit.`, EXPORTS_BUSY, {
+        'Retry-After': docs.retryAfter,
+      }),
       200: {
         description: 'The logs: a header line then one line per log (csv), or one JSON log record per line (ndjson).',
         content: { 'text/csv': { schema: z.string() }, 'application/x-ndjson': { schema: z.string() } },

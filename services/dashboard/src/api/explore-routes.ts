@@ -34,6 +34,7 @@ import {
   surroundingQuery,
 } from './explore-schemas.ts';
 import { EXPORT_TYPES, exportStream } from './log-export.ts';
+import { exportSlots } from './export-slots.ts';
 import { rangeOnlyQuery } from './api-schemas.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
 
@@ -91,6 +92,7 @@ const rangeOf = (r: { fromMs?: number; toMs?: number }) => {
 const axisOf = (b: { fromMs: number; stepMs: number; count: number }) => ({ from: b.fromMs, step_ms: b.stepMs, buckets: b.count });
 
 export function registerExploreRoutes(app: FastifyInstance, store: ColumnStore, retentionOf: RetentionOf, prices: LlmPriceTable): void {
+  const exports = exportSlots();
   const logsKept = async (projectId: string) => (await retentionOf(projectId)).log;
   const llmKept = async (projectId: string) => (await retentionOf(projectId)).llm;
   app.get(EXPLORE_PATHS.logVolume, async (request) => {
@@ -115,9 +117,20 @@ export function registerExploreRoutes(app: FastifyInstance, store: ColumnStore, 
   app.get(EXPLORE_PATHS.logExport, async (request, reply) => {
     const projectId = await projectOf(request);
     const q = logExportQuery.parse(request.query);
-    const pages = exportLogs(store, logFilter(projectId, q, await logsKept(projectId)), q.limit);
-    const name = `logs-${new Date().toISOString().replace(/[:.]/g, '-')}.${q.format}`;
-    return reply.type(EXPORT_TYPES[q.format]).header('content-disposition', `attachment; filename="${name}"`).send(exportStream(pages, q.format));
+    const filter = logFilter(projectId, q, await logsKept(projectId));
+    const release = exports.take(projectId);
+    try {
+      const pages = exportLogs(store, filter, q.limit);
+      const first = await pages.next();
+      const name = `logs-${new Date().toISOString().replace(/[:.]/g, '-')}.${q.format}`;
+      const body = exportStream(first.done ? undefined : first.value, { [Symbol.asyncIterator]: () => pages }, q.format);
+      // Freed as the last byte is read (end), or when the client goes away (close).
+      body.once('end', release).once('close', release);
+      return reply.type(EXPORT_TYPES[q.format]).header('content-disposition', `attachment; filename="${name}"`).send(body);
+    } catch (err) {
+      release();
+      throw err;
+    }
   });
 
   app.get(EXPLORE_PATHS.logSurrounding, async (request) => {

@@ -3,7 +3,8 @@ import { KINDS, type LogRecord } from '@devtrail/kinds';
 
 // A logs result as a file (docs/api.md, "GET /api/projects/:id/logs/export"): CSV (RFC 4180,
 // the metadata as its JSON text) or NDJSON (one record per line, as GET /logs answers it),
-// streamed page by page from an async source of pages.
+// streamed page by page from an async source of pages. The stream holds at most
+// EXPORT_BUFFER_BYTES of text the client has not taken, beside the page being written.
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -25,10 +26,17 @@ export function csvField(value: unknown): string {
 
 const csvLine = (r: LogRecord) => `${CSV_COLUMNS.map((c) => csvField((r as Record<string, unknown>)[c])).join(',')}\r\n`;
 
-export function exportStream(pages: AsyncIterable<LogRecord[]>, format: ExportFormat): Readable {
+/** Text an export's stream keeps ahead of its client. */
+export const EXPORT_BUFFER_BYTES = 1024 * 1024;
+
+/** `first`: the first page, read before the answer's status is sent (a read the limits stop is then a 400 or 503, not a cut body). */
+export function exportStream(first: LogRecord[] | undefined, rest: AsyncIterable<LogRecord[]>, format: ExportFormat): Readable {
+  const text = (page: LogRecord[]) => page.map((r) => (format === 'csv' ? csvLine(r) : `${JSON.stringify(r)}\n`)).join('');
   async function* lines() {
     if (format === 'csv') yield `${CSV_COLUMNS.join(',')}\r\n`;
-    for await (const page of pages) yield page.map((r) => (format === 'csv' ? csvLine(r) : `${JSON.stringify(r)}\n`)).join('');
+    if (first) yield text(first);
+    for await (const page of rest) yield text(page);
   }
-  return Readable.from(lines());
+  // Bytes, not objects: the buffer's bound is in text, however large a page is.
+  return Readable.from(lines(), { objectMode: false, highWaterMark: EXPORT_BUFFER_BYTES });
 }

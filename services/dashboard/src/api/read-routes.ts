@@ -54,7 +54,7 @@ export function registerReadRoutes(
   app.get(READ_PATHS.logs, async (request) => {
     const projectId = await projectOf(request);
     const q = logsQuery.parse(request.query);
-    // A text search may be dear: it waits behind lookups (bounded-reads.ts).
+    // A text search may be dear: it waits behind lookups (column-store's READ_PRIORITY).
     const r = await readLogs(q.q ? stores.searches : store, { ...logFilter(projectId, q, (await retentionOf(projectId)).log), cursor: q.cursor, limit: q.limit });
     return { logs: r.logs, next_cursor: r.nextCursor, terms: searchTerms(q.q ?? null) };
   });

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ColumnStore } from '@devtrail/column-store';
 import { badRequest, httpError, malformedJson, notFound, toHttpAnswer } from '@devtrail/http';
 import { MapBudgetError, parseStack, urlKey, type MapBudget, type MapPool } from '@devtrail/source-maps';
-import { sourceMapsRepo, type SourceMapInfo, type RelationalStore } from '@devtrail/relational-store';
+import { sourceMapsRepo, type MapFiles, type SourceMapInfo, type RelationalStore } from '@devtrail/relational-store';
 import { projectOf } from './access.ts';
 import { fingerprintParam } from './api-schemas.ts';
 import { sourceMapDelete, sourceMapFields, sourceMapList } from './source-map-schemas.ts';
@@ -48,9 +48,9 @@ function budgetAnswer(err: unknown): never {
   throw err;
 }
 
-/** Upload, list and delete: the scope that also admits upload tokens. */
-export function registerSourceMapUploads(app: FastifyInstance, relational: RelationalStore, limits: SourceMapLimits, pool: MapPool): void {
-  const repo = sourceMapsRepo(relational);
+/** Upload, list and delete: the scope that also admits upload tokens. `files`: where maps' bytes go beside an in-process relational store. */
+export function registerSourceMapUploads(app: FastifyInstance, relational: RelationalStore, limits: SourceMapLimits, pool: MapPool, files?: MapFiles): void {
+  const repo = sourceMapsRepo(relational, files);
   const bodyLimit = limits.maxBytes + 64 * 1024;
   const tooLarge = () => httpError(413, `Source map too large (limit ${limits.maxBytes} bytes, SOURCE_MAP_MAX_BYTES)`);
 
@@ -143,8 +143,15 @@ function failedMaps(max = 1000) {
 }
 
 /** A group's stack, symbolicated: under the read API's authentication. */
-export function registerSymbolication(app: FastifyInstance, store: ColumnStore, relational: RelationalStore, retentionOf: RetentionOf, pool: MapPool): void {
-  const repo = sourceMapsRepo(relational);
+export function registerSymbolication(
+  app: FastifyInstance,
+  store: ColumnStore,
+  relational: RelationalStore,
+  retentionOf: RetentionOf,
+  pool: MapPool,
+  files?: MapFiles,
+): void {
+  const repo = sourceMapsRepo(relational, files);
   const failed = failedMaps();
   app.get(SOURCE_MAP_PATHS.symbolicated, async (request) => {
     const projectId = await projectOf(request);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { bucketsOf, type Buckets, type ColumnStore } from '@devtrail/column-store';
+import { bucketsOf, readsAs, type Buckets, type ColumnStore } from '@devtrail/column-store';
 import { readErrorActivity, readErrorServices, readLlmUsage } from '@devtrail/kinds';
 import { projectOf, requirePrincipal, type Authenticator } from '../api/access.ts';
 import { apiTimeRange, queryInt, rangeQuery } from '../api/api-schemas.ts';
@@ -10,7 +10,8 @@ import type { RetentionOf } from '../data/project-retention.ts';
 import { noMerges, type MergesOf } from '../api/group-merges.ts';
 
 // Reads only the web UI needs (chart series), beside the read API and under the same
-// authentication and per-project authorisation. Bounded by time range and bucket count.
+// authentication, per-project authorisation and read limits (the column store applies them to
+// every read). Bounded by time range and bucket count; charts are searches: they wait behind lookups.
 
 const activityQuery = rangeQuery.extend({
   fingerprints: z
@@ -31,6 +32,7 @@ export function registerUiApiRoutes(
   prices: LlmPriceTable = defaultPrices(),
   mergesOf: MergesOf = noMerges,
 ): void {
+  const charts = readsAs(store, 'search');
   app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal(authenticators));
     api.get('/api/projects/:id/error-activity', async (request) => {
@@ -39,7 +41,7 @@ export function registerUiApiRoutes(
       const buckets = bucketsOf(apiTimeRange(q), q.buckets);
       return {
         ...axisOf(buckets),
-        series: await readErrorActivity(store, {
+        series: await readErrorActivity(charts, {
           projectId: id,
           retentionDays: (await retentionOf(id)).error,
           fingerprints: q.fingerprints,
@@ -53,7 +55,7 @@ export function registerUiApiRoutes(
     api.get('/api/projects/:id/error-services', async (request) => {
       const id = await projectOf(request);
       const q = rangeQuery.parse(request.query);
-      return { services: await readErrorServices(store, { projectId: id, retentionDays: (await retentionOf(id)).error, range: apiTimeRange(q) }) };
+      return { services: await readErrorServices(charts, { projectId: id, retentionDays: (await retentionOf(id)).error, range: apiTimeRange(q) }) };
     });
 
     api.get('/api/projects/:id/llm-breakdown', async (request) => {
@@ -63,7 +65,7 @@ export function registerUiApiRoutes(
       const retentionDays = (await retentionOf(id)).llm;
       const lookup = pricesOf(prices);
       const [series, models] = await Promise.all([
-        readLlmUsage(store, {
+        readLlmUsage(charts, {
           projectId: id,
           retentionDays,
           prices: lookup,
@@ -73,7 +75,7 @@ export function registerUiApiRoutes(
           measures: ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd', 'estimated_cost_usd'],
           limit: 20_000,
         }),
-        readLlmUsage(store, { projectId: id, retentionDays, prices: lookup, buckets, service: q.service, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
+        readLlmUsage(charts, { projectId: id, retentionDays, prices: lookup, buckets, service: q.service, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
       ]);
       return { ...axisOf(buckets), series, models };
     });

@@ -1,6 +1,6 @@
 import type { EventKind } from '@devtrail/kinds';
 import type { BatchEvent } from '@devtrail/contract';
-import { dropContent, keepTrace, scrubEvents } from '@devtrail/data-policy';
+import { dropContent, keepTrace, parsePayloads, scrubEvents, type ScrubBudget } from '@devtrail/data-policy';
 import type { KeyGrant } from '@devtrail/relational-store';
 import type { GrantPolicies, GrantPolicy } from './grant-policy.ts';
 import { quotaExceeded, type EventQuotas } from './event-quotas.ts';
@@ -63,17 +63,15 @@ export function giveBack(d: DataDeps, grant: KeyGrant, a: Admitted): void {
   if (a.events.length > 0) d.quotas.giveBack(grant.projectId, a.kind, a.events.length, a.policy.policy);
 }
 
-/** Scrubbing at the door: content dropped when the project keeps none, then the kind's scrubbed fields, in place (docs/data.md#scrubbing). */
-export function scrub(a: Admitted): void {
-  if (!a.policy.policy.llm.capture_content && a.events.length > 0)
-    dropContent(
-      a.kind,
-      a.events.map((e) => e.data),
-    );
-  if (a.policy.scrubber && a.events.length > 0)
-    scrubEvents(
-      a.kind,
-      a.events.map((e) => e.data),
-      a.policy.scrubber,
-    );
+/**
+ * Scrubbing at the door, in place (docs/data.md#scrubbing): conversation dropped when the project
+ * keeps none, tool arguments and results given as JSON text parsed, then the kind's scrubbed
+ * fields, every rule under the request's one budget.
+ */
+export function scrub(a: Admitted, budget?: ScrubBudget): void {
+  if (a.events.length === 0) return;
+  const data = a.events.map((e) => e.data);
+  if (!a.policy.policy.llm.capture_content) dropContent(a.kind, data);
+  parsePayloads(a.kind, data);
+  if (a.policy.scrubber) scrubEvents(a.kind, data, a.policy.scrubber, budget);
 }

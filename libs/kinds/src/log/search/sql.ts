@@ -1,5 +1,6 @@
 import { logLevels } from '../event.ts';
-import type { Comparison, FieldOp, SearchNode } from './syntax.ts';
+import { exactNumber, type Comparison, type FieldOp, type SearchNode } from './syntax.ts';
+import { ownEntry } from './own-entry.ts';
 
 // A parsed search (syntax.ts) as a WHERE condition over a kind's table (the logs', the spans'
 // with span/search-dialect.ts). Every value the
@@ -97,7 +98,12 @@ export function searchSql(node: SearchNode, prefix = 'sq', on: SearchColumns | r
         `(${type} = 'String' AND ${text('metadata', `%${likePattern(asciiLower(JSON.stringify(value)), false)}%`)} AND JSONExtractString(metadata, ${at}) = ${param(value, 'String')})`,
       ];
       if (NUMBER.test(value) && Number.isFinite(Number(value)))
-        branches.push(`(${type} IN ${NUMERIC_TYPES} AND JSONExtractFloat(metadata, ${at}) = ${param(Number(value), 'Float64')})`);
+        branches.push(
+          exactNumber(value)
+            ? `(${type} IN ${NUMERIC_TYPES} AND JSONExtractFloat(metadata, ${at}) = ${param(Number(value), 'Float64')})`
+            : // Past 2^53 a float is not exact: the number as written, digit for digit.
+              `(${type} IN ('Int64', 'UInt64') AND JSONExtractRaw(metadata, ${at}) = ${param(value, 'String')})`,
+        );
       if (value === 'true' || value === 'false') branches.push(`(${type} = 'Bool' AND JSONExtractBool(metadata, ${at}) = ${param(value === 'true' ? 1 : 0, 'UInt8')})`);
       if (value === 'null') branches.push(`${type} = 'Null'`);
       return branches.length === 1 ? branches[0] : `(${branches.join(' OR ')})`;
@@ -117,7 +123,7 @@ export function searchSql(node: SearchNode, prefix = 'sq', on: SearchColumns | r
         if (jsonText) return `(${[...jsonText, 'metadata'].map((c) => text(c, contains(jsonInner(n.value), n.wildcard))).join(' OR ')})`;
         return `(${text(columns.text, contains(n.value, n.wildcard))} OR ${text('metadata', contains(jsonInner(n.value), n.wildcard))})`;
       case 'field': {
-        const root = columns.keyed[n.field];
+        const root = ownEntry(columns.keyed, n.field);
         if (root && n.key !== undefined) return metadata(root, n.key, n.op, n.value, n.wildcard);
         if (n.field === 'message' && jsonText && n.op !== 'exists') return `(${jsonText.map((c) => text(c, contains(jsonInner(n.value), n.wildcard))).join(' OR ')})`;
         const own = columns.field(n, param, text);

@@ -252,6 +252,11 @@ export function parseSearch(src: string, dialect: SearchDialect = LOG_SEARCH): S
   return tree;
 }
 
+/** The largest number a search compares exactly (2^53 - 1): past it a float's neighbours are more than 1 apart. */
+export const MAX_EXACT_NUMBER = Number.MAX_SAFE_INTEGER;
+/** Whether a number as written is compared exactly (as a float, its magnitude at most 2^53 - 1). */
+export const exactNumber = (value: string) => Math.abs(Number(value)) <= MAX_EXACT_NUMBER;
+
 /** The check every dialect shares: only a keyed field (a metadata number) compares, and only with a number. */
 export function checkKeyedOrExact(node: Extract<SearchNode, { type: 'field' }>, fail: (m: string) => never, comparable = 'metadata numbers'): SearchNode {
   const name = node.key === undefined ? node.field : `${node.field}.${node.key}`;
@@ -259,6 +264,10 @@ export function checkKeyedOrExact(node: Extract<SearchNode, { type: 'field' }>, 
   if (comparison && node.key === undefined) return fail(`${name} cannot be compared with ${node.op}: only ${comparable} can`);
   if (comparison && (node.wildcard || !NUMBER.test(node.value) || !Number.isFinite(Number(node.value))))
     return fail(`${name}${node.op} needs a number, not "${node.value}"`);
+  if (comparison && !exactNumber(node.value))
+    return fail(
+      `${name}${node.op} compares numbers up to 2^53 (${MAX_EXACT_NUMBER}) exactly, not "${node.value}": use a smaller number, or ${name}:${node.value} to match it as written`,
+    );
   return node;
 }
 
