@@ -23,10 +23,10 @@ export const SERIAL = [
   'services/receiver/test/stall.test.ts',
   'services/receiver/test/waits-bounded.test.ts',
   'test/e2e/tenant-bounds.test.ts',
+  'test/e2e/tenant-attacks.test.ts',
   'test/e2e/logs-pipeline.test.ts',
   'test/e2e/replicas.test.ts',
   'libs/alerting/test/deliverer.test.ts',
-  'services/dashboard/test/login-defences.test.ts',
   'test/final/dead-letters.test.ts',
 ];
 
@@ -43,6 +43,7 @@ export const STACK = [
   'libs/kinds/test/log-search-sql.test.ts',
   'libs/message-log/test/kafka-log.test.ts',
   'libs/relational-store/test/pg-store.test.ts',
+  'libs/runtime/test/assembled-read-limits.test.ts',
   'libs/sdk/test/integration-real-pipeline.test.ts',
   'services/consumers/test/events-per-minute.test.ts',
   'services/consumers/test/sink-versions.test.ts',
@@ -64,6 +65,7 @@ export const STACK = [
   'test/e2e/python-consumer.test.ts',
   'test/e2e/replay.test.ts',
   'test/e2e/replicas-start-together.test.ts',
+  'test/e2e/tenant-limits.test.ts',
   'test/fuzz/*.test.ts',
   'test/retention-migration.test.ts',
 ];

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { startEmbeddedProcess } from '../support/embedded-process.ts';
 import { pipeline } from '../support/processes.ts';
 
-// devtrail as a user runs it, for the tenant-bounds attacks (tenant-attacks.test.ts): `npm start`'s
+// devtrail as a user runs it, for the tenant-bounds attacks (tenant-attacks.test.ts, tenant-limits.test.ts): `npm start`'s
 // one process, or the distributed services (receiver, consumers, dashboard) on the local stack.
 // Driven only through their front doors; their processes are watched from outside (/health, RSS).
 
@@ -147,3 +147,26 @@ export async function watch<T>(t: Target, attack: () => Promise<T>): Promise<Wat
 
 /** The worst of a watch's processes. */
 export const worstOf = (w: { worstMs: Record<string, number> }) => Math.max(...Object.values(w.worstMs));
+
+export const json = async (r: Response) => (await r.json()) as Record<string, any>;
+const WORDS = ['order', 'placed', 'cart', 'payment', 'retry', 'timeout', 'user', 'session', 'cache', 'miss', 'queue', 'worker', 'shipped', 'invoice', 'refund', 'stock'];
+const sentence = (seed: number, words: number) => Array.from({ length: words }, (_, k) => WORDS[(seed * 7 + k * 13) % WORDS.length]).join(' ');
+
+/** Sends `n` logs of ~550 characters to the tenant, 1,000 a request. */
+export async function seedLogs(t: Target, tenant: Tenant, n: number, service = 'bulk') {
+  for (let i = 0; i * 1000 < n; i++) {
+    const logs = Array.from({ length: Math.min(1000, n - i * 1000) }, (_, j) => ({
+      level: j % 10 === 0 ? 'warn' : 'info',
+      message: `row ${i}-${j} ${sentence(i * 1000 + j, 80)}`,
+      metadata: { n: j, user: `u${j % 97}` },
+    }));
+    const status = await send(t, tenant, '/ingest/logs', { service, logs });
+    if (status !== 200) throw new Error(`seeding logs: ${status}`);
+  }
+}
+
+/** The tenant's logs of a service the read API counts (the histogram): all of them once the consumers caught up. */
+export async function storedLogs(t: Target, tenant: Tenant, service = 'bulk'): Promise<number> {
+  const v = await json(await api(t, `/api/projects/${tenant.id}/logs/volume?service=${service}`));
+  return Object.values((v.levels ?? {}) as Record<string, number[]>).reduce((n, series) => n + series.reduce((a, b) => a + b, 0), 0);
+}

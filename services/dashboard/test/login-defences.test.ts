@@ -4,7 +4,7 @@ import { MAX_RUNNING, MAX_WAITING } from '../src/auth/hashing-gate.ts';
 import { usersRepo } from '@devtrail/relational-store';
 import { mostAttemptsWithin, PER_USER } from '../src/auth/login-limiter.ts';
 import { issueSetupCode } from '../src/auth/setup-code.ts';
-import { hashPassword } from '../src/auth/password.ts';
+import { hashesBegun, hashPassword } from '../src/auth/password.ts';
 import { authApp, Browser, OPERATOR, type AuthApp } from './support/inject-browser.ts';
 
 // Claiming a fresh install and logging in, tried as an attacker would, through the app's
@@ -33,25 +33,25 @@ describe('claiming a fresh install', () => {
     const guessed = await mallory.call('POST', '/auth/setup', { username: 'mallory', password: 'mallory-password', setup_code: 'AAAA-BBBB-CCCC-DDDD' });
     expect(guessed.statusCode).toBe(403);
     expect(guessed.json().error).toMatch(/^Invalid or expired setup code/);
-    // Twenty wrong codes at once cost less than a few hashes would: none was computed.
-    const started = performance.now();
+    // Twenty wrong codes at once: no hash was computed for any of them.
+    const started = hashesBegun();
     const many = await Promise.all(
       Array.from({ length: 20 }, () => mallory.call('POST', '/auth/setup', { username: 'mallory', password: 'mallory-password', setup_code: 'WRNG-CODE-0000-0000' })),
     );
     expect(statuses(many)).toEqual(Array(20).fill(403));
-    expect(performance.now() - started).toBeLessThan(3 * hashMs);
+    expect(hashesBegun() - started).toBe(0);
     expect((await mallory.me()).setup_needed).toBe(true);
 
     const operator = new Browser(t.app);
     const claimed = await operator.setup('owner', 'owner-password', t.ui.setupCode!.code);
     expect(claimed.statusCode).toBe(201);
     // Once there is an owner, setup is refused before anything is hashed, even with valid credentials.
-    const again = performance.now();
+    const again = hashesBegun();
     const late = await Promise.all(
       Array.from({ length: 20 }, () => mallory.call('POST', '/auth/setup', { username: 'x', password: 'mallory-password', setup_code: OPERATOR })),
     );
     expect(statuses(late)).toEqual(Array(20).fill(409));
-    expect(performance.now() - again).toBeLessThan(3 * hashMs);
+    expect(hashesBegun() - again).toBe(0);
   });
 
   it('a code of an earlier start is no longer valid, only the newest; setup sends each cookie once', async () => {
@@ -181,16 +181,19 @@ describe('the login throttle', () => {
       const strangers = Array.from({ length: 60 }, (_, i) => new Browser(fresh.app, `198.18.${Math.floor(i / 200)}.${i % 200}`));
       await Promise.all([newBrowser.me(), ...strangers.map((b) => b.me())]);
       const started = performance.now();
+      const hashed = hashesBegun();
       const [burst, owners] = await Promise.all([
         Promise.all(strangers.map((b, i) => b.call('POST', '/auth/login', { username: `user${i}-${Math.random()}`, password: 'wrong-password' }))),
         newBrowser.call('POST', '/auth/login', { username: 'owner', password: 'owner-password' }),
       ]);
       const tookMs = performance.now() - started;
-      console.log(`60 unknown usernames and the owner at once: ${tookMs.toFixed(0)} ms (one hash ${hashMs.toFixed(0)} ms)`);
+      const computed = hashesBegun() - hashed;
+      console.log(`60 unknown usernames and the owner at once: ${tookMs.toFixed(0)} ms (one hash ${hashMs.toFixed(0)} ms), ${computed} hash computed`);
       expect(statuses(burst)).toEqual(Array(60).fill(401));
       expect(owners.statusCode).toBe(200);
-      // The unknown ones took about one check's time each, in parallel: no hashing queue formed.
-      expect(tookMs).toBeLessThan(12 * hashMs);
+      // The unknown ones waited a check's time without hashing (decoys): the owner's check was the one
+      // hash, so no hashing queue formed. Counted, not timed: a busy machine lengthens every wait.
+      expect(computed).toBe(1);
     } finally {
       await fresh.close();
     }
