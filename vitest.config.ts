@@ -25,7 +25,8 @@ export default defineConfig({
     sequence: { sequencer: FinalChecksLast },
     projects: [
       { extends: true, test: { name: 'unit', ...LANES.unit, testTimeout: 30_000, sequence: { groupOrder: PARALLEL } } },
-      { extends: true, test: { name: 'inproc', ...LANES.inproc, sequence: { groupOrder: PARALLEL } } },
+      // The run's one Chromium, for the browser suites (test/support/browser-server.ts).
+      { extends: true, test: { name: 'inproc', ...LANES.inproc, globalSetup: ['test/support/browser-server.ts'], sequence: { groupOrder: PARALLEL } } },
       { extends: true, test: { name: 'stack', ...LANES.stack, sequence: { groupOrder: PARALLEL } } },
       ...(floorUrl
         ? [

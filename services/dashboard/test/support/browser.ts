@@ -1,15 +1,17 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { CHROMIUM } from '../../../../test/support/chromium.ts';
 import { STACK_REQUIRED } from '../../../../test/support/stack.ts';
 
-// Headless Debian Chromium driven by playwright-core, each run with a fresh profile.
-// CI installs the browser (deploy/scripts/browser.sh install); when it is missing the
-// browser suites skip, except under DEVTRAIL_REQUIRE_STACK=1, where they fail loudly.
+// Headless Debian Chromium driven by playwright-core: the run's one browser
+// (test/support/browser-server.ts), a fresh context per session. CI installs the browser
+// (deploy/scripts/browser.sh install); when it is missing the browser suites skip, except
+// under DEVTRAIL_REQUIRE_STACK=1, where they fail loudly.
 
-export const CHROMIUM = process.env.DEVTRAIL_CHROMIUM ?? '/usr/bin/chromium';
+export { CHROMIUM };
 export const NO_BROWSER_REASON = `no Chromium at ${CHROMIUM} (deploy/scripts/browser.sh install)`;
 // Every run saves its screenshots under .devtrail/ (ignored); DEVTRAIL_UPDATE_SCREENSHOTS=1
 // writes them to docs/screenshots/ instead, to refresh the committed ones.
@@ -40,19 +42,18 @@ export interface BrowserOptions {
 }
 
 export async function openBrowser(baseUrl: string, opts: BrowserOptions = {}): Promise<BrowserSession> {
-  const profile = mkdtempSync(join(tmpdir(), 'dt-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
+  const ws = inject('chromiumWs');
+  if (!ws) throw new Error(`no Chromium server for this run (the in-process lane's global setup starts it): ${NO_BROWSER_REASON}`);
+  const browser = await chromium.connect(ws);
+  const context = await browser.newContext({
     locale: opts.locale ?? 'en-US',
     ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
     colorScheme: opts.colorScheme ?? 'light',
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     viewport: opts.viewport ?? { width: 1360, height: 860 },
     baseURL: baseUrl,
   });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => {
@@ -64,7 +65,7 @@ export async function openBrowser(baseUrl: string, opts: BrowserOptions = {}): P
     pageErrors,
     async close() {
       await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      await browser.close(); // the connection only: the run's browser stays for the other sessions
     },
   };
 }
