@@ -2,7 +2,7 @@
 # The ClickHouse floor for CI on 127.0.0.1:18124: the stand-in's HTTP protocol over ClickHouse
 # 24.8.4.1 (PyPI's chdb==3.0.1, in a venv under .devtrail/), the oldest server devtrail supports.
 # `make test` starts it (unless it runs) and runs the "floor" suites against it (vitest.config.ts);
-# deploy/clickhouse-standin/README.md#the-floor says what it serves.
+# test/clickhouse-standin/README.md#the-floor says what it serves.
 #
 #   deploy/scripts/clickhouse-floor.sh install  create the venv and pip install the pinned chdb; idempotent
 #   deploy/scripts/clickhouse-floor.sh start    start in the background, wait until GET /ping answers "Ok."
@@ -16,7 +16,7 @@ DT_NAME=clickhouse-floor
 
 CH_HOST=127.0.0.1
 CH_PORT=$(port 18124)
-DIR="$DT_ROOT/deploy/clickhouse-standin/floor"
+DIR="$DT_ROOT/test/clickhouse-standin/floor"
 ENTRY="$DIR/standin.py"
 REQ="$DIR/requirements.txt"
 VENV="$DT_STATE/clickhouse-floor-venv"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ClickHouse HTTP endpoint for dev/CI on 127.0.0.1:18123: the stand-in server in
-# deploy/clickhouse-standin (the part of ClickHouse's HTTP interface devtrail uses, over chdb).
+# test/clickhouse-standin (the part of ClickHouse's HTTP interface devtrail uses, over chdb).
 # Production uses a real ClickHouse server (>= 24).
 #
 #   deploy/scripts/clickhouse.sh start    start in the background, wait until GET /ping answers "Ok."
@@ -17,7 +17,7 @@ DT_NAME=clickhouse
 
 CH_HOST=127.0.0.1
 CH_PORT=$(port 18123)
-ENTRY="${DEVTRAIL_CLICKHOUSE_ENTRY:-$DT_ROOT/deploy/clickhouse-standin/src/main.ts}"
+ENTRY="${DEVTRAIL_CLICKHOUSE_ENTRY:-$DT_ROOT/test/clickhouse-standin/src/main.ts}"
 DATA="$DT_STACK/clickhouse"
 LOG="$DT_LOGS/clickhouse.log"
 PIDFILE="$DT_RUN/clickhouse.pid"
