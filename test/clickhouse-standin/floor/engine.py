@@ -53,7 +53,7 @@ def main():
         os.makedirs(sys.argv[1], exist_ok=True)
         engine = session.Session(sys.argv[1])
         version = engine.query("SELECT version()", "TabSeparatedRaw").bytes().decode().strip()
-    except Exception as error:  # noqa: BLE001 - reported to the server, which exits with it
+    except Exception as error:  # noqa: BLE001 - the server reports it and does not start
         reply({"error": str(error)})
         return 1
     reply({"version": version})
