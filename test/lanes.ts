@@ -2,7 +2,7 @@
 // the parallel lanes share the run's workers, then the serial tail runs one file at a time.
 
 /** Every test file of the repository. */
-export const ALL = ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'deploy/*/test/**/*.test.ts', 'test/**/*.test.ts'];
+export const ALL = ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'test/**/*.test.ts'];
 
 /**
  * Unit suites are named *.unit.test.ts: they run in the test process alone, with no database

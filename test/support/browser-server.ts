@@ -7,13 +7,6 @@ import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
 // the browser suites connect to it and open a fresh context per session (openBrowser), instead
 // of each session starting a browser of its own (docs/testing.md).
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The run's Chromium server; null when there is no Chromium on this machine. */
-    chromiumWs: string | null;
-  }
-}
-
 let server: BrowserServer | undefined;
 
 export default async function setup(project: TestProject) {

@@ -10,3 +10,10 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
 ];
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's Chromium server (browser-server.ts); null when there is no Chromium on this machine. */
+    chromiumWs: string | null;
+  }
+}

@@ -1,7 +1,7 @@
 import { ColumnStoreError, type ColumnStore } from './column-store.ts';
 
 // The oldest ClickHouse devtrail supports, and the exact version CI runs every SQL family on
-// (deploy/clickhouse-standin/floor: PyPI's chdb==3.0.1, with the engine's shipped defaults).
+// (test/clickhouse-standin/floor: PyPI's chdb==3.0.1, with the engine's shipped defaults).
 // Below it: lightweight deletes without `lightweight_deletes_sync` (before 24.4), DateTime64's
 // range and the SQL the read API and the migrations send were never run on it (docs/deployment.md#clickhouse-version).
 export const CLICKHOUSE_FLOOR = { major: 24, minor: 8, tested: '24.8.4.1' } as const;

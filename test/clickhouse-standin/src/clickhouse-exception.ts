@@ -24,7 +24,6 @@ export class ClickHouseException extends Error {
   }
 }
 
-// (The table is shared with the floor stand-in, floor/standin.py.)
 const STATUS_CODES = Object.entries(behaviour.httpStatus).map(([status, codes]) => [Number(status), codes] as const);
 
 // What the stand-in refuses itself, with the server's codes for it.

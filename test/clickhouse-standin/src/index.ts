@@ -1,1 +1,2 @@
+export type { EngineChoice } from './engine.ts';
 export { startStandin, type Standin, type StandinOptions } from './standin.ts';

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toChdbParam } from './bound-params.ts';
-import type { ChdbEngine } from './chdb-engine.ts';
 import { fromEngineError, notImplemented } from './clickhouse-exception.ts';
 import { HONOURED_SETTINGS, isRead, priorityOf, withSettings } from './query-settings.ts';
+import type { ScheduledEngine } from './scheduled-engine.ts';
 
 // A request as @clickhouse/client sends one: SQL in the body (queries and
 // commands), or `query=INSERT ... FORMAT x` in the URL with the rows in the body.
@@ -12,7 +11,8 @@ interface ParsedRequest {
   /** The rows of an INSERT sent in the body after a `query` parameter. */
   insertBody?: string;
   database: string;
-  params: Record<string, string | null>;
+  /** `param_*` values as the client sent them (the engine's escaped text). */
+  params: Record<string, string>;
   /** Settings the stand-in honours (query-settings.ts), as sent. */
   settings: Map<string, string>;
 }
@@ -21,7 +21,7 @@ interface ParsedRequest {
 // query-settings.ts and refuses the rest rather than ignoring them.
 const HANDLED = new Set(['query', 'query_id', 'database']);
 
-export function createRequestHandler(engine: ChdbEngine) {
+export function createRequestHandler(engine: ScheduledEngine) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let queryId: string = randomUUID();
     try {
@@ -75,10 +75,10 @@ function summaryOf(request: ParsedRequest): string {
 }
 
 async function parseRequest(req: IncomingMessage, url: URL): Promise<ParsedRequest> {
-  const params: Record<string, string | null> = {};
+  const params: Record<string, string> = {};
   const settings = new Map<string, string>();
   for (const [key, value] of url.searchParams) {
-    if (key.startsWith('param_')) params[key.slice('param_'.length)] = toChdbParam(value);
+    if (key.startsWith('param_')) params[key.slice('param_'.length)] = value;
     else if (HONOURED_SETTINGS.has(key)) settings.set(key, value);
     else if (!HANDLED.has(key)) throw notImplemented(`The stand-in applies no settings or HTTP options but ${[...HONOURED_SETTINGS].join(', ')} (got '${key}')`);
   }

@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ChdbEngine } from './chdb-engine.ts';
+import type { EngineChoice } from './engine.ts';
 import { createRequestHandler } from './handle-request.ts';
+import { openEngine } from './open-engine.ts';
+import { scheduled } from './scheduled-engine.ts';
 
 export interface StandinOptions {
   // 0 picks a free port.
@@ -9,17 +11,21 @@ export interface StandinOptions {
   host?: string;
   // Where the engine keeps its databases; created if missing, reused across restarts.
   dataDir: string;
+  // Today's chDB in-process (the default), or the production floor (README, "Two engines").
+  engine?: EngineChoice;
 }
 
 export interface Standin {
   readonly url: string;
+  // The engine's version().
+  readonly version: string;
   // Stops accepting requests, finishes the ones already in, closes the engine.
   close(): Promise<void>;
 }
 
 export async function startStandin(options: StandinOptions): Promise<Standin> {
   const host = options.host ?? '127.0.0.1';
-  const engine = await ChdbEngine.open(options.dataDir);
+  const engine = scheduled(await openEngine(options.engine ?? { name: 'chdb' }, options.dataDir));
   // Long URLs are normal (bound params); a server allows 1 MiB.
   const server = createServer({ maxHeaderSize: 1024 * 1024 }, createRequestHandler(engine));
   // A server's keep_alive_timeout: longer than clickhouse-js keeps idle sockets (2.5 s).
@@ -34,6 +40,7 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
   let closing: Promise<void> | undefined;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    version: engine.version,
     close: () =>
       (closing ??= (async () => {
         const stopped = new Promise((resolve) => server.close(resolve));

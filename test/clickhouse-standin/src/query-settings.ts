@@ -18,7 +18,7 @@ export function withSettings(sql: string, settings: ReadonlyMap<string, string>)
 /** A read's place among waiting reads (ClickHouse's `priority`: lower first; 0, the default, first of all). */
 export const priorityOf = (settings: ReadonlyMap<string, string>): number => Number(settings.get('priority') ?? 0);
 
-/** Writes (inserts, DDL, mutations) run before waiting reads: see chdb-engine.ts. */
+/** Writes (inserts, DDL, mutations) run before waiting reads: see scheduled-engine.ts. */
 export function isRead(sql: string): boolean {
   return /^\s*(\(\s*)*(SELECT|WITH|SHOW|DESCRIBE|DESC|EXISTS|EXPLAIN)\b/i.test(sql);
 }
