@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The ClickHouse floor for CI on 127.0.0.1:18124: the stand-in server of clickhouse.sh over
-# ClickHouse 24.8.4.1 (PyPI's chdb==3.0.1, in a venv under .devtrail/, run as the stand-in's
+# ClickHouse 24.8.4.1 (PyPI's chdb==3.0.1, in a venv of the machine's cache linked from .devtrail/, run as the stand-in's
 # engine process), the oldest server devtrail supports. `make test` starts it (unless it runs) and
 # runs the "floor" suites against it (vitest.config.ts); test/clickhouse-standin/README.md#the-floor
 # says what it serves.
@@ -37,9 +37,11 @@ cmd_install() {
   if installed; then say "$(cat "$REQ") already installed"; return 0; fi
   local t0
   t0=$(now_ms)
-  python_venv "$VENV"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$REQ"
-  cp "$REQ" "$VENV/requirements.txt"
+  machine_venv "$VENV" clickhouse-floor "$(cat "$REQ")"
+  if ! installed; then
+    machine_pip "$VENV" -r "$REQ"
+    cp "$REQ" "$VENV/requirements.txt"
+  fi
   installed || die "installed but $CH_PYTHON cannot import chdb"
   say "installed $(cat "$REQ") in $(elapsed "$t0")"
 }

@@ -149,20 +149,25 @@ DT_MACHINE_CACHE="${DEVTRAIL_MACHINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/devt
 
 # machine_venv <link> <name> <key>: points <link> (a venv path under .devtrail) at a virtualenv in
 # the machine's cache, named by <name> and a hash of <key> (what is pinned in it) and of the Python,
-# creating it when missing. Holds the venv's lock (fd 8) until the calling script exits, so two
+# creating it when missing. Install into it with machine_pip, which holds the venv's lock, so two
 # checkouts never pip install into one venv at once.
 machine_venv() {
   local link="$1" name="$2" key="$3" dir
   command -v python3 >/dev/null || apt_install python3
   dir="$DT_MACHINE_CACHE/venvs/$name-$(printf '%s\n%s' "$key" "$(python3 -VV)" | sha1sum | cut -c1-12)"
   mkdir -p "$DT_MACHINE_CACHE/venvs"
-  exec 8>"$dir.lock"
-  flock -w 600 8 || die "another install holds $dir"
-  python_venv "$dir"
+  (flock -w 600 8 || die "another install holds $dir"; python_venv "$dir") 8>"$dir.lock" || exit 1
   if [ "$(readlink "$link" 2>/dev/null)" != "$dir" ]; then
     rm -rf "$link"
     ln -s "$dir" "$link"
   fi
+}
+
+# machine_pip <link> <pip arguments...>: pip install into the machine venv <link> points at, under its lock.
+machine_pip() {
+  local link="$1"
+  shift
+  flock -w 600 "$(readlink "$link").lock" "$link/bin/pip" install --quiet --disable-pip-version-check "$@"
 }
 
 # python_venv <dir>: a Python virtualenv at <dir>, with python3 and its venv module from Debian when missing.

@@ -24,7 +24,7 @@ case "${1:-}" in
     t0=$(now_ms)
     machine_venv "$VENV" python-consumer "$(cat "$REQ")"
     if ! installed; then
-      "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$REQ"
+      machine_pip "$VENV" -r "$REQ"
       cp "$REQ" "$VENV/requirements.txt"
     fi
     installed || die "requirements installed but $PY cannot import them"

@@ -23,7 +23,7 @@ case "${1:-}" in
     fi
     t0=$(now_ms)
     machine_venv "$VENV" schemathesis "$VERSION"
-    installed || "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$VERSION"
+    installed || machine_pip "$VENV" "schemathesis==$VERSION"
     installed || die "schemathesis $VERSION installed but $ST does not run"
     say "installed schemathesis $VERSION in $(elapsed "$t0")"
     ;;
