@@ -37,7 +37,7 @@ describe.skipIf(!browserAvailable())(`dashboard navigation in Chromium${browserA
     await page.waitForURL('**/traces?**');
     expect([param('range'), param('service')]).toEqual(['6h', 'checkout']);
     expect(await page.getByTestId('time-range').inputValue()).toBe('6h');
-    expect(await page.locator('select[name=service]').inputValue()).toBe('checkout');
+    await poll(() => page.locator('select[name=service]').inputValue()).toBe('checkout'); // once its list of services is in
     await poll(() => page.getByTestId('trace-row').count()).toBe(1);
     expect(await page.getByTestId('traces-table').textContent()).toContain('POST /api/checkout');
     await page.getByRole('link', { name: 'Errors', exact: true }).click();
@@ -191,7 +191,7 @@ describe.skipIf(!browserAvailable())(`dashboard navigation in Chromium${browserA
     await page.goto(at('/llm'));
     await poll(() => page.getByTestId('llm-call-row').count()).toBe(20);
     await page.getByTestId('llm-latency-chart').locator('canvas').first().waitFor();
-    expect(await page.getByTestId('llm-metadata-key').inputValue()).toBe('feature');
+    await poll(() => page.getByTestId('llm-metadata-key').inputValue()).toBe('feature'); // once the keys are in
     await poll(() => page.getByTestId('llm-metadata-row').count()).toBe(3); // read after the keys
     const breakdown = await page.getByTestId('llm-metadata-row').evaluateAll((rows) => rows.map((r) => [r.children[0].textContent, r.children[1].textContent]));
     expect(breakdown).toEqual([
