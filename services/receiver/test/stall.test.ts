@@ -11,8 +11,8 @@ import { startEmbeddedProcess, type EmbeddedProcess } from '../../../test/suppor
 // are sent to it while /health is timed beside them from this process. They used to block the
 // event loop for 0.5 s to over a minute each; now each is refused (400 or 413) after a bounded
 // look at it. The bound asserted is generous (this machine is shared); the point is that no
-// body stalls the process for long. Each body is sent twice and the better of the two counts:
-// a stall the body causes shows both times, a neighbour's load on the machine rarely does. A gzip bomb's 413 must also end its decoder's work: the
+// body stalls the process for long. A body that misses the bound is sent once more and the better
+// of the two counts: a stall the body causes shows both times, a neighbour's load rarely does. A gzip bomb's 413 must also end its decoder's work: the
 // process's CPU time after the answer is measured.
 
 const LIMIT = 5 * 1024 * 1024;
@@ -137,7 +137,8 @@ describe('the worst bodies of every route and encoding', () => {
         const payload = encode(raw);
         const tries: number[] = [];
         let line = '';
-        for (let attempt = 0; attempt < 2; attempt++) {
+        // Sent again only when the first try missed the bound: the better of two counts.
+        for (let attempt = 0; attempt < 2 && !(tries.length > 0 && Math.min(...tries) <= HEALTH_BOUND_MS); attempt++) {
           const answer = send(w.path, w.type, payload, encoding);
           tries.push(await worstHealth(answer));
           const { status, body } = await answer;
