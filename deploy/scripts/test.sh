@@ -59,6 +59,8 @@ if [ -f "$report" ]; then
     console.log(`\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
   ' "$report"
   node "$DT_SCRIPTS/test-times.mjs" "$DT_ROOT/.devtrail/test-results/durations.json" || true
+  # Last, so that a log's tail names what failed.
+  node "$DT_SCRIPTS/test-failures.mjs" "$report" || true
   [ "$rc" = 0 ] || say "failed with seed $DEVTRAIL_TEST_SEED: DEVTRAIL_TEST_SEED=$DEVTRAIL_TEST_SEED make test replays the property tests and fuzzing"
 else
   echo "tests: 0 passed, 1 failed (the test runner produced no report)"
