@@ -1,4 +1,4 @@
-import { decodeMessage, HEADERS, UnsupportedVersion, type DeletionEvent, type Envelope, type Topics } from '@devtrail/contract';
+import { decodeMessage, UnsupportedVersion, type DeletionEvent, type Envelope, type Topics } from '@devtrail/contract';
 import type { EventKind } from '@devtrail/kinds';
 import type { ConsumedMessage } from '@devtrail/message-log';
 import { followDeletions, type DeletionFollower } from './deletion-follower.ts';
@@ -47,7 +47,6 @@ class Aside {
 
 export function createEventConsumer<K extends EventKind, T = Envelope<K>>(opts: EventConsumerOptions<K, T>): TopicConsumer {
   const { kind, topics, map, write, each, unknownVersion = 'dead-letter', deletions: honour = true, onDeletion, ...rest } = opts;
-  const letterHeaders = { [HEADERS.eventCount]: '1' };
   // Events handed over as they are get `raw` (unknown fields included); a `map` reads `data`.
   const decodeOptions = { raw: !map };
   let follower: DeletionFollower | undefined;
@@ -56,7 +55,7 @@ export function createEventConsumer<K extends EventKind, T = Envelope<K>>(opts: 
   const decode = (m: ConsumedMessage): Decoded<T | Aside> => {
     let d: ReturnType<typeof decodeMessage<K>>;
     try {
-      d = decodeMessage(kind, m.value, decodeOptions);
+      d = decodeMessage(kind, m, decodeOptions);
     } catch (err) {
       if (err instanceof UnsupportedVersion && typeof unknownVersion === 'function')
         return { items: [new Aside(m)], letter: () => m.value ?? Buffer.alloc(0), letterHeaders: {} };
@@ -81,11 +80,12 @@ export function createEventConsumer<K extends EventKind, T = Envelope<K>>(opts: 
       // Decoded again when needed (rarely): holding `d` here would keep every event's
       // decoded object alive beside its row until the batch is written.
       letter: (i) => {
-        const again = decodeMessage(kind, m.value, { raw: true });
+        const again = decodeMessage(kind, m, { raw: true });
         const e = again.events[origin ? origin[i] : i];
         return again.alone({ event_id: e.event_id, data: e.raw ?? e.data });
       },
-      letterHeaders,
+      // A letter is one event, as a message of its own: its headers say so (its version, one event).
+      letterBase: d.aloneHeaders,
     };
   };
 

@@ -129,6 +129,8 @@ export interface Decoded<T> {
   letter?(i: number): Buffer;
   /** Headers that replace the source message's on such a dead letter (e.g. its event count). */
   letterHeaders?: Record<string, string>;
+  /** The headers such a letter starts from, given the source message's (default: the source's own; see dead-letter.ts). */
+  letterBase?(source: Record<string, string>): Record<string, string>;
 }
 
 interface Item<T> {
@@ -145,6 +147,7 @@ interface Dead {
   reason: string;
   value?: Buffer;
   headers?: Record<string, string>;
+  base?: Record<string, string>;
 }
 
 const silent: Logger = { info() {}, warn() {}, error() {} };
@@ -231,7 +234,7 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
     if (items.length === 0) return;
     dlqProducer ??= opts.messageLog.createProducer();
     const p = dlqProducer;
-    const messages = items.map((d) => deadLetter(d.message, opts.name, d.reason, d.value, d.headers));
+    const messages = items.map((d) => deadLetter(d.message, opts.name, d.reason, d.value, d.headers, d.base));
     await persist('dead-letter produce', () => p.send([{ topic: deadLetterTopic, messages }]), ctx);
     stats.deadLettered += items.length;
     for (const d of items) hooks.deadLettered?.(d.why, 1);
@@ -276,7 +279,8 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
         const [i] = items;
         const why: DeadLetterReason = err instanceof GaveUp ? 'failed' : 'rejected';
         const reason = why === 'failed' ? `write failed after ${unknownErrorRetries} retries: ${e.message}` : `write rejected: ${e.message}`;
-        await sendDead([{ message: i.message, why, reason, value: i.from.letter?.(i.index), headers: i.from.letterHeaders }], ctx);
+        const base = i.from.letter && i.from.letterBase ? i.from.letterBase(i.message.headers) : undefined;
+        await sendDead([{ message: i.message, why, reason, value: i.from.letter?.(i.index), headers: i.from.letterHeaders, base }], ctx);
         return;
       }
       const mid = Math.ceil(items.length / 2);
@@ -362,7 +366,9 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
           try {
             const d = opts.decode(m);
             for (let i = 0; i < d.items.length; i++) buffer.push({ message: m, value: d.items[i], from: d, index: i });
-            for (const r of d.rejected ?? []) dead.push({ message: m, why: 'undecodable', reason: `undecodable: ${r.reason}`, value: r.value, headers: d.letterHeaders });
+            const base = d.rejected?.length && d.letterBase ? d.letterBase(m.headers) : undefined;
+            for (const r of d.rejected ?? [])
+              dead.push({ message: m, why: 'undecodable', reason: `undecodable: ${r.reason}`, value: r.value, headers: d.letterHeaders, base });
           } catch (err) {
             dead.push({ message: m, why: 'undecodable', reason: `undecodable: ${(err as Error).message}` });
           }

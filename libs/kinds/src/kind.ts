@@ -73,6 +73,12 @@ export interface KindSpec<F extends Fields, B> {
   toEvents(body: B, now: string): Array<EventOf<F>>;
   /** The same as request.parse + toEvents for a well-formed body, without zod; undefined to ask zod. */
   fastEvents?(body: unknown, now: string): Array<EventOf<F>> | undefined;
+  /**
+   * For a body `fastEvents` took: true when its every field reaches its events as it was sent
+   * (nothing left out, nothing to normalise), so the request may go to Kafka as sent (message
+   * version 3, docs/topics.md); its consumers make the same events with `fastEvents`.
+   */
+  asSent?(body: unknown): boolean;
   /** A body of several events as bodies of one each, with where that event sits in them (to find and name a refused one). */
   split?(body: unknown): Array<{ body: unknown; path: Array<string | number> }>;
   /** The body's array of records, when one body carries many (logs): a batch request's section is that array; otherwise each item of the section is a body. */

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { encodeBatch, newEvents, type Topics } from '@devtrail/contract';
+import { batchKey, encodeAsSent, encodeBatch, newEvents, type Topics } from '@devtrail/contract';
 import { tooLarge } from '@devtrail/http';
 import { scrubBudget, type ScrubBudget } from '@devtrail/data-policy';
 import type { ErrorEvent, EventDataByKind, EventKind } from '@devtrail/kinds';
@@ -13,6 +13,7 @@ import { admitAll, giveBack, scrub, type Admitted } from './data/admit.ts';
 import type { GrantPolicies } from './data/grant-policy.ts';
 import type { EventQuotas } from './data/event-quotas.ts';
 import type { GroupResolver } from './group-resolver.ts';
+import { bytesAsSent } from './as-sent.ts';
 
 // The accept step every way in shares (a kind's route, the drain, OTLP): when the request
 // arrived and what "now" is for its defaults (received), then its events of one kind as
@@ -60,15 +61,25 @@ export async function received(deps: Pick<IngestDeps, 'firstSeen'>, request: Fas
   return { arrivedAt, receivedAt: firstAt, defaultsTime: firstAt, idempotencyKey };
 }
 
-/** The request's events, each with its own id, as one message on the kind's topic; resolves once Kafka acknowledged it. */
-export async function produce<K extends EventKind>(deps: IngestDeps, kind: K, request: FastifyRequest, at: Received, events: Array<EventDataByKind[K]>) {
-  await produceAll(deps, request, at, { [kind]: events } as EventsByKind);
+/**
+ * The request's events, each with its own id, as one message on the kind's topic; resolves once
+ * Kafka acknowledged it. `sent`: the parsed body, when the kind's fast path made the events from
+ * it whole: then the request may go as sent (message version 3, as-sent.ts).
+ */
+export async function produce<K extends EventKind>(deps: IngestDeps, kind: K, request: FastifyRequest, at: Received, events: Array<EventDataByKind[K]>, sent?: unknown) {
+  await produceAll(deps, request, at, { [kind]: events } as EventsByKind, sent === undefined ? undefined : { kind, body: sent });
 }
 
 export type EventsByKind = { [K in EventKind]?: Array<EventDataByKind[K]> };
 
+/** A request whose one kind's events its fast path made from the whole body (produce). */
+interface SentBody {
+  kind: EventKind;
+  body: unknown;
+}
+
 /** Every kind's events of one request, each kind one message, all acknowledged before the answer; all admitted by the quotas or none. */
-export async function produceAll(deps: IngestDeps, request: FastifyRequest, at: Received, events: EventsByKind): Promise<void> {
+export async function produceAll(deps: IngestDeps, request: FastifyRequest, at: Received, events: EventsByKind, sent?: SentBody): Promise<void> {
   const grant = request.grant!;
   // Errors join their group first (a merged group's target, a previous rule's group): the answer names it.
   if (events.error?.length) await deps.groups.resolve(grant.projectId, events.error as ErrorEvent[]);
@@ -82,7 +93,8 @@ export async function produceAll(deps: IngestDeps, request: FastifyRequest, at: 
   const budget = scrubBudget();
   await Promise.all(
     admitted.map((a) =>
-      send(deps, request, at, a, budget).catch((err) => {
+      // Sampling that left events out changed the request: it cannot go as sent.
+      send(deps, request, at, a, budget, sent?.kind === a.kind && a.events.length === events[a.kind]?.length ? sent.body : undefined).catch((err) => {
         giveBack(deps, grant, a);
         throw err;
       }),
@@ -90,11 +102,26 @@ export async function produceAll(deps: IngestDeps, request: FastifyRequest, at: 
   );
 }
 
-async function send<K extends EventKind>(deps: IngestDeps, request: FastifyRequest, at: Received, a: Admitted<K>, budget: ScrubBudget) {
+async function send<K extends EventKind>(deps: IngestDeps, request: FastifyRequest, at: Received, a: Admitted<K>, budget: ScrubBudget, sent: unknown) {
   const { kind, events } = a;
   if (events.length === 0) return; // every event sampled out (counted)
-  scrub(a, budget);
-  const message = encodeBatch(kind, request.grant!.projectId, at.receivedAt, events, a.policy.policy.retentionDays[kind]);
+  const changed = scrub(a, budget);
+  const projectId = request.grant!.projectId;
+  const retentionDays = a.policy.policy.retentionDays[kind];
+  // As sent only under the scrubber's certificate (it changed nothing) and when the bytes say what was checked.
+  const raw = !changed && sent !== undefined ? bytesAsSent(request, kind, sent) : undefined;
+  const message = raw
+    ? encodeAsSent({
+        kind,
+        projectId,
+        receivedAt: at.receivedAt,
+        body: raw,
+        ids: events.map((e) => e.event_id),
+        retentionDays,
+        certificate: a.policy.certificate,
+        key: batchKey(kind, events),
+      })
+    : encodeBatch(kind, projectId, at.receivedAt, events, retentionDays);
   // Normalising can make a body longer (an invalid UTF-8 byte becomes a 3-byte U+FFFD).
   if (message.value.length > KAFKA_MAX_MESSAGE_BYTES) throw tooLarge(KAFKA_MAX_MESSAGE_BYTES, 'as a Kafka message');
   await deps.queue.enqueue(deps.topics.of(kind), [message], events.length, at.arrivedAt);

@@ -72,7 +72,7 @@ function eventCount(kind: EventKind, m: ConsumedMessage): { readable: number; un
   const n = Number(m.headers[HEADERS.eventCount] ?? (m.headers[HEADERS.schemaVersion] === '1' ? 1 : Number.NaN));
   if (Number.isInteger(n)) return { readable: n, unreadable: 0 };
   try {
-    const d = decodeMessage(kind, m.value);
+    const d = decodeMessage(kind, m);
     return { readable: d.events.length, unreadable: d.rejected.length };
   } catch {
     return { readable: 0, unreadable: 1 };
@@ -170,7 +170,7 @@ export async function replay(req: ReplayRequest, deps: ReplayDeps): Promise<Repl
       }
       let decoded: ReturnType<typeof decodeMessage>;
       try {
-        decoded = decodeMessage(req.kind, m.value);
+        decoded = decodeMessage(req.kind, m);
       } catch {
         result.unreadable++;
         continue;
