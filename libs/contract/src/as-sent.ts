@@ -27,6 +27,8 @@ export interface AsSent {
   body: Buffer;
   /** The request's event ids, in order (event-ids.ts). */
   ids: readonly string[];
+  /** True when `ids` were made by sequentialIds: the header names the first alone. */
+  sequence?: boolean;
   retentionDays?: number;
   /** The scrubber's certificate (`unchanged …`). */
   certificate: string;
@@ -43,7 +45,7 @@ export function encodeAsSent(m: AsSent): EncodedMessage {
     [HEADERS.eventCount]: String(m.ids.length),
     [HEADERS.contentType]: 'application/json',
     [HEADERS.receivedAt]: m.receivedAt,
-    [HEADERS.eventIds]: eventIdsHeader(m.ids),
+    [HEADERS.eventIds]: eventIdsHeader(m.ids, m.sequence),
     [HEADERS.scrub]: m.certificate,
   };
   if (m.retentionDays !== undefined) headers[HEADERS.retentionDays] = String(m.retentionDays);

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { batchKey, encodeAsSent, encodeBatch, newEvents, type Topics } from '@devtrail/contract';
+import { batchKey, encodeAsSent, encodeBatch, newEvents, sequentialIds, type Topics } from '@devtrail/contract';
 import { tooLarge } from '@devtrail/http';
 import { scrubBudget, type ScrubBudget } from '@devtrail/data-policy';
 import type { ErrorEvent, EventDataByKind, EventKind } from '@devtrail/kinds';
@@ -85,7 +85,7 @@ export async function produceAll(deps: IngestDeps, request: FastifyRequest, at: 
   if (events.error?.length) await deps.groups.resolve(grant.projectId, events.error as ErrorEvent[]);
   const batches = (Object.entries(events) as Array<[EventKind, unknown[]]>).map(([kind, list]): [EventKind, unknown[]] => {
     // Ids first (an Idempotency-Key's are by position in the request), so sampling keeps each event's own id.
-    const ids = at.idempotencyKey ? idempotentEventIds(grant.projectId, at.idempotencyKey, request.bodyDigest ?? '', kind, list.length) : undefined;
+    const ids = at.idempotencyKey ? idempotentEventIds(grant.projectId, at.idempotencyKey, request.bodyDigest ?? '', kind, list.length) : sequentialIds(list.length);
     return [kind, newEvents(list as never, ids)];
   });
   const admitted = admitAll(deps, grant, batches);
@@ -117,6 +117,7 @@ async function send<K extends EventKind>(deps: IngestDeps, request: FastifyReque
         receivedAt: at.receivedAt,
         body: raw,
         ids: events.map((e) => e.event_id),
+        sequence: at.idempotencyKey === undefined, // sequentialIds: one header value names them
         retentionDays,
         certificate: a.policy.certificate,
         key: batchKey(kind, events),

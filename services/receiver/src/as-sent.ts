@@ -8,21 +8,39 @@ import { kindOf, type EventKind } from '@devtrail/kinds';
 // JSON parser it uses, reads anything the receiver did not check and scrub. The scrubber's part
 // (it changed nothing) is the accept step's (accept.ts).
 
-// A key ends at an unescaped quote followed by a colon: a value's quote is never followed by one.
-const KEY_END = /"[\t\n\r ]*:/g;
-// \uD800-\uDFFF escapes: the parser makes lone surrogates U+FFFD (libs/http json-body.ts).
-const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const QUOTE = 34;
+const BACKSLASH = 92;
+const COLON = 58;
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+/** The third hex digit of a \uD800-\uDFFF escape: 8, 9, a-f, A-F. */
+const isSurrogateDigit = (c: number) => c === 56 || c === 57 || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
 
-/** Keys in a JSON text (its bytes as latin1: every byte of JSON's structure is ASCII, and no UTF-8 sequence holds one). */
-function keysWritten(text: string): number {
-  let n = 0;
-  KEY_END.lastIndex = 0;
-  for (let m = KEY_END.exec(text); m !== null; m = KEY_END.exec(text)) {
-    let backslashes = 0;
-    for (let i = m.index - 1; i >= 0 && text.charCodeAt(i) === 92; i--) backslashes++;
-    if (backslashes % 2 === 0) n++;
+/**
+ * The keys a JSON text writes (a string followed by a colon), read from its bytes in one pass,
+ * string by string, escapes skipped; -1 when it holds an escaped surrogate (\uD800-\uDFFF: the
+ * parser makes a lone one U+FFFD, libs/http json-body.ts) or is cut short.
+ */
+function keysWritten(b: Buffer): number {
+  let keys = 0;
+  const len = b.length;
+  let i = 0;
+  while (i < len) {
+    if (b[i++] !== QUOTE) continue;
+    for (;;) {
+      if (i >= len) return -1;
+      const c = b[i];
+      if (c === QUOTE) break;
+      if (c === BACKSLASH) {
+        if (b[i + 1] === 117 && (b[i + 2] === 100 || b[i + 2] === 68) && isSurrogateDigit(b[i + 3])) return -1;
+        i += 2;
+      } else i++;
+    }
+    i++; // past the closing quote
+    let k = i;
+    while (k < len && isSpace(b[k])) k++;
+    if (b[k] === COLON) keys++;
   }
-  return n;
+  return keys;
 }
 
 /** Keys of every object in a parsed JSON value, at any depth (iterative: depth cannot overflow the stack). */
@@ -55,7 +73,6 @@ export function bytesAsSent(request: FastifyRequest, kind: EventKind, body: unkn
   const raw = request.rawBody;
   const k = kindOf(kind);
   if (!raw || !k.asSent?.(body) || !isUtf8(raw)) return undefined;
-  const text = raw.toString('latin1');
-  if (text.includes('\\u') && SURROGATE_ESCAPE.test(text)) return undefined;
-  return keysWritten(text) === keysParsed(body) ? raw : undefined;
+  const written = keysWritten(raw);
+  return written >= 0 && written === keysParsed(body) ? raw : undefined;
 }
