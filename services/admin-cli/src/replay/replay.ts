@@ -140,7 +140,7 @@ export async function replay(req: ReplayRequest, deps: ReplayDeps): Promise<Repl
 
   // Read the range: count it (dry run) or re-write the table.
   const write = !req.dryRun && !req.group;
-  let rows: Array<Record<string, unknown>> = [];
+  let rows: unknown[][] = [];
   let read = 0;
   let events = 0;
   let lastReport = 0;
@@ -154,7 +154,7 @@ export async function replay(req: ReplayRequest, deps: ReplayDeps): Promise<Repl
     if (rows.length === 0) return;
     const batch = rows;
     rows = [];
-    await withRetries(`insert into ${k.name}`, () => deps.columnStore.insert(k.name, batch));
+    await withRetries(`insert into ${k.name}`, () => deps.columnStore.insertCells(k.name, k.cellColumns, batch));
     result.written += batch.length;
   };
   await deps.messageLog.read(topic, range.ranges, async (messages) => {
@@ -180,7 +180,7 @@ export async function replay(req: ReplayRequest, deps: ReplayDeps): Promise<Repl
       for (const e of decoded.events) {
         const d = deps.deletions.size > 0 ? deps.deletions.covering(e) : undefined;
         if (d) discard(d);
-        else if (write) rows.push(k.toRow(e, deps.retentionDays));
+        else if (write) rows.push(k.toCells(e, deps.retentionDays));
       }
       if (rows.length >= deps.batchRows) await flush();
     }
