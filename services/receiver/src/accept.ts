@@ -14,6 +14,8 @@ import type { GrantPolicies } from './data/grant-policy.ts';
 import type { EventQuotas } from './data/event-quotas.ts';
 import type { GroupResolver } from './group-resolver.ts';
 import { bytesAsSent } from './as-sent.ts';
+import type { Remembered, RetryMemory } from './retry-memory.ts';
+import { SentUnacknowledged } from './produce-queue.ts';
 
 // The accept step every way in shares (a kind's route, the drain, OTLP): when the request
 // arrived and what "now" is for its defaults (received), then its events of one kind as
@@ -33,6 +35,8 @@ export interface IngestDeps {
   quotas: EventQuotas;
   /** The group each error event joins (group-resolver.ts). */
   groups: GroupResolver;
+  /** Requests answered 503 after they were sent on, by their hash: their ids for a retry (retry-memory.ts). */
+  retries: RetryMemory;
 }
 
 export interface Received {
@@ -43,22 +47,33 @@ export interface Received {
   /** "Now" in the defaults: the same first receive time. */
   defaultsTime: string;
   idempotencyKey?: string;
+  /** A retry of a request answered 503 after it was sent on (retry-memory.ts): its key, and what the first attempt left. */
+  retry?: { key: string; first: Remembered };
 }
 
 /**
  * When the request arrived and, with an Idempotency-Key, when it first did: a UUIDv7 key's
  * own time, or the time the receivers remembered for the key (one upsert; PostgreSQL out: 503,
- * rather than a retry stored twice).
+ * rather than a retry stored twice). Without a key, a retry of a request this receiver answered
+ * 503 after sending it on takes the first attempt's time (and, in produceAll, its ids).
  */
-export async function received(deps: Pick<IngestDeps, 'firstSeen'>, request: FastifyRequest, reply: FastifyReply): Promise<Received> {
+export async function received(deps: Pick<IngestDeps, 'firstSeen' | 'retries'>, request: FastifyRequest, reply: FastifyReply): Promise<Received> {
   const arrivedAt = Date.now() - reply.elapsedTime;
   const idempotencyKey = idempotencyKeyOf(request.headers[IDEMPOTENCY_HEADER]);
   let first = arrivedAt;
+  let retry: Received['retry'];
   if (idempotencyKey) {
     first = keyTime(idempotencyKey, arrivedAt) ?? (await deps.firstSeen(request.grant!.projectId, idempotencyKeyHash(idempotencyKey), new Date(arrivedAt))).getTime();
+  } else if (deps.retries.size > 0) {
+    const key = deps.retries.keyOf(request);
+    const remembered = key === undefined ? undefined : deps.retries.recall(key);
+    if (remembered) {
+      retry = { key: key!, first: remembered };
+      first = Date.parse(remembered.receivedAt);
+    }
   }
   const firstAt = new Date(first).toISOString();
-  return { arrivedAt, receivedAt: firstAt, defaultsTime: firstAt, idempotencyKey };
+  return { arrivedAt, receivedAt: firstAt, defaultsTime: firstAt, idempotencyKey, retry };
 }
 
 /**
@@ -83,15 +98,20 @@ export async function produceAll(deps: IngestDeps, request: FastifyRequest, at: 
   const grant = request.grant!;
   // Errors join their group first (a merged group's target, a previous rule's group): the answer names it.
   if (events.error?.length) await deps.groups.resolve(grant.projectId, events.error as ErrorEvent[]);
+  const firsts: Partial<Record<EventKind, string>> = {};
   const batches = (Object.entries(events) as Array<[EventKind, unknown[]]>).map(([kind, list]): [EventKind, unknown[]] => {
-    // Ids first (an Idempotency-Key's are by position in the request), so sampling keeps each event's own id.
-    const ids = at.idempotencyKey ? idempotentEventIds(grant.projectId, at.idempotencyKey, request.bodyDigest ?? '', kind, list.length) : sequentialIds(list.length);
+    // Ids first (an Idempotency-Key's are by position in the request), so sampling keeps each event's own id;
+    // a retry of a request answered 503 after it was sent on counts up from the first attempt's (retry-memory.ts).
+    const ids = at.idempotencyKey
+      ? idempotentEventIds(grant.projectId, at.idempotencyKey, request.bodyDigest ?? '', kind, list.length)
+      : sequentialIds(list.length, at.retry?.first.firsts[kind]);
+    if (ids.length > 0) firsts[kind] = ids[0];
     return [kind, newEvents(list as never, ids)];
   });
   const admitted = admitAll(deps, grant, batches);
   // One scrubbing budget for the whole request, whatever kinds it carries (docs/data.md#scrubbing).
   const budget = scrubBudget();
-  await Promise.all(
+  const outcomes = await Promise.allSettled(
     admitted.map((a) =>
       // Sampling that left events out changed the request: it cannot go as sent.
       send(deps, request, at, a, budget, sent?.kind === a.kind && a.events.length === events[a.kind]?.length ? sent.body : undefined).catch((err) => {
@@ -100,6 +120,19 @@ export async function produceAll(deps: IngestDeps, request: FastifyRequest, at: 
       }),
     ),
   );
+  const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (!failed) {
+    if (at.retry) deps.retries.forget(at.retry.key); // stored: an identical body from now on is a new request
+    return;
+  }
+  // Answered 503 with some of it maybe written (a send in flight, or another kind's message
+  // acknowledged): its retry must write the same events (docs/api.md, "A 503 retried").
+  const maybeWritten = outcomes.some((o) => o.status === 'fulfilled' || o.reason instanceof SentUnacknowledged);
+  if (maybeWritten && !at.idempotencyKey) {
+    const key = at.retry?.key ?? deps.retries.keyOf(request);
+    if (key !== undefined) deps.retries.remember(key, { receivedAt: at.receivedAt, firsts });
+  }
+  throw failed.reason;
 }
 
 async function send<K extends EventKind>(deps: IngestDeps, request: FastifyRequest, at: Received, a: Admitted<K>, budget: ScrubBudget, sent: unknown) {
