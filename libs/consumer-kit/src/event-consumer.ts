@@ -2,7 +2,8 @@ import { decodeMessage, UnsupportedVersion, type DeletionEvent, type Envelope, t
 import type { EventKind } from '@devtrail/kinds';
 import type { ConsumedMessage } from '@devtrail/message-log';
 import { followDeletions, type DeletionFollower } from './deletion-follower.ts';
-import { createTopicConsumer, type Decoded, type TopicConsumer, type TopicConsumerOptions } from './topic-consumer.ts';
+import { createTopicConsumer, ensureGroupTopics, type Decoded, type TopicConsumer, type TopicConsumerOptions } from './topic-consumer.ts';
+import { groupTopics } from './group-topics.ts';
 
 // A consumer of one of devtrail's own topics: the kit reads every message version it knows
 // (a request's batch of events, or the older one event per message), so a consumer only
@@ -110,11 +111,16 @@ export function createEventConsumer<K extends EventKind, T = Envelope<K>>(opts: 
     for (const item of items) await each!(item);
   };
   if (!honour) return consumer;
+  const own = groupTopics(rest.groupId);
+  const deadLetterTopic = rest.deadLetterTopic ?? own.deadLetter;
+  const redriveTopic = rest.redriveTopic === undefined ? own.redrive : rest.redriveTopic;
   return {
     ...consumer,
     async start() {
+      // The group's topics first, sized after the topic it reads: the follower's dead letters go there too.
+      if (rest.createTopics !== false) await ensureGroupTopics(rest.messageLog, topics.of(kind), redriveTopic ? [deadLetterTopic, redriveTopic] : [deadLetterTopic]);
       // The deletions known now, before the first event is read; then each new one as it comes.
-      follower = await followDeletions({ ...rest, topic: topics.deletions(), onDeletion });
+      follower = await followDeletions({ ...rest, deadLetterTopic, topic: topics.deletions(), onDeletion });
       await consumer.start();
     },
     async stop() {

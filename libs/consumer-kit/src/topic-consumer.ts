@@ -159,6 +159,19 @@ class GaveUp extends Failure {
   }
 }
 
+/**
+ * A group's own topics (its dead letters, its redrive topic), created before anything may be
+ * sent to them (a topic the broker does not host would stall the partition that needs it), with
+ * as many partitions as the topic the group reads (docs/topics.md). Topics that exist are left as they are.
+ */
+export async function ensureGroupTopics(messageLog: MessageLog, source: string, topics: string[]): Promise<void> {
+  const partitions = await messageLog.watermarks(source).then(
+    (w) => Math.max(1, w.length),
+    () => 1,
+  );
+  await messageLog.ensureTopics(topics, partitions);
+}
+
 export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicConsumer {
   const batchRows = opts.batchRows ?? 10_000;
   const batchMs = opts.batchMs ?? 1000;
@@ -345,15 +358,7 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
 
   return {
     async start() {
-      // The group's own topics exist before anything may be sent to them (a topic the broker
-      // does not host would stall the partition that needs it): as many partitions as the source.
-      if (opts.createTopics !== false) {
-        const partitions = await opts.messageLog.watermarks(opts.topic).then(
-          (w) => Math.max(1, w.length),
-          () => 1,
-        );
-        await opts.messageLog.ensureTopics(redriveTopic ? [deadLetterTopic, redriveTopic] : [deadLetterTopic], partitions);
-      }
+      if (opts.createTopics !== false) await ensureGroupTopics(opts.messageLog, opts.topic, redriveTopic ? [deadLetterTopic, redriveTopic] : [deadLetterTopic]);
       running = true;
       timer = setInterval(() => {
         // At most one timed flush waits at a time, so an outage cannot pile up batches.

@@ -157,6 +157,34 @@ describe('event consumer kit', () => {
     ]);
   });
 
+  it("makes the group's dead-letter topic, its default or the one it names, with as many partitions as the topic it reads, before following deletions", async () => {
+    const log = createMemoryLog();
+    await log.ensureTopics(topics.all(), 4);
+    await log.ensureTopics([topics.deletions()], 1);
+    const partitions = (t: string) =>
+      log.watermarks(t).then(
+        (w) => w.length,
+        () => 0,
+      );
+    const plain = createEventConsumer({ kind: 'log', topics, name: 'p', messageLog: log, groupId: 'plain', batchMs: 50, write: async () => {} });
+    const named = createEventConsumer({
+      kind: 'log',
+      topics,
+      name: 'n',
+      messageLog: log,
+      groupId: 'named',
+      deadLetterTopic: 'named-letters',
+      batchMs: 50,
+      write: async () => {},
+    });
+    opened.push({ log, c: plain }, { log, c: named });
+    await plain.start();
+    await named.start();
+    expect(await partitions('plain.dlq')).toBe(4);
+    expect(await partitions('named-letters')).toBe(4);
+    expect(await partitions('named.dlq')).toBe(0);
+  });
+
   it('can take one event at a time', async () => {
     const got: string[] = [];
     const log = createMemoryLog();
