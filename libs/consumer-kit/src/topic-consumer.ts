@@ -93,6 +93,18 @@ export interface ConsumerHooks {
   discarded?(count: number): void;
   /** A failed write or dead-letter produce is tried again. */
   retried?(cause: 'retryable' | 'unknown'): void;
+  /** A flush's write is done: when it started and ended, and where its items came from (a consumer's own timing). */
+  flushed?(timing: FlushTiming): void;
+}
+
+/** One flush's write and the messages it wrote (ConsumerHooks.flushed). */
+export interface FlushTiming {
+  items: number;
+  /** Epoch ms. */
+  writeStartedAt: number;
+  writeEndedAt: number;
+  /** Its messages, as runs of one partition handed over by one fetch (the message log's fetchedAt, epoch ms, null when unknown). */
+  runs: Array<{ topic: string; partition: number; from: string; to: string; fetchedAt: number | null }>;
 }
 
 export interface ConsumerStats {
@@ -303,6 +315,21 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
     }
   }
 
+  /** A flush's messages as runs of one partition and one fetch, in order. */
+  function runsOf(items: Item<T>[]): FlushTiming['runs'] {
+    const runs: FlushTiming['runs'] = [];
+    let last: ConsumedMessage | undefined;
+    for (const { message: m } of items) {
+      if (m === last) continue;
+      last = m;
+      const fetchedAt = m.fetchedAt ?? null;
+      const run = runs.findLast((r) => r.topic === m.topic && r.partition === m.partition);
+      if (run && run.fetchedAt === fetchedAt) run.to = m.offset;
+      else runs.push({ topic: m.topic, partition: m.partition, from: m.offset, to: m.offset, fetchedAt });
+    }
+    return runs;
+  }
+
   /** One append time per message of a flush (its items are all written or dead-lettered now). */
   function appendTimes(items: Item<T>[]): number[] {
     const out: number[] = [];
@@ -327,8 +354,10 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
       if (items.length === 0 && bad.length === 0 && upTo.size === 0) return;
       await sendDead(bad, ctx);
       if (items.length > 0) {
+        const writeStartedAt = Date.now();
         await writeIsolating(items, ctx);
         if (hooks.visible) hooks.visible(appendTimes(items));
+        if (hooks.flushed) hooks.flushed({ items: items.length, writeStartedAt, writeEndedAt: Date.now(), runs: runsOf(items) });
       }
       stats.batches++;
       stats.lastWriteAt = new Date().toISOString();

@@ -252,6 +252,7 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
             partitionsConsumedConcurrently: 1,
             eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
               if (batch.messages.length === 0 || isStale()) return;
+              const fetchedAt = Date.now();
               const messages: ConsumedMessage[] = batch.messages.map((m) => {
                 // Key and headers are decoded when first read: sinks read only the value.
                 let key: string | null | undefined;
@@ -268,6 +269,7 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
                     return (headers ??= headerStrings(m.headers));
                   },
                   timestamp: Number(m.timestamp),
+                  fetchedAt,
                 };
               });
               const ctx: BatchContext = { heartbeat, isRunning: () => running && isRunning() && !isStale() };
