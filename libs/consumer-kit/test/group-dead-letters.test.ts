@@ -78,13 +78,17 @@ describe.skipIf(!up)(`each consumer group's dead letters are its own${up ? '' : 
       createEventConsumer({ kind: 'log', topics: sized, name: group, groupId: group, messageLog: log, batchMs: 100, deadLetterTopic, write: async () => {} });
     const plain = make(`${prefix}sized-default`);
     const named = make(`${prefix}sized-named`, `${prefix}sized-letters`);
-    running.push(plain, named);
-    await plain.start();
-    await named.start();
-    expect(await partitions(`${prefix}sized-default.dlq`)).toBe(3);
-    expect(await partitions(`${prefix}sized-default.redrive`)).toBe(3);
-    expect(await partitions(`${prefix}sized-letters`)).toBe(3);
-    expect(await partitions(`${prefix}sized-named.dlq`), 'the default topic of a group that names its own').toBe(0);
+    try {
+      await plain.start();
+      await named.start();
+      expect(await partitions(`${prefix}sized-default.dlq`)).toBe(3);
+      expect(await partitions(`${prefix}sized-default.redrive`)).toBe(3);
+      expect(await partitions(`${prefix}sized-letters`)).toBe(3);
+      expect(await partitions(`${prefix}sized-named.dlq`), 'the default topic of a group that names its own').toBe(0);
+    } finally {
+      await plain.stop();
+      await named.stop();
+    }
   });
 
   it('dead-letters to each group its own, leaves devtrail.<kind>.dlq untouched, and redrives once after a fix', { timeout: 120_000 }, async () => {
