@@ -18,6 +18,8 @@ export interface BenchArgs {
   consumers: number;
   /** Messages written to the logs topic before the consumer-only run. */
   prefill: number;
+  /** The message version of the prefill: 3, a log request as sent (what receivers write for a clean request), or 2, the JSON envelope. */
+  envelope: 2 | 3;
   /** Extra environment for the spawned services, e.g. --env CONSUMER_BATCH_ROWS=50000. */
   env: Record<string, string>;
   /** Writes V8 CPU profiles of the receiver and consumers into this folder. */
@@ -37,6 +39,7 @@ export const USAGE = `npm run bench -- [flags]
   --consumers N                 consumers processes, distributed mode (default 1)
   --consumer-only               prefill the logs topic, then time ONE consumers process
   --prefill N                   messages for --consumer-only (default 1000000)
+  --envelope 2|3                message version of the prefill (default 3: requests as sent; 2: JSON envelopes)
   --env K=V                     extra environment for the spawned services (repeatable)
   --cpu-prof DIR                write .cpuprofile files of the spawned services into DIR
   --out FILE                    JSON results (default bench/results/latest.json)`;
@@ -54,6 +57,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     sampleEvery: 20,
     consumers: 1,
     prefill: 1_000_000,
+    envelope: 3,
     env: {},
     cpuProf: null,
     out: 'bench/results/latest.json',
@@ -103,6 +107,12 @@ export function parseArgs(argv: string[]): BenchArgs {
       case '--prefill':
         a.prefill = Math.floor(num(flag, next(), 1));
         break;
+      case '--envelope': {
+        const v = next();
+        if (v !== '2' && v !== '3') throw new Error('--envelope is 2 or 3');
+        a.envelope = v === '2' ? 2 : 3;
+        break;
+      }
       case '--env': {
         const kv = next() ?? '';
         const eq = kv.indexOf('=');

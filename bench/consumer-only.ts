@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, CompressionTypes, logLevel } from 'kafkajs';
-import { encodeBatch, newEvents, topicNames } from '@devtrail/contract';
+import { encodeAsSent, encodeBatch, newEvents, sequentialIds, topicNames } from '@devtrail/contract';
 import { logBatchSchema, logsToEvents } from '@devtrail/kinds';
 import { createKafkaLog } from '@devtrail/message-log';
 import { pipeline } from '../test/support/processes.ts';
 import { STACK } from '../test/support/stack.ts';
 import type { BenchArgs } from './args.ts';
-import { logBatch } from './payloads.ts';
+import { logBatch, logLines } from './payloads.ts';
 import { MemorySampler } from './proc-memory.ts';
 import { readMetrics } from './consumer-metrics.ts';
 import { cpuProfEnv, deleteTopics } from './targets.ts';
 import { CpuMeter, stackPids } from './cpu-usage.ts';
 
 // Consumer throughput on its own: the logs topic of a fresh namespace is filled with
-// `prefill` envelopes (encoded exactly as the receiver encodes them), then ONE consumers
+// `prefill` messages (encoded exactly as the receiver encodes them: a log request as sent,
+// message version 3, or with --envelope 2 the JSON envelope), then ONE consumers
 // process (logs sink only) is started and timed until it has written them all and its
 // lag is 0.
 
@@ -51,8 +52,8 @@ export async function runConsumerOnly(args: BenchArgs, log: (m: string) => void)
     await kafkaLog.ensureTopics(topics.all(), Number(p.env.KAFKA_PARTITIONS ?? 3));
     await kafkaLog.close();
 
-    log(`namespace ${p.ns}: writing ${args.prefill.toLocaleString()} log envelopes to ${topics.of('log')}`);
-    const prefill = await fillTopic(topics.of('log'), args.prefill, args.batch, log);
+    log(`namespace ${p.ns}: writing ${args.prefill.toLocaleString()} log events (message version ${args.envelope}) to ${topics.of('log')}`);
+    const prefill = await fillTopic(topics.of('log'), args.prefill, args.batch, args.envelope, log);
     log(`prefill: ${prefill.messagesPerSec.toLocaleString()} messages/s`);
 
     const t0 = performance.now();
@@ -85,7 +86,7 @@ export async function runConsumerOnly(args: BenchArgs, log: (m: string) => void)
       .catch(() => null);
     return {
       mode: 'consumer-only',
-      config: { prefill: args.prefill, env: args.env },
+      config: { prefill: args.prefill, envelope: args.envelope, env: args.env },
       prefill,
       cpuCores,
       consumer: {
@@ -109,7 +110,7 @@ export async function runConsumerOnly(args: BenchArgs, log: (m: string) => void)
 }
 
 /** Produces `n` log events as the receiver encodes them (one message per request of `perMessage` events), a few sends in flight. */
-async function fillTopic(topic: string, n: number, perMessage: number, log: (m: string) => void) {
+async function fillTopic(topic: string, n: number, perMessage: number, envelope: 2 | 3, log: (m: string) => void) {
   const kafka = new Kafka({ clientId: 'bench-prefill', brokers: STACK.kafkaBrokers, logLevel: logLevel.WARN });
   const producer = kafka.producer({ allowAutoTopicCreation: false });
   await producer.connect();
@@ -121,13 +122,28 @@ async function fillTopic(topic: string, n: number, perMessage: number, log: (m: 
   // A pool of realistic events, each sent many times under a fresh event id (a new row each time).
   const now = new Date().toISOString();
   const pool = Array.from({ length: 10 }, () => logsToEvents(logBatchSchema.parse(JSON.parse(logBatch(1000))), now)).flat();
+  // Version 3: a pool of request bodies of each size a chunk needs, each sent under fresh event ids.
+  const bodies = new Map<number, Buffer[]>();
+  const bodyOf = (size: number) => {
+    let list = bodies.get(size);
+    if (!list) bodies.set(size, (list = Array.from({ length: 20 }, () => Buffer.from(JSON.stringify(logLines(size))))));
+    return list[next++ % list.length];
+  };
   let next = 0;
   const nextChunk = () => {
     const size = Math.min(chunk, n - made);
     made += size;
     const out = [];
     for (let i = 0; i < size; i += perMessage) {
-      const events = Array.from({ length: Math.min(perMessage, size - i) }, () => pool[next++ % pool.length]);
+      const count = Math.min(perMessage, size - i);
+      if (envelope === 3) {
+        const ids = sequentialIds(count);
+        out.push(
+          encodeAsSent({ kind: 'log', projectId, receivedAt: now, body: bodyOf(count), ids, retentionDays: 30, certificate: 'unchanged rules=none', key: ids[0] }),
+        );
+        continue;
+      }
+      const events = Array.from({ length: count }, () => pool[next++ % pool.length]);
       out.push(encodeBatch('log', projectId, now, newEvents(events)));
     }
     return out;

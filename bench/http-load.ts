@@ -28,7 +28,7 @@ export class Client {
     this.agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
   }
 
-  post(path: string, body: string | Buffer, contentType = 'application/json'): Promise<Outcome> {
+  post(path: string, body: string | Buffer, contentType = 'application/json', headers: Record<string, string> = {}): Promise<Outcome> {
     return new Promise((resolve) => {
       const t0 = performance.now();
       const req = http.request(
@@ -38,7 +38,7 @@ export class Client {
           port: this.url.port,
           method: 'POST',
           path,
-          headers: { authorization: `Bearer ${this.key}`, 'content-type': contentType, 'content-length': Buffer.byteLength(body) },
+          headers: { authorization: `Bearer ${this.key}`, 'content-type': contentType, 'content-length': Buffer.byteLength(body), ...headers },
         },
         (res) => {
           const chunks: Buffer[] = [];

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { KINDS } from '@devtrail/kinds';
 import type { BenchArgs } from './args.ts';
 import { Client, runLoop, type Outcome } from './http-load.ts';
-import { BodyPool, errorReport, llmCall, logBatch, newProbeId, newSpanId, span } from './payloads.ts';
+import { BodyPool, errorReport, llmCall, logBatch, newProbeId, newSpanId, span, uuidv7 } from './payloads.ts';
+import { bodyDigest, IDEMPOTENCY_HEADER, idempotentEventIds } from '../services/receiver/src/idempotency.ts';
+import { STACK } from '../test/support/stack.ts';
+import { visibilityBreakdown, type Breakdown, type SentProbe } from './visibility-breakdown.ts';
 import { OTLP_LOGS, otlpLogBatch } from './otlp-payloads.ts';
 import { MemorySampler } from './proc-memory.ts';
 import { MetricsSampler } from './consumer-metrics.ts';
@@ -21,6 +24,8 @@ export interface LoadResult {
   logs: { requests: number; ok: number; statuses: Record<string, number>; eventsPerSec: number; requestsPerSec: number; latencyMs: Summary };
   kinds: Record<Exclude<ProbeKind, 'log'>, { requests: number; ok: number; statuses: Record<string, number>; latencyMs: Summary }>;
   visibleMs: Record<ProbeKind, Summary & { missing: number }>;
+  /** Distributed, native logs: where the log probes' POST-to-visible went (visibility-breakdown.ts). */
+  visibleBreakdown?: Breakdown;
   visibilityPolls: { polls: number; errors: number; lastError: string | null; pollMs: Summary };
   receiverMemoryMb: { startMb: number; peakMb: number; endMb: number; hwmMb: number };
   /** Average cores used during the load, per process. */
@@ -89,6 +94,9 @@ async function measure(args: BenchArgs, target: Target, runTag: string, log: (m:
   const logOutcomes: Outcome[] = [];
   const kindOutcomes: Record<keyof typeof KIND_PATH, Outcome[]> = { error: [], span: [], llm: [] };
   let probeSeq = 0;
+  // Log probes go with an Idempotency-Key (a UUIDv7, as the SDK sends): their message's key is then known.
+  const sent = new Map<string, SentProbe>();
+  const breakdown = target.mode === 'distributed' && target.topicPrefix !== undefined && args.protocol === 'native';
 
   log(
     `load: ${args.seconds} s, ${args.concurrency} in flight, ${args.batch} logs a request (${args.protocol === 'otlp' ? 'OTLP/HTTP protobuf to /v1/logs' : 'JSON to /ingest/logs'}), ${args.rate ? `${args.rate} req/s` : 'unthrottled'}; errors/traces/llm at ${args.kindRate} req/s each`,
@@ -102,6 +110,15 @@ async function measure(args: BenchArgs, target: Target, runTag: string, log: (m:
     durationMs: args.seconds * 1000,
     send: async (seq) => {
       const probe = seq % args.sampleEvery === 0 ? newProbeId(runTag, probeSeq++) : undefined;
+      if (probe && breakdown) {
+        const body = sender.build(args.batch, probe) as string;
+        const key = uuidv7();
+        sent.set(probe, { marker: probe, firstId: idempotentEventIds(target.projectId, key, bodyDigest(body), 'log', 1)[0], sentWall: Date.now() });
+        const o = await client.post(sender.path, body, sender.type, { [IDEMPOTENCY_HEADER]: key });
+        logOutcomes.push(o);
+        if (o.status === 200) tracker.add('log', probe, o.at);
+        return;
+      }
       const o = await client.post(sender.path, probe ? sender.build(args.batch, probe) : pool.take(), sender.type);
       logOutcomes.push(o);
       if (probe && o.status === 200) tracker.add('log', probe, o.at);
@@ -139,6 +156,19 @@ async function measure(args: BenchArgs, target: Target, runTag: string, log: (m:
   log(`load done; waiting for the last probes (${tracker.pendingCount} pending) and for the consumers to catch up`);
   const [, caughtUp] = await Promise.all([tracker.drain(60_000), waitCaughtUp(samplers, 60_000)]);
   await tracker.stop();
+  const visibleBreakdown = breakdown
+    ? await visibilityBreakdown({
+        brokers: STACK.kafkaBrokers,
+        topic: `${target.topicPrefix}${KINDS.log.name}`,
+        consumerUrls: target.consumers.map((c) => c.url),
+        sink: `${KINDS.log.name}-sink`,
+        sent,
+        seen: tracker.seen,
+      }).catch((err) => {
+        log(`no visibility breakdown: ${(err as Error).message}`);
+        return undefined;
+      })
+    : undefined;
   samplers.forEach((s) => s.stop());
   pool.close();
   client.close();
@@ -168,6 +198,7 @@ async function measure(args: BenchArgs, target: Target, runTag: string, log: (m:
     logs: { ...logs, eventsPerSec: Math.round((logs.ok * args.batch) / secs), requestsPerSec: Math.round((logs.ok / secs) * 10) / 10 },
     kinds: { error: tally(kindOutcomes.error), span: tally(kindOutcomes.span), llm: tally(kindOutcomes.llm) },
     visibleMs: Object.fromEntries(PROBE_KINDS.map((k) => [k, { ...summarize(tracker.latencies[k]), missing: missingByKind[k] }])) as LoadResult['visibleMs'],
+    visibleBreakdown,
     visibilityPolls: { polls: tracker.polls, errors: tracker.pollErrors, lastError: tracker.lastPollError, pollMs: summarize(tracker.pollMs) },
     receiverMemoryMb: memory,
     cpuCores,

@@ -141,4 +141,11 @@ export function llmCall(service: string): string {
 }
 
 export const newProbeId = (run: string, seq: number) => `bench-probe ${run}-${seq}`;
+
+/** A UUID version 7 (its first 48 bits the time in ms), what @devtrail/sdk sends as an Idempotency-Key. */
+export function uuidv7(): string {
+  const x = Date.now().toString(16).padStart(12, '0') + hex(10);
+  const variant = ((Number.parseInt(x[16], 16) & 0x3) | 0x8).toString(16);
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-7${x.slice(13, 16)}-${variant}${x.slice(17, 20)}-${x.slice(20, 32)}`;
+}
 export const newSpanId = () => hex(8);

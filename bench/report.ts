@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { ROOT } from '../test/support/processes.ts';
 import type { LoadResult } from './load-run.ts';
 import type { ConsumerOnlyResult } from './consumer-only.ts';
+import { STAGES, type Breakdown } from './visibility-breakdown.ts';
 
 // Prints the figures as a table with the issue's bars beside them, and writes them as JSON.
 
@@ -55,6 +56,21 @@ export function loadTable(r: LoadResult): string {
   for (const [name, cores] of Object.entries(r.cpuCores)) bar(`CPU ${name}`, `${cores.toFixed(2)} cores`, '', null);
   bar('visibility polls (p50 round trip)', `${r.visibilityPolls.polls} (${fmt(r.visibilityPolls.pollMs.p50, ' ms')})`, '', null);
   return table(rows);
+}
+
+/** Where the log probes' POST-to-visible went, stage by stage, and the slowest probes' stages. */
+export function breakdownTable(b: Breakdown): string {
+  const w = Math.max(...STAGES.map(([name]) => name.length));
+  const lines = [
+    `  where POST-to-visible goes (log probes: ${b.probes} broken down${b.unmatched ? `, ${b.unmatched} not found` : ''}; ms)`,
+    `  ${'stage'.padEnd(w)}  ${'p50'.padStart(6)}  ${'p99'.padStart(6)}  ${'max'.padStart(6)}  slowest probes  what`,
+  ];
+  for (const [name, what] of STAGES) {
+    const s = b.stages[name];
+    const slow = b.slowest.map((r) => fmt(r[name]).padStart(6)).join(' ');
+    lines.push(`  ${name.padEnd(w)}  ${fmt(s.p50).padStart(6)}  ${fmt(s.p99).padStart(6)}  ${fmt(s.max).padStart(6)}  ${slow}  ${what}`);
+  }
+  return lines.join('\n');
 }
 
 export function consumerOnlyTable(r: ConsumerOnlyResult): string {

@@ -3,7 +3,7 @@ import { execSync } from 'node:child_process';
 import { parseArgs } from './args.ts';
 import { runLoad } from './load-run.ts';
 import { runConsumerOnly } from './consumer-only.ts';
-import { consumerOnlyTable, loadTable, writeResults } from './report.ts';
+import { breakdownTable, consumerOnlyTable, loadTable, writeResults } from './report.ts';
 import { stackUp } from '../test/support/stack.ts';
 
 // `npm run bench -- [flags]` (see args.ts or --help). A script, not a test: it starts
@@ -44,6 +44,7 @@ async function main() {
       `\ndevtrail bench: ${r.mode}, ${r.durationS} s, ${args.concurrency} in flight, ${args.batch} logs a request${args.protocol === 'otlp' ? ' as OTLP/HTTP protobuf' : ''} (${machine.cpus} CPUs, load average at start ${machine.loadAvgAtStart.join(' ')})\n`,
     );
     console.log(loadTable(r));
+    if (r.visibleBreakdown) console.log(`\n${breakdownTable(r.visibleBreakdown)}`);
     const path = writeResults(args.out, r, { started, commit, machine });
     console.log(`\n  written to ${path}`);
   }

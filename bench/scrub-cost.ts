@@ -39,7 +39,7 @@ const measure = (name: string, rules: unknown[], defaults: boolean, size?: numbe
   const unlimited = { take: () => true, charge: () => {} };
   const make = () => {
     const s = compileScrubber(policy, 'salt')!;
-    return { tree: (v: unknown) => s.tree(v, unlimited), text: (t: string) => s.text(t, unlimited) };
+    return { tree: (v: unknown) => s.tree(v, unlimited), text: (t: string) => s.text(t, unlimited), edits: s.edits };
   };
   let worst = { input: '', ns: 0, warm: 0 };
   for (const [input, text] of Object.entries(INPUTS)) {

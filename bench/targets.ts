@@ -29,6 +29,8 @@ export interface Target {
   /** Processes whose CPU time is reported (cpu-usage.ts). */
   processes: Record<string, () => number[]>;
   lookup: Lookup;
+  /** Distributed: the namespace's topic prefix (the visibility breakdown reads the logs topic). */
+  topicPrefix?: string;
   /** Last output of the spawned processes, for a failure report. */
   output(): string;
   close(): Promise<void>;
@@ -119,6 +121,7 @@ export async function startDistributed(o: TargetOptions): Promise<Target & { pip
         ...stackPids(),
       },
       lookup: clickhouseLookup(ch, p.env.CLICKHOUSE_DATABASE, project.id),
+      topicPrefix: p.env.KAFKA_TOPIC_PREFIX,
       output: () => procs.map((x) => `--- ${x.name}\n${x.output().slice(-3000)}`).join('\n'),
       close: closeAll,
     };

@@ -18,9 +18,19 @@ export interface Probe {
 /** Which of these markers the store shows now, per kind. */
 export type Lookup = (pending: Record<ProbeKind, Probe[]>) => Promise<Set<string>>;
 
+/** A probe the store showed: when its 200 came, when the poll that showed it started, and its answer (Date.now() ms). */
+export interface Seen {
+  kind: ProbeKind;
+  marker: string;
+  ackWall: number;
+  pollStartWall: number;
+  seenWall: number;
+}
+
 export class VisibilityTracker {
   private pending = new Map<string, Probe>();
   readonly latencies: Record<ProbeKind, number[]> = { log: [], error: [], span: [], llm: [] };
+  readonly seen: Seen[] = [];
   polls = 0;
   pollErrors = 0;
   lastPollError: string | null = null;
@@ -62,14 +72,17 @@ export class VisibilityTracker {
     const byKind: Record<ProbeKind, Probe[]> = { log: [], error: [], span: [], llm: [] };
     for (const p of this.pending.values()) byKind[p.kind].push(p);
     const t0 = performance.now();
+    const pollStartWall = Date.now();
     try {
       const seen = await this.lookup(byKind);
       const at = performance.now();
+      const seenWall = Date.now();
       this.polls++;
       this.pollMs.push(at - t0);
       for (const [k, p] of this.pending) {
         if (p.ackAt <= t0 && seen.has(p.marker)) {
           this.latencies[p.kind].push(at - p.ackAt);
+          this.seen.push({ kind: p.kind, marker: p.marker, ackWall: p.ackWall, pollStartWall, seenWall });
           this.pending.delete(k);
         }
       }

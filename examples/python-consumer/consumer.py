@@ -53,13 +53,35 @@ def load_schemas(where):
         root = get(file)
         for branch in root["anyOf"]:  # one branch per kind
             kind = branch["properties"]["kind"]["enum"][0]
-            alone = lambda s: validator({**s, "$defs": root.get("$defs", {})})  # noqa: E731
+            alone = lambda s, root=root: validator({**s, "$defs": root.get("$defs", {})})  # noqa: E731
             if "events" in branch["properties"]:  # a batch: its top with the events left out, and each event
                 top = {**branch, "properties": {**branch["properties"], "events": {"type": "array"}}}
-                validators[(int(version), kind)] = (alone(top), alone(branch["properties"]["events"]["items"]))
+                validators[(int(version), kind)] = (alone(top), alone(branch["properties"]["events"]["items"]), "events")
             else:  # one event per message: the message is the event
-                validators[(int(version), kind)] = (None, alone(branch))
-    return index, validators
+                validators[(int(version), kind)] = (None, alone(branch), None)
+    # A request as sent (version 3): its kind is the dt-kind header, its facts are headers, and each
+    # item of its records field is one event, whose id is in dt-event-ids.
+    as_sent = index.get("as_sent")
+    for kind, spec in (as_sent or {}).get("kinds", {}).items():
+        root, records = get(spec["file"]), spec["records"]
+        alone = lambda s, root=root: validator({**s, "$defs": root.get("$defs", {})})  # noqa: E731
+        top = {k: v for k, v in root.items() if k != "$defs"}
+        top = {**top, "properties": {**top["properties"], records: {"type": "array"}}}
+        validators[(int(as_sent["version"]), kind)] = (alone(top), alone(root["properties"][records]["items"]), records)
+    return index, validators, (as_sent or {}).get("version")
+
+
+def event_ids(header, count):
+    """The event ids of a version-3 message (docs/topics.md): one per event, or the first of a
+    sequence whose next ids count up in the last 12 hex digits, modulo 2^48."""
+    listed = (header or "").split(",")
+    if len(listed) == count:
+        return listed
+    if len(listed) == 1 and len(listed[0]) == 36:
+        first = listed[0]
+        head, tail = first[:-12], int(first[-12:], 16)
+        return [first] + [head + format((tail + i) % (1 << 48), "012x") for i in range(1, count)]
+    raise ValueError(f"dt-event-ids names {len(listed)} ids for {count} events")
 
 
 class State:
@@ -132,7 +154,7 @@ def main():
     ap.add_argument("--crash-after-batches", type=int, help=argparse.SUPPRESS)  # the test's crash between our commit and Kafka's
     args = ap.parse_args()
 
-    index, validators = load_schemas(args.schemas)
+    index, validators, as_sent_version = load_schemas(args.schemas)
     versions = {v for v, _ in validators}
     kinds = args.kinds.split(",")
     topics = [args.prefix + index["topics"][k] for k in kinds]
@@ -206,34 +228,42 @@ def main():
                     totals["other_projects"] += 1
                     continue
                 try:
+                    version = int(headers.get("dt-schema-version", "0"))
                     value = json.loads(m.value())
-                    version = int(headers.get("dt-schema-version", value.get("schema_version", 0)))
+                    version = version or int(value.get("schema_version", 0))
                 except (ValueError, TypeError, AttributeError) as e:
-                    dead_letter(m, m.value(), f"undecodable: not a JSON envelope ({e})", headers)
+                    dead_letter(m, m.value(), f"undecodable: not a JSON message ({e})", headers)
                     totals["dead_letters"] += 1
                     continue
                 if version not in versions:
                     dead_letter(m, m.value(), f"undecodable: unknown schema version {version}", headers)
                     totals["dead_letters"] += 1
                     continue
-                # A batch (version 2): its top is checked alone, then each event: one bad event does not
-                # cost the others of its message (as devtrail's own consumers do). Version 1: one event.
-                kind = value.get("kind") if isinstance(value, dict) else None
-                top, each = validators.get((version, kind), (None, None))
-                batch = value.get("events") if top else [value]
-                top_errors = [e.message for e in top.iter_errors({**value, "events": []})] if top else []
+                # A batch (version 2: its events; version 3: a request's records): its top is checked
+                # alone, then each event: one bad event does not cost the others of its message (as
+                # devtrail's own consumers do). Version 1: one event.
+                as_sent = version == as_sent_version
+                kind = headers.get("dt-kind") if as_sent else value.get("kind") if isinstance(value, dict) else None
+                top, each, field = validators.get((version, kind), (None, None, None))
+                batch = value.get(field) if top and isinstance(value, dict) else [value]
+                top_errors = [e.message for e in top.iter_errors({**value, field: []})] if top and isinstance(value, dict) else []
+                try:
+                    ids = event_ids(headers.get("dt-event-ids"), len(batch)) if as_sent and isinstance(batch, list) else None
+                except ValueError as e:
+                    top_errors.append(str(e))
                 if each is None or top_errors or not isinstance(batch, list):
                     dead_letter(m, m.value(), f"undecodable: {'; '.join(top_errors[:3]) or f'not a {version} envelope of a known kind'}", headers)
                     totals["dead_letters"] += 1
                     continue
-                for e in batch:
+                for i, e in enumerate(batch):
                     errors = [x.message for x in each.iter_errors(e)]
                     if errors:
-                        letter = json.dumps({**value, "events": [e]}).encode() if top else m.value()
-                        dead_letter(m, letter, f"undecodable: bad {kind} event: {'; '.join(errors[:3])}", {**headers, "dt-event-count": "1"})
+                        letter = json.dumps({**value, field: [e]}).encode() if top else m.value()
+                        one = {"dt-event-count": "1", **({"dt-event-ids": ids[i]} if as_sent else {})}
+                        dead_letter(m, letter, f"undecodable: bad {kind} event: {'; '.join(errors[:3])}", {**headers, **one})
                         totals["dead_letters"] += 1
                         continue
-                    events.append((e["event_id"], kind))
+                    events.append((ids[i] if as_sent else e["event_id"], kind))
             if totals["messages"] == 0:
                 continue
             # Dead letters are durable before the state moves past their messages.

@@ -91,7 +91,7 @@ describe.skipIf(!up)(`every telemetry kind end to end${up ? '' : ` (skipped: ${N
     await c.run(async (batch) => {
       for (const m of batch) {
         const kind = m.headers['dt-kind'] as EventKind;
-        for (const env of decodeMessage(kind, m.value).events) (seen[kind] ??= []).push({ env, headers: m.headers, topic: m.topic });
+        for (const env of decodeMessage(kind, m).events) (seen[kind] ??= []).push({ env, headers: m.headers, topic: m.topic });
       }
     });
     await expect.poll(() => Object.values(seen).flat().length, { timeout: 15_000 }).toBeGreaterThanOrEqual(6);
@@ -111,6 +111,9 @@ describe.skipIf(!up)(`every telemetry kind end to end${up ? '' : ` (skipped: ${N
     expect(seen.span.map((s) => s.env.data)).toContainEqual({ ...span, environment: 'production', release: '', parent_span_id: '', duration_ms: 42 });
     expect(seen.llm[0].env.data).toMatchObject({ ...llm, latency_ms: 950, environment: 'production' });
     expect(seen.log[0].env.data).toMatchObject({ message: 'with trace', trace_id: traceId });
+    // A log request nothing had to change goes as sent (version 3), its facts in headers.
+    expect(seen.log[0].headers).toMatchObject({ 'dt-schema-version': '3', 'dt-kind': 'log', 'dt-project-id': project.id, 'dt-event-count': '1' });
+    expect(seen.log[0].headers['dt-scrub']).toMatch(/^unchanged rules=/);
   });
 
   it('makes every kind readable through the read API within 5 s, fields intact', async () => {

@@ -162,7 +162,7 @@ describe.skipIf(!up)(`devtrail replay${up ? '' : ` (skipped: ${NO_STACK_REASON})
     const log = createKafkaLog({ brokers: STACK.kafkaBrokers, clientId: 'replay-test' });
     const c = log.createConsumer({ groupId: group, topics: [topicNames(p.env.KAFKA_TOPIC_PREFIX).of('log')] });
     const messages: string[] = [];
-    await c.run(async (batch) => void messages.push(...batch.flatMap((m) => decodeMessage('log', m.value).events.map((e) => e.data.message))));
+    await c.run(async (batch) => void messages.push(...batch.flatMap((m) => decodeMessage('log', m).events.map((e) => e.data.message))));
     await expect.poll(() => messages.length, { timeout: 30_000 }).toBe(2);
     const busy = await replay(['log', '--group', group, '--from', 'earliest']);
     await c.stop();

@@ -192,7 +192,7 @@ describe.skipIf(!up).each(modes)(`generated bodies, one invariant (%s; seed ${FU
       const check = messageSchemaCheck();
       const messages = await t.producedMessages!();
       const refused = messages.flatMap((m) => {
-        const why = check(m.value);
+        const why = check(m.value, m.headers);
         return why ? [`${m.topic} ${m.partition}/${m.offset}: ${why}: ${String(m.value).slice(0, 300)}`] : [];
       });
       const events = messages.reduce((n, m) => n + Number(m.headers['dt-event-count'] ?? 1), 0);

@@ -45,6 +45,13 @@ export function createChdbStore(
         await session.insert({ table, values: body, format: 'JSONEachRow' });
         return { bytes: body.length };
       }),
+    insertCells: (table, columns, rows) =>
+      wrap(async () => {
+        if (rows.length === 0) return { bytes: 0 };
+        const body = Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n'));
+        await session.insert({ table, columns: [...columns], values: body, format: 'JSONCompactEachRow' });
+        return { bytes: body.length };
+      }),
     query: <T>(sql: string, params?: Record<string, unknown>, read?: ReadClass) =>
       boundedRead(reads, read, (settings) =>
         wrap(

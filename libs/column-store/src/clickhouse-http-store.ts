@@ -80,6 +80,19 @@ export function createClickHouseStore(opts: ClickHouseStoreOptions): ColumnStore
       const r = await wrap(client.insert({ table, values: rows as Record<string, unknown>[], format: 'JSONEachRow', clickhouse_settings: opts.insertSettings }));
       return { bytes: Number(r.summary?.written_bytes ?? 0) };
     },
+    async insertCells(table, columns, rows) {
+      if (rows.length === 0) return { bytes: 0 };
+      const r = await wrap(
+        client.insert({
+          table,
+          values: rows as unknown[][],
+          columns: columns as [string, ...string[]],
+          format: 'JSONCompactEachRow',
+          clickhouse_settings: opts.insertSettings,
+        }),
+      );
+      return { bytes: Number(r.summary?.written_bytes ?? 0) };
+    },
     query<T>(sql: string, params?: Record<string, unknown>, read?: ReadClass) {
       return boundedRead(opts.reads ?? SERVER_READ_LIMITS, read, (settings) =>
         wrap(client.query({ query: sql, query_params: params, format: 'JSONEachRow', clickhouse_settings: settings as ClickHouseSettings }).then((r) => r.json<T>())),

@@ -16,6 +16,11 @@ export interface ColumnStore {
   /** Inserts rows as JSONEachRow into a table of the store's database. */
   insert(table: string, rows: ReadonlyArray<Record<string, unknown>>): Promise<InsertResult>;
   /**
+   * Inserts rows given as their cells, in the order of `columns` (JSONCompactEachRow): the same
+   * rows as `insert` without a key per cell to build and write (the sinks' way, docs/architecture.md).
+   */
+  insertCells(table: string, columns: readonly string[], rows: ReadonlyArray<readonly unknown[]>): Promise<InsertResult>;
+  /**
    * Runs a SELECT with ClickHouse query parameters ({name:Type}); never string-built SQL. Every
    * read runs under the read limits the store was opened with (bounded-read.ts); `read` is its
    * place in the queue (a lookup unless said; a search waits behind lookups). A wrapper passes

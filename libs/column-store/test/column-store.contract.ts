@@ -123,6 +123,35 @@ export function columnStoreContract(name: string, open: (reads: ReadLimits) => P
       await store.command(`DROP TABLE ${after}`);
     });
 
+    it('writes the same rows from their cells (insertCells) as from row objects (insert), every kind, the extremes included', async () => {
+      const [a, b] = [randomUUID(), randomUUID()];
+      const now = new Date().toISOString();
+      const edge = logBatchSchema.parse({
+        logs: TIMESTAMP_EXTREMES.map((timestamp) => ({
+          level: 'warn',
+          message: `nul\u0000 "quoted" \\ ${'x'.repeat(1000)}`,
+          timestamp,
+          metadata: { big: 1e308, list: [1, 'a'] },
+        })),
+      });
+      const extra = logsToEvents(edge, now).map((d) => newEnvelope('log', a, now, d));
+      const base = [...sampleEnvelopes(a, 4), ...extra];
+      for (const kind of ['log', 'error', 'span', 'llm'] as const) {
+        const k = KINDS[kind];
+        const mine = base.filter((e) => e.kind === kind);
+        await store.insert(k.name, mine.map(toRow));
+        await store.insertCells(
+          k.name,
+          k.cellColumns,
+          mine.map((e) => k.toCells({ ...e, project_id: b } as never, 30)),
+        );
+        const read = (p: string) => store.query(`SELECT * EXCEPT project_id FROM ${k.name} WHERE project_id = {p:String} ORDER BY event_id`, { p });
+        const [fromRows, fromCells] = [await read(a), await read(b)];
+        expect(fromCells.length, kind).toBe(mine.length);
+        expect(fromCells, kind).toEqual(fromRows);
+      }
+    });
+
     it('answers ping', async () => {
       await expect(store.ping()).resolves.toBeUndefined();
     });

@@ -6,6 +6,8 @@ import { READ_LIMIT_DEFAULTS } from '@devtrail/column-store';
 
 /** The ingest body limit's default (docs/configuration.md); the SDK keeps a copy (libs/sdk/src/limits.ts). */
 export const INGEST_BODY_LIMIT_DEFAULT = 5 * 1024 * 1024;
+/** INGEST_RETRY_WINDOW_MS's default (docs/configuration.md). */
+export const INGEST_RETRY_WINDOW_DEFAULT_MS = 600_000;
 
 // Every setting devtrail reads, with its default, in one place. Parsed once at the
 // process edge (main.ts) and passed down; no other module reads process.env.
@@ -72,6 +74,7 @@ const envSchema = z.object({
   INGEST_BODY_LIMIT_BYTES: int(INGEST_BODY_LIMIT_DEFAULT),
   INGEST_MAX_PENDING_EVENTS: int(200_000),
   INGEST_ACK_TIMEOUT_MS: int(5000),
+  INGEST_RETRY_WINDOW_MS: z.coerce.number().int().min(0).max(86_400_000).default(INGEST_RETRY_WINDOW_DEFAULT_MS),
   KEY_CACHE_TTL_MS: int(60_000),
   KEY_CACHE_MAX_STALE_MS: int(600_000),
   RATE_LIMIT_PER_MINUTE: int(5000),
@@ -159,6 +162,8 @@ export interface Config {
     bodyLimitBytes: number;
     maxPendingEvents: number;
     ackTimeoutMs: number;
+    /** INGEST_RETRY_WINDOW_MS: how long a receiver remembers the event ids of a request it answered 503 after sending it on (docs/api.md). */
+    retryWindowMs: number;
     keyCacheTtlMs: number;
     keyCacheMaxStaleMs: number;
     defaultRateLimitPerMinute: number;
@@ -265,6 +270,7 @@ export function loadConfig(env: Record<string, string | undefined> = {}): Config
       bodyLimitBytes: e.INGEST_BODY_LIMIT_BYTES,
       maxPendingEvents: e.INGEST_MAX_PENDING_EVENTS,
       ackTimeoutMs: e.INGEST_ACK_TIMEOUT_MS,
+      retryWindowMs: e.INGEST_RETRY_WINDOW_MS,
       keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
       keyCacheMaxStaleMs: e.KEY_CACHE_MAX_STALE_MS,
       defaultRateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,

@@ -12,13 +12,24 @@ export const DLQ_HEADERS = {
   at: 'dt-dlq-at',
 } as const;
 
-/** `value` defaults to the source message's own bytes; `headers` override the source's. */
-export function deadLetter(m: ConsumedMessage, consumer: string, reason: string, value?: Buffer, headers: Record<string, string> = {}): OutgoingMessage {
+/**
+ * `value` defaults to the source message's own bytes; `headers` override `base`, the source's
+ * own headers unless the letter is a message of another version (a re-encoded event of a
+ * version-3 message: its headers describe its own value).
+ */
+export function deadLetter(
+  m: ConsumedMessage,
+  consumer: string,
+  reason: string,
+  value?: Buffer,
+  headers: Record<string, string> = {},
+  base = m.headers,
+): OutgoingMessage {
   return {
     key: m.key,
     value: value ?? m.value ?? Buffer.alloc(0),
     headers: {
-      ...m.headers,
+      ...base,
       ...headers,
       [DLQ_HEADERS.reason]: reason.slice(0, 1000),
       [DLQ_HEADERS.sourceTopic]: m.topic,

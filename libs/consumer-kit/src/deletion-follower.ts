@@ -17,6 +17,8 @@ type Options = Pick<
   'messageLog' | 'groupId' | 'name' | 'logger' | 'onDeadLetter' | 'sessionTimeoutMs' | 'heartbeatIntervalMs' | 'retryMaxMs'
 > & {
   topic: string;
+  /** The group's dead-letter topic (the event consumer's, which creates it: this follower creates none). */
+  deadLetterTopic: string;
   onDeletion?: (deletion: DeletionEvent) => Promise<void>;
 };
 
@@ -36,7 +38,10 @@ export async function followDeletions(o: Options): Promise<DeletionFollower> {
     messageLog: o.messageLog,
     groupId: `${o.groupId}.deletions`,
     topic: o.topic,
-    deadLetterTopic: `${o.groupId}.dlq`,
+    // The group's own topic, made by the event consumer with as many partitions as the topic it
+    // reads, not by this follower after the deletions topic (one partition).
+    deadLetterTopic: o.deadLetterTopic,
+    createTopics: false,
     redriveTopic: null,
     logger: o.logger,
     onDeadLetter: o.onDeadLetter,

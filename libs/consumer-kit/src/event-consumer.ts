@@ -1,8 +1,9 @@
-import { decodeMessage, HEADERS, UnsupportedVersion, type DeletionEvent, type Envelope, type Topics } from '@devtrail/contract';
+import { decodeMessage, UnsupportedVersion, type DeletionEvent, type Envelope, type Topics } from '@devtrail/contract';
 import type { EventKind } from '@devtrail/kinds';
 import type { ConsumedMessage } from '@devtrail/message-log';
 import { followDeletions, type DeletionFollower } from './deletion-follower.ts';
-import { createTopicConsumer, type Decoded, type TopicConsumer, type TopicConsumerOptions } from './topic-consumer.ts';
+import { createTopicConsumer, ensureGroupTopics, type Decoded, type TopicConsumer, type TopicConsumerOptions } from './topic-consumer.ts';
+import { groupTopics } from './group-topics.ts';
 
 // A consumer of one of devtrail's own topics: the kit reads every message version it knows
 // (a request's batch of events, or the older one event per message), so a consumer only
@@ -47,7 +48,6 @@ class Aside {
 
 export function createEventConsumer<K extends EventKind, T = Envelope<K>>(opts: EventConsumerOptions<K, T>): TopicConsumer {
   const { kind, topics, map, write, each, unknownVersion = 'dead-letter', deletions: honour = true, onDeletion, ...rest } = opts;
-  const letterHeaders = { [HEADERS.eventCount]: '1' };
   // Events handed over as they are get `raw` (unknown fields included); a `map` reads `data`.
   const decodeOptions = { raw: !map };
   let follower: DeletionFollower | undefined;
@@ -56,7 +56,7 @@ export function createEventConsumer<K extends EventKind, T = Envelope<K>>(opts: 
   const decode = (m: ConsumedMessage): Decoded<T | Aside> => {
     let d: ReturnType<typeof decodeMessage<K>>;
     try {
-      d = decodeMessage(kind, m.value, decodeOptions);
+      d = decodeMessage(kind, m, decodeOptions);
     } catch (err) {
       if (err instanceof UnsupportedVersion && typeof unknownVersion === 'function')
         return { items: [new Aside(m)], letter: () => m.value ?? Buffer.alloc(0), letterHeaders: {} };
@@ -81,11 +81,12 @@ export function createEventConsumer<K extends EventKind, T = Envelope<K>>(opts: 
       // Decoded again when needed (rarely): holding `d` here would keep every event's
       // decoded object alive beside its row until the batch is written.
       letter: (i) => {
-        const again = decodeMessage(kind, m.value, { raw: true });
+        const again = decodeMessage(kind, m, { raw: true });
         const e = again.events[origin ? origin[i] : i];
         return again.alone({ event_id: e.event_id, data: e.raw ?? e.data });
       },
-      letterHeaders,
+      // A letter is one event, as a message of its own: its headers say so (its version, one event).
+      letterBase: d.aloneHeaders,
     };
   };
 
@@ -110,11 +111,16 @@ export function createEventConsumer<K extends EventKind, T = Envelope<K>>(opts: 
     for (const item of items) await each!(item);
   };
   if (!honour) return consumer;
+  const own = groupTopics(rest.groupId);
+  const deadLetterTopic = rest.deadLetterTopic ?? own.deadLetter;
+  const redriveTopic = rest.redriveTopic === undefined ? own.redrive : rest.redriveTopic;
   return {
     ...consumer,
     async start() {
+      // The group's topics first, sized after the topic it reads: the follower's dead letters go there too.
+      if (rest.createTopics !== false) await ensureGroupTopics(rest.messageLog, topics.of(kind), redriveTopic ? [deadLetterTopic, redriveTopic] : [deadLetterTopic]);
       // The deletions known now, before the first event is read; then each new one as it comes.
-      follower = await followDeletions({ ...rest, topic: topics.deletions(), onDeletion });
+      follower = await followDeletions({ ...rest, deadLetterTopic, topic: topics.deletions(), onDeletion });
       await consumer.start();
     },
     async stop() {

@@ -5,6 +5,7 @@ export {
   type ConsumerStats,
   type Decoded,
   type ConsumerHooks,
+  type FlushTiming,
   type DeadLetterReason,
   type DeadLetter,
 } from './topic-consumer.ts';

@@ -93,6 +93,18 @@ export interface ConsumerHooks {
   discarded?(count: number): void;
   /** A failed write or dead-letter produce is tried again. */
   retried?(cause: 'retryable' | 'unknown'): void;
+  /** A flush's write is done: when it started and ended, and where its items came from (a consumer's own timing). */
+  flushed?(timing: FlushTiming): void;
+}
+
+/** One flush's write and the messages it wrote (ConsumerHooks.flushed). */
+export interface FlushTiming {
+  items: number;
+  /** Epoch ms. */
+  writeStartedAt: number;
+  writeEndedAt: number;
+  /** Its messages, as runs of one partition handed over by one fetch (the message log's fetchedAt, epoch ms, null when unknown). */
+  runs: Array<{ topic: string; partition: number; from: string; to: string; fetchedAt: number | null }>;
 }
 
 export interface ConsumerStats {
@@ -129,6 +141,8 @@ export interface Decoded<T> {
   letter?(i: number): Buffer;
   /** Headers that replace the source message's on such a dead letter (e.g. its event count). */
   letterHeaders?: Record<string, string>;
+  /** The headers such a letter starts from, given the source message's (default: the source's own; see dead-letter.ts). */
+  letterBase?(source: Record<string, string>): Record<string, string>;
 }
 
 interface Item<T> {
@@ -145,6 +159,7 @@ interface Dead {
   reason: string;
   value?: Buffer;
   headers?: Record<string, string>;
+  base?: Record<string, string>;
 }
 
 const silent: Logger = { info() {}, warn() {}, error() {} };
@@ -154,6 +169,19 @@ class GaveUp extends Failure {
   constructor(readonly cause: Error) {
     super(cause.message, false);
   }
+}
+
+/**
+ * A group's own topics (its dead letters, its redrive topic), created before anything may be
+ * sent to them (a topic the broker does not host would stall the partition that needs it), with
+ * as many partitions as the topic the group reads (docs/topics.md). Topics that exist are left as they are.
+ */
+export async function ensureGroupTopics(messageLog: MessageLog, source: string, topics: string[]): Promise<void> {
+  const partitions = await messageLog.watermarks(source).then(
+    (w) => Math.max(1, w.length),
+    () => 1,
+  );
+  await messageLog.ensureTopics(topics, partitions);
 }
 
 export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicConsumer {
@@ -231,7 +259,7 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
     if (items.length === 0) return;
     dlqProducer ??= opts.messageLog.createProducer();
     const p = dlqProducer;
-    const messages = items.map((d) => deadLetter(d.message, opts.name, d.reason, d.value, d.headers));
+    const messages = items.map((d) => deadLetter(d.message, opts.name, d.reason, d.value, d.headers, d.base));
     await persist('dead-letter produce', () => p.send([{ topic: deadLetterTopic, messages }]), ctx);
     stats.deadLettered += items.length;
     for (const d of items) hooks.deadLettered?.(d.why, 1);
@@ -276,7 +304,8 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
         const [i] = items;
         const why: DeadLetterReason = err instanceof GaveUp ? 'failed' : 'rejected';
         const reason = why === 'failed' ? `write failed after ${unknownErrorRetries} retries: ${e.message}` : `write rejected: ${e.message}`;
-        await sendDead([{ message: i.message, why, reason, value: i.from.letter?.(i.index), headers: i.from.letterHeaders }], ctx);
+        const base = i.from.letter && i.from.letterBase ? i.from.letterBase(i.message.headers) : undefined;
+        await sendDead([{ message: i.message, why, reason, value: i.from.letter?.(i.index), headers: i.from.letterHeaders, base }], ctx);
         return;
       }
       const mid = Math.ceil(items.length / 2);
@@ -284,6 +313,21 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
       await writeIsolating(items.slice(0, mid), ctx, retriesLeft);
       await writeIsolating(items.slice(mid), ctx, retriesLeft);
     }
+  }
+
+  /** A flush's messages as runs of one partition and one fetch, in order. */
+  function runsOf(items: Item<T>[]): FlushTiming['runs'] {
+    const runs: FlushTiming['runs'] = [];
+    let last: ConsumedMessage | undefined;
+    for (const { message: m } of items) {
+      if (m === last) continue;
+      last = m;
+      const fetchedAt = m.fetchedAt ?? null;
+      const run = runs.findLast((r) => r.topic === m.topic && r.partition === m.partition);
+      if (run && run.fetchedAt === fetchedAt) run.to = m.offset;
+      else runs.push({ topic: m.topic, partition: m.partition, from: m.offset, to: m.offset, fetchedAt });
+    }
+    return runs;
   }
 
   /** One append time per message of a flush (its items are all written or dead-lettered now). */
@@ -310,8 +354,10 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
       if (items.length === 0 && bad.length === 0 && upTo.size === 0) return;
       await sendDead(bad, ctx);
       if (items.length > 0) {
+        const writeStartedAt = Date.now();
         await writeIsolating(items, ctx);
         if (hooks.visible) hooks.visible(appendTimes(items));
+        if (hooks.flushed) hooks.flushed({ items: items.length, writeStartedAt, writeEndedAt: Date.now(), runs: runsOf(items) });
       }
       stats.batches++;
       stats.lastWriteAt = new Date().toISOString();
@@ -341,15 +387,7 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
 
   return {
     async start() {
-      // The group's own topics exist before anything may be sent to them (a topic the broker
-      // does not host would stall the partition that needs it): as many partitions as the source.
-      if (opts.createTopics !== false) {
-        const partitions = await opts.messageLog.watermarks(opts.topic).then(
-          (w) => Math.max(1, w.length),
-          () => 1,
-        );
-        await opts.messageLog.ensureTopics(redriveTopic ? [deadLetterTopic, redriveTopic] : [deadLetterTopic], partitions);
-      }
+      if (opts.createTopics !== false) await ensureGroupTopics(opts.messageLog, opts.topic, redriveTopic ? [deadLetterTopic, redriveTopic] : [deadLetterTopic]);
       running = true;
       timer = setInterval(() => {
         // At most one timed flush waits at a time, so an outage cannot pile up batches.
@@ -362,7 +400,9 @@ export function createTopicConsumer<T>(opts: TopicConsumerOptions<T>): TopicCons
           try {
             const d = opts.decode(m);
             for (let i = 0; i < d.items.length; i++) buffer.push({ message: m, value: d.items[i], from: d, index: i });
-            for (const r of d.rejected ?? []) dead.push({ message: m, why: 'undecodable', reason: `undecodable: ${r.reason}`, value: r.value, headers: d.letterHeaders });
+            const base = d.rejected?.length && d.letterBase ? d.letterBase(m.headers) : undefined;
+            for (const r of d.rejected ?? [])
+              dead.push({ message: m, why: 'undecodable', reason: `undecodable: ${r.reason}`, value: r.value, headers: d.letterHeaders, base });
           } catch (err) {
             dead.push({ message: m, why: 'undecodable', reason: `undecodable: ${(err as Error).message}` });
           }

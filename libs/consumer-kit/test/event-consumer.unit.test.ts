@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { encodeBatch, HEADERS, newEvents, topicNames, type Envelope } from '@devtrail/contract';
+import { encodeAsSent, encodeBatch, HEADERS, newEvents, sequentialIds, topicNames, type Envelope } from '@devtrail/contract';
 import { encodeEnvelope, newEnvelope } from '../../../test/support/envelopes.ts';
 import { Failure } from '@devtrail/failures';
 import { logsToEvents } from '@devtrail/kinds';
@@ -70,6 +70,40 @@ describe('event consumer kit', () => {
     expect(dead.value).toMatchObject({ schema_version: 2, kind: 'log', project_id: project, events: [{ event_id: value.events[1].event_id, data: { message: 'bad' } }] });
   });
 
+  it('hands over the events of a request as sent (version 3), and dead-letters a record it refuses alone as a version-2 letter', async () => {
+    const got: Array<[string, string, string]> = [];
+    const { c, send, dlq } = await setup(async (events) => void got.push(...events.map((e): [string, string, string] => [e.event_id, e.data.message, e.data.service])));
+    await c.start();
+    const ids = sequentialIds(3);
+    const body = {
+      service: 'as-sent',
+      logs: [
+        { level: 'info', message: 'x' },
+        { level: 'trace', message: 'bad' },
+        { level: 'warn', message: 'y' },
+      ],
+    };
+    await send(
+      encodeAsSent({ kind: 'log', projectId: project, receivedAt: now, body: Buffer.from(JSON.stringify(body)), ids, certificate: 'unchanged rules=none', key: ids[0] }),
+    );
+    await expect.poll(() => c.stats().deadLettered, { timeout: 5000 }).toBe(1);
+    await expect
+      .poll(() => got)
+      .toEqual([
+        [ids[0], 'x', 'as-sent'],
+        [ids[2], 'y', 'as-sent'],
+      ]);
+    const [dead] = await dlq();
+    expect(dead.value).toMatchObject({ schema_version: 2, kind: 'log', project_id: project, received_at: now, events: [{ event_id: ids[1], data: { level: 'trace' } }] });
+    expect(dead.headers).toMatchObject({
+      [HEADERS.schemaVersion]: '2',
+      [HEADERS.eventCount]: '1',
+      [DLQ_HEADERS.reason]: expect.stringMatching(/^undecodable: bad log data/),
+    });
+    expect(dead.headers[HEADERS.eventIds]).toBeUndefined();
+    expect(dead.headers[HEADERS.scrub]).toBeUndefined();
+  });
+
   it('dead-letters alone the one event of a batch a write refuses for good', async () => {
     const got: string[] = [];
     const { c, send, dlq } = await setup(async (events) => {
@@ -121,6 +155,34 @@ describe('event consumer kit', () => {
       { reason: 'write rejected: Cannot parse refused', message: 'refused' },
       { reason: 'undecodable: conversion failed: toRow: no row for this one', message: 'unmappable' },
     ]);
+  });
+
+  it("makes the group's dead-letter topic, its default or the one it names, with as many partitions as the topic it reads, before following deletions", async () => {
+    const log = createMemoryLog();
+    await log.ensureTopics(topics.all(), 4);
+    await log.ensureTopics([topics.deletions()], 1);
+    const partitions = (t: string) =>
+      log.watermarks(t).then(
+        (w) => w.length,
+        () => 0,
+      );
+    const plain = createEventConsumer({ kind: 'log', topics, name: 'p', messageLog: log, groupId: 'plain', batchMs: 50, write: async () => {} });
+    const named = createEventConsumer({
+      kind: 'log',
+      topics,
+      name: 'n',
+      messageLog: log,
+      groupId: 'named',
+      deadLetterTopic: 'named-letters',
+      batchMs: 50,
+      write: async () => {},
+    });
+    opened.push({ log, c: plain }, { log, c: named });
+    await plain.start();
+    await named.start();
+    expect(await partitions('plain.dlq')).toBe(4);
+    expect(await partitions('named-letters')).toBe(4);
+    expect(await partitions('named.dlq')).toBe(0);
   });
 
   it('can take one event at a time', async () => {

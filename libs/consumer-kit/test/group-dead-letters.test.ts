@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeBatch, newEvents, topicNames, type Envelope } from '@devtrail/contract';
+import { DELETIONS_TOPIC, encodeBatch, newEvents, topicNames, type Envelope } from '@devtrail/contract';
 import { createKafkaLog, type ConsumedMessage, type MessageLog } from '@devtrail/message-log';
 import { poisonPrefix } from '../../../test/support/dead-letters.ts';
 import { runCli } from '../../../test/support/processes.ts';
@@ -41,7 +41,7 @@ describe.skipIf(!up)(`each consumer group's dead letters are its own${up ? '' : 
     context: '',
   });
 
-  function start(group: string, o: { unknownVersion?: (m: ConsumedMessage) => Promise<void> } = {}) {
+  function start(group: string, o: { unknownVersion?: (m: ConsumedMessage) => Promise<void>; deadLetterTopic?: string } = {}) {
     const got: string[] = [];
     const letters: DeadLetter[] = [];
     const c = createEventConsumer({
@@ -52,6 +52,7 @@ describe.skipIf(!up)(`each consumer group's dead letters are its own${up ? '' : 
       messageLog: log,
       batchMs: 100,
       unknownVersion: o.unknownVersion,
+      deadLetterTopic: o.deadLetterTopic,
       onDeadLetter: (l) => void letters.push(l),
       async write(events: Array<Envelope<'log'>>) {
         got.push(...events.map((e) => e.data.message));
@@ -60,6 +61,35 @@ describe.skipIf(!up)(`each consumer group's dead letters are its own${up ? '' : 
     running.push(c);
     return { c, got, letters };
   }
+
+  it('makes a group its dead-letter topic (its default or one it names) with as many partitions as the topic it reads, deletions followed', {
+    timeout: 120_000,
+  }, async () => {
+    const sized = topicNames(`${prefix}sized.`);
+    await log.ensureTopics(sized.all(), 3);
+    // The deletions topic exists (one partition): the kit follows it before it reads its topic.
+    await log.ensureTopics([sized.deletions()], DELETIONS_TOPIC.partitions, 1, DELETIONS_TOPIC.config);
+    const partitions = (t: string) =>
+      log.watermarks(t).then(
+        (w) => w.length,
+        () => 0,
+      );
+    const make = (group: string, deadLetterTopic?: string) =>
+      createEventConsumer({ kind: 'log', topics: sized, name: group, groupId: group, messageLog: log, batchMs: 100, deadLetterTopic, write: async () => {} });
+    const plain = make(`${prefix}sized-default`);
+    const named = make(`${prefix}sized-named`, `${prefix}sized-letters`);
+    try {
+      await plain.start();
+      await named.start();
+      expect(await partitions(`${prefix}sized-default.dlq`)).toBe(3);
+      expect(await partitions(`${prefix}sized-default.redrive`)).toBe(3);
+      expect(await partitions(`${prefix}sized-letters`)).toBe(3);
+      expect(await partitions(`${prefix}sized-named.dlq`), 'the default topic of a group that names its own').toBe(0);
+    } finally {
+      await plain.stop();
+      await named.stop();
+    }
+  });
 
   it('dead-letters to each group its own, leaves devtrail.<kind>.dlq untouched, and redrives once after a fix', { timeout: 120_000 }, async () => {
     await log.ensureTopics(topics.all(), 3);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeBatch, newEvents, topicNames } from '@devtrail/contract';
+import { encodeAsSent, encodeBatch, newEvents, sequentialIds, topicNames } from '@devtrail/contract';
 import { createKafkaLog } from '@devtrail/message-log';
 import { encodeEnvelope, newEnvelope } from '../../../test/support/envelopes.ts';
 import { poisonPrefix } from '../../../test/support/dead-letters.ts';
@@ -106,7 +106,7 @@ describe('the packed @devtrail/consumer-kit', () => {
   }, 120_000);
 
   describe.skipIf(!up)(`against the real Kafka${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`, () => {
-    it('consumes every event of both message versions once, and dead-letters what it cannot read', async () => {
+    it('consumes every event of every message version once, and dead-letters what it cannot read', async () => {
       const prefix = `${poisonPrefix('pack', randomBytes(4).toString('hex'))}.`; // dead-letters on purpose
       const topics = topicNames(prefix);
       const log = createKafkaLog({ brokers: STACK.kafkaBrokers, clientId: 'pack-test' });
@@ -132,7 +132,26 @@ describe('the packed @devtrail/consumer-kit', () => {
       // A newer receiver: one more field in an event's data, and a whole message of a version this kit does not know.
       const added = encodeBatch('log', 'p1', now, newEvents([{ ...data(7), region: 'eu-west-1' } as ReturnType<typeof data>]));
       const newer = { key: null, value: Buffer.from(JSON.stringify({ schema_version: 99, kind: 'log', project_id: 'p1' })), headers: { 'dt-schema-version': '99' } };
-      await producer.send([{ topic: topics.of('log'), messages: [...batches, v1, poison, added, newer] }]);
+      // A request as sent (version 3): its events from the request, their ids and facts from the headers.
+      const ids = sequentialIds(2);
+      const asSent = encodeAsSent({
+        kind: 'log',
+        projectId: 'p1',
+        receivedAt: now,
+        body: Buffer.from(
+          JSON.stringify({
+            service: 'shop',
+            logs: [
+              { level: 'info', message: 'm30' },
+              { level: 'info', message: 'm31' },
+            ],
+          }),
+        ),
+        ids,
+        certificate: 'unchanged rules=none',
+        key: ids[0],
+      });
+      await producer.send([{ topic: topics.of('log'), messages: [...batches, v1, poison, added, newer, asSent] }]);
       await producer.disconnect();
 
       writeFileSync(
@@ -152,11 +171,11 @@ describe('the packed @devtrail/consumer-kit', () => {
         await messageLog.close();
         console.log(JSON.stringify({ events: seen.size, messages: [...seen.values()].sort(), stats: consumer.stats() }));`,
       );
-      const want = 3 + 1 + 5 + 1 + 1;
+      const want = 3 + 1 + 5 + 1 + 1 + 2;
       const { stdout } = await sh(process.execPath, ['consumer.mjs'], dir, { BROKERS: STACK.kafkaBrokers.join(','), PREFIX: prefix, WANT: String(want) });
       const out = JSON.parse(stdout.trim().split('\n').pop()!);
       expect(out.events).toBe(want);
-      expect(out.messages).toEqual(['m0', 'm1', 'm10', 'm2', 'm20', 'm21', 'm22', 'm23', 'm24', 'm7@eu-west-1', 'm99']);
+      expect(out.messages).toEqual(['m0', 'm1', 'm10', 'm2', 'm20', 'm21', 'm22', 'm23', 'm24', 'm30', 'm31', 'm7@eu-west-1', 'm99']);
       expect(out.stats).toMatchObject({ written: want, deadLettered: 2 });
 
       // The dead letters are on the group's own topic, with their reasons; devtrail's own is untouched.

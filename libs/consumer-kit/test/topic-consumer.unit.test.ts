@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLog, type MessageLog } from '@devtrail/message-log';
 import { Failure } from '@devtrail/failures';
-import { createTopicConsumer, DLQ_HEADERS, type ConsumerHooks, type TopicConsumer } from '../src/index.ts';
+import { createTopicConsumer, DLQ_HEADERS, type ConsumerHooks, type FlushTiming, type TopicConsumer } from '../src/index.ts';
 
 // The kit over the in-process log (which passes the same message-log suite as Kafka);
 // the write side is a plain function, as any consumer's would be.
@@ -49,6 +49,26 @@ async function setup(
 }
 
 describe('topic consumer kit', () => {
+  it('tells the flushed hook when each write ran and which messages it wrote, as runs of one partition and one fetch', async () => {
+    const flushes: FlushTiming[] = [];
+    const before = Date.now();
+    const { c, send } = await setup(async () => {}, { batchRows: 1000, batchMs: 100, hooks: { flushed: (t) => void flushes.push(t) } });
+    await c.start();
+    await send(Array.from({ length: 40 }, (_, i) => ({ n: i })));
+    await expect.poll(() => flushes.reduce((n, f) => n + f.items, 0), { timeout: 3000 }).toBe(40);
+    const covered = flushes.flatMap((f) => f.runs).reduce((n, r) => n + Number(r.to) - Number(r.from) + 1, 0);
+    expect(covered).toBe(40);
+    for (const f of flushes) {
+      expect(f.writeStartedAt).toBeGreaterThanOrEqual(before);
+      expect(f.writeEndedAt).toBeGreaterThanOrEqual(f.writeStartedAt);
+      for (const r of f.runs) {
+        expect([0, 1]).toContain(r.partition);
+        expect(r.fetchedAt).toBeGreaterThanOrEqual(before);
+        expect(r.fetchedAt).toBeLessThanOrEqual(f.writeStartedAt);
+      }
+    }
+  });
+
   it('writes micro-batches by size and by time, and commits only after the write', async () => {
     const batches: number[][] = [];
     const { c, send, log } = await setup(async (items) => void batches.push(items), { batchRows: 100, batchMs: 200 });

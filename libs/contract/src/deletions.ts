@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVENT_KINDS, ISO_DATETIME, isPlainObject, KINDS, kindByName, type EventKind } from '@devtrail/kinds';
-import { DecodeError, type Envelope, type EncodedMessage, UnsupportedVersion } from './envelope.ts';
+import type { Envelope, EncodedMessage } from './envelope.ts';
+import { DecodeError, UnsupportedVersion } from './decode-error.ts';
 
 // Deletions as events (docs/topics.md, "Deletions"): every deletion of stored events (a
 // project, or some of its events: a service, a time range, some kinds, or what a lowered

@@ -1,13 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { EVENT_KINDS, isPlainObject, ISO_DATETIME, kindOf, KINDS, MAX_RETENTION_DAYS, type EventDataByKind, type EventKind } from '@devtrail/kinds';
-import { Failure } from '@devtrail/failures';
+import { DecodeError, UnsupportedVersion } from './decode-error.ts';
+import { sequentialIds, UUID } from './event-ids.ts';
 
-// Kafka messages on a kind's topic (docs/topics.md). Version 2, written by receivers:
-// one message per accepted request and kind, carrying that request's events, each with
-// its own event id. Version 1 (one message per event, written by older receivers) is
-// still read, so old and new receivers can run side by side during a deploy.
+// Kafka messages on a kind's topic (docs/topics.md), as JSON envelopes. Version 2, written by
+// receivers: one message per accepted request and kind, carrying that request's events, each
+// with its own event id. Version 1 (one message per event, written by older receivers) is
+// still read, so old and new receivers can run side by side during a deploy. Version 3, a
+// request as it was sent with its facts in headers, is as-sent.ts; decode-message.ts reads all three.
+
+/** The JSON envelope receivers write (version 3 is not one: as-sent.ts). */
 export const SCHEMA_VERSION = 2;
+/** The newest message version this build reads and writes (docs/topics.md, "Messages"). */
+export const NEWEST_VERSION = 3;
 
 /** One event as a consumer sees it, whichever version of message carried it. */
 export interface Envelope<K extends EventKind = EventKind> {
@@ -52,6 +57,11 @@ export const HEADERS = {
   contentType: 'content-type',
   /** Version 1 only: the message's one event id. */
   eventId: 'dt-event-id',
+  /** Version 3: the facts a version-2 value carries (as-sent.ts). */
+  receivedAt: 'dt-received-at',
+  eventIds: 'dt-event-ids',
+  retentionDays: 'dt-retention-days',
+  scrub: 'dt-scrub',
 } as const;
 
 export interface EncodedMessage {
@@ -60,9 +70,9 @@ export interface EncodedMessage {
   headers: Record<string, string>;
 }
 
-/** The request's events with the event ids the receiver assigns: `ids` when given (idempotency.ts), random otherwise. */
-export function newEvents<K extends EventKind>(data: Array<EventDataByKind[K]>, ids?: string[]): Array<BatchEvent<K>> {
-  return data.map((d, i) => ({ event_id: ids ? ids[i] : randomUUID(), data: d }));
+/** The request's events with the event ids the receiver assigns: `ids` when given (idempotency.ts), a random sequence otherwise (event-ids.ts). */
+export function newEvents<K extends EventKind>(data: Array<EventDataByKind[K]>, ids: string[] = sequentialIds(data.length)): Array<BatchEvent<K>> {
+  return data.map((d, i) => ({ event_id: ids[i], data: d }));
 }
 
 /**
@@ -81,34 +91,21 @@ export function batchKey<K extends EventKind>(kind: K, events: Array<BatchEvent<
   return events[0].event_id;
 }
 
-/** One version-2 message: a request's events of one kind. */
-export function encodeBatch<K extends EventKind>(kind: K, projectId: string, receivedAt: string, events: Array<BatchEvent<K>>, retentionDays?: number): EncodedMessage {
-  const value: BatchEnvelope<K> = { schema_version: SCHEMA_VERSION, kind, project_id: projectId, received_at: receivedAt, retention_days: retentionDays, events };
+/** The headers of a version-2 message of `count` events. */
+export function batchHeaders(kind: EventKind, projectId: string, count: number): Record<string, string> {
   return {
-    key: batchKey(kind, events),
-    value: Buffer.from(JSON.stringify(value)),
-    headers: {
-      [HEADERS.schemaVersion]: String(SCHEMA_VERSION),
-      [HEADERS.kind]: kind,
-      [HEADERS.projectId]: projectId,
-      [HEADERS.eventCount]: String(events.length),
-      [HEADERS.contentType]: 'application/json',
-    },
+    [HEADERS.schemaVersion]: String(SCHEMA_VERSION),
+    [HEADERS.kind]: kind,
+    [HEADERS.projectId]: projectId,
+    [HEADERS.eventCount]: String(count),
+    [HEADERS.contentType]: 'application/json',
   };
 }
 
-/** A message that can never be decoded: permanent, so the consumer dead-letters it. */
-export class DecodeError extends Failure {
-  constructor(message: string) {
-    super(message, false);
-  }
-}
-
-/** A message of a schema version this build does not know (a newer receiver's): the consumer decides (docs/topics.md, "Evolution"). */
-export class UnsupportedVersion extends DecodeError {
-  constructor(readonly version: number) {
-    super(`unsupported schema_version ${version}`);
-  }
+/** One version-2 message: a request's events of one kind. */
+export function encodeBatch<K extends EventKind>(kind: K, projectId: string, receivedAt: string, events: Array<BatchEvent<K>>, retentionDays?: number): EncodedMessage {
+  const value: BatchEnvelope<K> = { schema_version: SCHEMA_VERSION, kind, project_id: projectId, received_at: receivedAt, retention_days: retentionDays, events };
+  return { key: batchKey(kind, events), value: Buffer.from(JSON.stringify(value)), headers: batchHeaders(kind, projectId, events.length) };
 }
 
 /** What one message holds: its readable events, and those of its events that cannot be read. */
@@ -117,6 +114,8 @@ export interface DecodedMessage<K extends EventKind = EventKind> {
   rejected: Array<{ event: unknown; reason: string }>;
   /** Re-encodes one event of this message as a message of its own (a dead letter's value). */
   alone(event: unknown): Buffer;
+  /** The headers of such a message, from the source message's (absent: the source's, the letter being the message itself). */
+  aloneHeaders?(source: Record<string, string>): Record<string, string>;
 }
 
 export interface DecodeOptions {
@@ -124,13 +123,19 @@ export interface DecodeOptions {
   raw?: boolean;
 }
 
+/** One event of a version-2 value, as its own version-2 message. */
+export function aloneV2(kind: EventKind, top: { project_id: string; received_at: string; retention_days?: number }, event: unknown): Buffer {
+  const { project_id, received_at, retention_days } = top;
+  return Buffer.from(JSON.stringify({ schema_version: SCHEMA_VERSION, kind, project_id, received_at, retention_days, events: [event] }));
+}
+
 /**
- * Decodes a message of the expected kind, of either version. A message that cannot be
+ * Decodes a JSON envelope (version 1 or 2) of the expected kind. A message that cannot be
  * read as a whole (not JSON, not an envelope, another kind, a version newer than this
  * build knows) throws DecodeError; in a readable batch, each event that fails its
  * schema is `rejected` on its own and the others are returned. Unknown fields are ignored.
  */
-export function decodeMessage<K extends EventKind>(kind: K, value: Buffer | string | null, opts: DecodeOptions = {}): DecodedMessage<K> {
+export function decodeJsonEnvelope<K extends EventKind>(kind: K, value: Buffer | string | null, opts: DecodeOptions = {}): DecodedMessage<K> {
   const raw = parseValue(value);
   const version = isPlainObject(raw) ? raw.schema_version : undefined;
   if (version === 1) {
@@ -159,7 +164,8 @@ export function decodeMessage<K extends EventKind>(kind: K, value: Buffer | stri
   const out: DecodedMessage<K> = {
     events: [],
     rejected: [],
-    alone: (event) => Buffer.from(JSON.stringify({ schema_version: SCHEMA_VERSION, kind, project_id, received_at, retention_days, events: [event] })),
+    alone: (event) => aloneV2(kind, top as { project_id: string; received_at: string; retention_days?: number }, event),
+    aloneHeaders: (source) => ({ ...source, [HEADERS.eventCount]: '1' }),
   };
   for (const e of events as unknown[]) {
     const event_id = isPlainObject(e) ? e.event_id : undefined;
@@ -179,7 +185,7 @@ export function decodeMessage<K extends EventKind>(kind: K, value: Buffer | stri
   return out;
 }
 
-function parseValue(value: Buffer | string | null): unknown {
+export function parseValue(value: Buffer | string | null): unknown {
   if (value === null) throw new DecodeError('empty message value');
   try {
     return JSON.parse(typeof value === 'string' ? value : value.toString('utf8'));
@@ -201,7 +207,7 @@ const batchShape = z.object({
 const isRetention = (v: unknown) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_RETENTION_DAYS;
 
 /** An event's data validated against its kind's schema (zod-free where the kind's fields allow); a string says why not. */
-function eventData<K extends EventKind>(kind: K, data: unknown): EventDataByKind[K] | string {
+export function eventData<K extends EventKind>(kind: K, data: unknown): EventDataByKind[K] | string {
   const k = kindOf(kind);
   const fast = k.fastEvent(data);
   if (fast) return fast as EventDataByKind[K];
@@ -231,9 +237,6 @@ function decodeV1<K extends EventKind>(kind: K, raw: unknown): Envelope<K> {
   return { ...env.data, kind, data };
 }
 
-/** The regex z.string().uuid() tests (zod 3). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The zod path's result for a well-formed version-1 message without running zod; undefined otherwise. */
 function fastV1<K extends EventKind>(kind: K, raw: unknown): Envelope<K> | undefined {
   if (!isPlainObject(raw)) return undefined;
@@ -246,7 +249,7 @@ function fastV1<K extends EventKind>(kind: K, raw: unknown): Envelope<K> | undef
   return { schema_version, event_id, kind, project_id, received_at, data: data as EventDataByKind[K] };
 }
 
-function describe(e: z.ZodError): string {
+export function describe(e: z.ZodError): string {
   return e.issues
     .slice(0, 3)
     .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)

@@ -28,6 +28,7 @@ export {
   type ScrubAction,
 } from './policy.ts';
 export { compileScrubber, FILTERED, type Scrubber } from './scrub/scrubber.ts';
+export { scrubCertificate, UNCHANGED } from './scrub/certificate.ts';
 export { dropContent, parsePayloads, scrubEvents } from './scrub/scrub-events.ts';
 export {
   MAX_PROGRAM_SIZE,

@@ -20,5 +20,8 @@ export const plainRecord = (v: unknown): v is Record<string, unknown> => isPlain
 /** toISOString's own form: such a (valid) timestamp is already what utc() would return. */
 const CANONICAL_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
+/** Whether a (valid) timestamp is already what utc() returns for it. */
+export const isCanonicalUtc = (iso: string) => iso.length === 24 && CANONICAL_UTC.test(iso);
+
 /** A client timestamp normalised to UTC ISO 8601 with milliseconds (the same instant). */
-export const utc = (iso: string) => (iso.length === 24 && CANONICAL_UTC.test(iso) ? iso : new Date(iso).toISOString());
+export const utc = (iso: string) => (isCanonicalUtc(iso) ? iso : new Date(iso).toISOString());

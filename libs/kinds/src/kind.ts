@@ -73,6 +73,12 @@ export interface KindSpec<F extends Fields, B> {
   toEvents(body: B, now: string): Array<EventOf<F>>;
   /** The same as request.parse + toEvents for a well-formed body, without zod; undefined to ask zod. */
   fastEvents?(body: unknown, now: string): Array<EventOf<F>> | undefined;
+  /**
+   * For a body `fastEvents` took: true when its every field reaches its events as it was sent
+   * (nothing left out, nothing to normalise), so the request may go to Kafka as sent (message
+   * version 3, docs/topics.md); its consumers make the same events with `fastEvents`.
+   */
+  asSent?(body: unknown): boolean;
   /** A body of several events as bodies of one each, with where that event sits in them (to find and name a refused one). */
   split?(body: unknown): Array<{ body: unknown; path: Array<string | number> }>;
   /** The body's array of records, when one body carries many (logs): a batch request's section is that array; otherwise each item of the section is a body. */
@@ -104,6 +110,10 @@ export interface Kind<F extends Fields = Fields, B = unknown> extends KindSpec<F
   tableDef: TableDef;
   /** The event's row; `retentionDays` is written when the event does not carry its own. */
   toRow(e: StoredEvent<EventOf<F>>, retentionDays: number): Row;
+  /** The columns of `toCells`, in order. */
+  cellColumns: readonly string[];
+  /** The same row as its cells in `cellColumns` order, what the sinks write (ColumnStore.insertCells). */
+  toCells(e: StoredEvent<EventOf<F>>, retentionDays: number): unknown[];
   /** The fields scrubbing at the door looks at, and how (docs/data.md). */
   scrubbed: ReadonlyArray<{ name: string; how: 'tree' | 'text'; keeps?: readonly string[] }>;
   /** The content fields (a project's content capture setting drops them) and the value each takes then. */
@@ -142,16 +152,22 @@ export function defineKind<const F extends Fields, B>(spec: KindSpec<F, B>): Kin
   const fastEvent = checks.every(([, is]) => is)
     ? (d: unknown): E | undefined => {
         if (!isPlainObject(d)) return undefined;
-        const src = d;
-        const out: Record<string, unknown> = {};
-        for (const [name, is, absent] of checks) {
-          const v = src[name];
-          if (!is!(v)) return undefined;
-          out[name] = v === undefined ? absent : v;
-        }
-        return out as E;
+        for (const [name, is] of checks) if (!is!(d[name])) return undefined;
+        // An event with exactly its fields, in order (what a receiver writes), is what the
+        // schema gives already: kept as it is, not copied (docs/architecture.md, step 6).
+        let i = 0;
+        for (const key in d) if (key !== names[i++]) return copyOf(d);
+        return i === names.length ? (d as E) : copyOf(d);
       }
     : () => undefined;
+  const copyOf = (src: Record<string, unknown>): E => {
+    const out: Record<string, unknown> = {};
+    for (const [name, , absent] of checks) {
+      const v = src[name];
+      out[name] = v === undefined ? absent : v;
+    }
+    return out as E;
+  };
 
   const { receivedAt, readReceivedAt, steps, ...tableRest } = spec.table;
   const tableDef: TableDef = {
@@ -165,15 +181,29 @@ export function defineKind<const F extends Fields, B>(spec: KindSpec<F, B>): Kin
   // A batch's events share their received_at: its conversion is kept.
   let lastReceived = '';
   let lastReceivedCh = '';
+  const receivedCh = (at: string) => (at === lastReceived ? lastReceivedCh : (lastReceivedCh = toChTime((lastReceived = at))));
   const toRow = (e: StoredEvent<E>, retentionDays: number): Row => {
     const row: Row = { project_id: e.project_id, event_id: e.event_id, [RETENTION_COLUMN]: e.retention_days ?? retentionDays };
-    if (receivedAt) {
-      if (e.received_at !== lastReceived) lastReceivedCh = toChTime((lastReceived = e.received_at));
-      row.received_at = lastReceivedCh;
-    }
+    if (receivedAt) row.received_at = receivedCh(e.received_at);
     const d = e.data as Record<string, unknown>;
     for (const [name, write] of writers) row[name] = write ? write(d[name] as never) : d[name];
     return row;
+  };
+  // The same row as its cells, in cellColumns' order (a JSONCompactEachRow line): no keys to build or write.
+  const cellColumns = ['project_id', 'event_id', RETENTION_COLUMN, ...(receivedAt ? ['received_at'] : []), ...names];
+  const toCells = (e: StoredEvent<E>, retentionDays: number): unknown[] => {
+    const cells = new Array<unknown>(cellColumns.length);
+    cells[0] = e.project_id;
+    cells[1] = e.event_id;
+    cells[2] = e.retention_days ?? retentionDays;
+    let i = 3;
+    if (receivedAt) cells[i++] = receivedCh(e.received_at);
+    const d = e.data as Record<string, unknown>;
+    for (let w = 0; w < writers.length; w++) {
+      const [name, write] = writers[w];
+      cells[i++] = write ? write(d[name] as never) : d[name];
+    }
+    return cells;
   };
 
   const record = event.extend({ event_id: z.string().uuid(), ...(readReceivedAt ? { received_at: z.string().datetime() } : {}) });
@@ -190,5 +220,5 @@ export function defineKind<const F extends Fields, B>(spec: KindSpec<F, B>): Kin
   const scrubbed = fields.filter(([, f]) => f.scrub).map(([name, f]) => ({ name, how: f.scrub!, ...(f.scrubKeeps ? { keeps: f.scrubKeeps } : {}) }));
   const content = fields.filter(([, f]) => f.content).map(([name, f]) => ({ name, absent: f.absent }));
   const conversation = fields.filter(([, f]) => f.conversation).map(([name]) => name);
-  return { ...spec, event, fastEvent, tableDef, toRow, scrubbed, content, conversation, record, recordColumns, toRecord };
+  return { ...spec, event, fastEvent, tableDef, toRow, cellColumns, toCells, scrubbed, content, conversation, record, recordColumns, toRecord };
 }

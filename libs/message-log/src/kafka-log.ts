@@ -15,6 +15,7 @@ import { javaCompatiblePartitioner } from './kafka-partitioner.ts';
 import { KAFKA_MAX_MESSAGE_BYTES, kafkaTopicConfig } from './kafka-topic-config.ts';
 import { headerStrings } from './kafka-headers.ts';
 import { kafkaHistory } from './kafka-history.ts';
+import { isConnectionLoss } from './kafka-connection-loss.ts';
 
 export interface KafkaLogOptions {
   brokers: string[];
@@ -63,7 +64,7 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
     opts.log?.('debug', `kafkajs: ${message}`, { namespace: entry.namespace, kafkajs_level: KAFKAJS_LEVELS[entry.level] ?? entry.level, ...extra });
     // A consumer retries its fetches without end and never crashes: a broker it cannot connect
     // to is seen here (kafkajs's Connection error or timeout), and back at its next fetch.
-    if (entry.namespace === 'Connection' && entry.level === logLevel.ERROR) broker.unreachable(new Error(message));
+    if (entry.namespace === 'Connection' && entry.level === logLevel.ERROR && isConnectionLoss(message)) broker.unreachable(new Error(message));
   };
   const observe = <T>(p: Promise<T>): Promise<T> =>
     p.then(
@@ -251,6 +252,7 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
             partitionsConsumedConcurrently: 1,
             eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
               if (batch.messages.length === 0 || isStale()) return;
+              const fetchedAt = Date.now();
               const messages: ConsumedMessage[] = batch.messages.map((m) => {
                 // Key and headers are decoded when first read: sinks read only the value.
                 let key: string | null | undefined;
@@ -267,6 +269,7 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
                     return (headers ??= headerStrings(m.headers));
                   },
                   timestamp: Number(m.timestamp),
+                  fetchedAt,
                 };
               });
               const ctx: BatchContext = { heartbeat, isRunning: () => running && isRunning() && !isStale() };

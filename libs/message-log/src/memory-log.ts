@@ -136,12 +136,13 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): MessageLog {
           loop = (async () => {
             while (running && !closed) {
               const batch: ConsumedMessage[] = [];
+              const fetchedAt = Date.now();
               for (const t of copts.topics) {
                 partitionsOf(t).forEach((p, i) => {
                   let pos = Math.max(positions.get(`${t}/${i}`)!, p.base);
                   while (pos < p.end && batch.length < maxBatch) {
                     const m = p.messages[pos - p.base];
-                    batch.push({ topic: t, partition: i, offset: String(m.offset), key: m.key, value: m.value, headers: m.headers, timestamp: m.timestamp });
+                    batch.push({ topic: t, partition: i, offset: String(m.offset), key: m.key, value: m.value, headers: m.headers, timestamp: m.timestamp, fetchedAt });
                     pos++;
                   }
                   positions.set(`${t}/${i}`, pos);

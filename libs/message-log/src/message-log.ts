@@ -20,6 +20,8 @@ export interface ConsumedMessage {
   headers: Record<string, string>;
   /** Append time, epoch ms. */
   timestamp: number;
+  /** When the client handed it to the consumer's handler, epoch ms (a consumer's own timing: how long it waited in the log). */
+  fetchedAt?: number;
 }
 
 /** The next offset a group will read from a partition. */

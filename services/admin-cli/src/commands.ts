@@ -3,6 +3,7 @@ import { REPLAY_USAGE } from './replay/replay-command.ts';
 import { REDRIVE_USAGE } from './redrive-command.ts';
 import { EMPTY_USAGE } from './replay/empty-range.ts';
 import { detectLayout, uploadBuildMaps, type BuildLayout } from '@devtrail/source-maps/build';
+import { notAdminApi } from './api-url.ts';
 
 // Each command is one admin API call (an upload: one per map; replay: replay/replay-command.ts); output is human text, or JSON with --json.
 
@@ -34,6 +35,8 @@ async function call(ctx: CliContext, method: string, path: string, body?: unknow
   } catch {
     data = { error: text };
   }
+  // A route this address does not have (the receiver's port, say): not a missing project.
+  if (res.status === 404 && typeof data.error === 'string' && data.error.startsWith('Not found: ')) throw new CliError(notAdminApi(ctx.apiUrl, data.error));
   if (!res.ok) throw new CliError(`${res.status}: ${data.error?.issues ? JSON.stringify(data.error.issues) : (data.error ?? text)}`);
   return data;
 }
@@ -66,7 +69,8 @@ ${EMPTY_USAGE}
 ${REDRIVE_USAGE}
 ${CLICKHOUSE_SCHEMA_USAGE}
 
-env: DEVTRAIL_API_URL (default http://127.0.0.1:3000), DEVTRAIL_OPERATOR_TOKEN,
+env: DEVTRAIL_API_URL (default http://127.0.0.1:3000, npm start; with DEVTRAIL_MODE=distributed
+     the dashboard's, http://127.0.0.1:$DASHBOARD_PORT, 3001), DEVTRAIL_OPERATOR_TOKEN,
      DEVTRAIL_UPLOAD_TOKEN (sourcemaps upload: used before the operator token)`;
 
 function flag(args: string[], name: string): string | undefined {

@@ -5,6 +5,7 @@ import { ConfigError, createLogger, loadConfig } from '@devtrail/config';
 import { Failure } from '@devtrail/failures';
 import { clickhouseSchema } from './clickhouse-schema.ts';
 import { CliError, runCommand } from './commands.ts';
+import { defaultApiUrl } from './api-url.ts';
 import { ReplayError } from './replay/range.ts';
 import { runReplay } from './replay/replay-command.ts';
 import { runRedrive } from './redrive-command.ts';
@@ -21,7 +22,7 @@ const take = (name: string) => {
 };
 const jsonIdx = argv.indexOf('--json');
 if (jsonIdx >= 0) argv.splice(jsonIdx, 1);
-const apiUrl = take('--api') ?? process.env.DEVTRAIL_API_URL ?? 'http://127.0.0.1:3000';
+const apiUrl = take('--api') ?? (process.env.DEVTRAIL_API_URL || defaultApiUrl(process.env));
 // An upload (a build pipeline) takes its upload token before an operator token.
 let token = take('--token') ?? (argv[0] === 'sourcemaps' ? process.env.DEVTRAIL_UPLOAD_TOKEN : undefined) ?? process.env.DEVTRAIL_OPERATOR_TOKEN;
 if (!token) {

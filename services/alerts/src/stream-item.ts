@@ -47,7 +47,7 @@ export function alertsDecoder<K extends EventKind>(kind: K, rules: RuleCache, lo
       return { items: rules.watchesSilence(headerProject, kind) ? [{ projectId: headerProject, ...where, atMs: m.timestamp }] : [] };
     }
     try {
-      const d = decodeMessage(kind, m.value);
+      const d = decodeMessage(kind, m);
       // Unreadable events are the sinks' to dead-letter; this consumer only skips them.
       return {
         items: d.events.map((event) => ({

@@ -1,4 +1,4 @@
-import type { ConsumerHooks, TopicConsumer } from '@devtrail/consumer-kit';
+import type { ConsumerHooks, FlushTiming, TopicConsumer } from '@devtrail/consumer-kit';
 import type { EventKind } from '@devtrail/kinds';
 import type { MessageLog } from '@devtrail/message-log';
 import { byLabel, type Metrics } from '@devtrail/metrics';
@@ -7,10 +7,23 @@ import { byLabel, type Metrics } from '@devtrail/metrics';
 // kit's hooks; lag, stall and buffer as gauges read at scrape time. The JSON view of /metrics
 // and the dashboard's ingestion page read the same counters (consumerMetrics).
 
+/** Flushes each sink keeps for the JSON view (recentFlushes): a minute of them at a second each, and then some. */
+export const RECENT_FLUSHES = 300;
+// A sink's last flushes, by registry and consumer name (the registry is the process's).
+const flushesOf = new WeakMap<Metrics, Map<string, FlushTiming[]>>();
+
 /** The kit's hooks of one sink, counting into the process's registry. */
 export function sinkHooks(metrics: Metrics, consumer: string, kind: EventKind): ConsumerHooks {
   const { storedEvents, deadLetteredEvents, discardedEvents, writeRetries, ingestToVisible } = metrics.m;
+  let sinks = flushesOf.get(metrics);
+  if (!sinks) flushesOf.set(metrics, (sinks = new Map()));
+  const recent: FlushTiming[] = [];
+  sinks.set(consumer, recent);
   return {
+    // Where the time between Kafka and a readable row goes (bench/load-run.ts): bounded, the oldest out first.
+    flushed: (t) => {
+      if (recent.push(t) > RECENT_FLUSHES) recent.shift();
+    },
     stored: (count) => storedEvents.inc({ consumer, kind }, count),
     deadLettered: (reason, count) => deadLetteredEvents.inc({ consumer, kind, reason }, count),
     discarded: (count) => discardedEvents.inc({ consumer, kind }, count),
@@ -58,6 +71,7 @@ export async function consumerMetrics(consumers: TopicConsumer[], metrics?: Metr
         ...s,
         ...(stored && { written: stored[s.name] ?? s.written, deadLettered: dead![s.name] ?? s.deadLettered, retries: retries![s.name] ?? s.retries }),
         lag: await c.lag().catch(() => null),
+        recentFlushes: (metrics && flushesOf.get(metrics)?.get(s.name)) ?? [],
       };
     }),
   );

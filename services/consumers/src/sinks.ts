@@ -12,8 +12,9 @@ import { sinkHooks, watchSinks } from './sink-metrics.ts';
 // kind, each its own consumer group (`<prefix><name>-sink`).
 //   decode  the kit reads the kind's messages: a request's batch of events (or one event,
 //           from older receivers); an event that cannot be read is dead-lettered alone
-//   row     each event becomes its table's row as it is decoded (its kind's toRow), so a
-//           batch waiting for its write holds flat rows, not envelope object graphs
+//   row     each event becomes its table's row as it is decoded (its kind's toCells: the
+//           row's cells in column order), so a batch waiting for its write holds flat rows,
+//           not envelope object graphs
 //   insert  up to CONSUMER_BATCH_ROWS rows or CONSUMER_BATCH_MS, one INSERT; an outage is
 //           waited out with backoff, a row the store refuses for good is isolated and
 //           dead-lettered; a deleted project's rows are discarded (counted), at every
@@ -47,15 +48,16 @@ export function createSink(kind: EventKind, o: SinkOptions): TopicConsumer {
   const k = kindOf(kind);
   // An event a deletion covers maps to null (left out, counted as discarded); a deleted
   // project's rows are left out again at every write attempt (it may be deleted meanwhile).
-  const insert = async (rows: Array<Record<string, unknown> | null>): Promise<number> => {
-    const keep = rows.filter((r): r is Record<string, unknown> => r !== null && (o.deleted.size === 0 || !o.deleted.has(r.project_id as string)));
-    await o.columnStore.insert(k.name, keep);
+  // Rows are their cells (kind.ts toCells; the project id first): no object per row to build and write.
+  const insert = async (rows: Array<unknown[] | null>): Promise<number> => {
+    const keep = rows.filter((r): r is unknown[] => r !== null && (o.deleted.size === 0 || !o.deleted.has(r[0] as string)));
+    await o.columnStore.insertCells(k.name, k.cellColumns, keep);
     return rows.length - keep.length;
   };
   return createEventConsumer({
     kind,
     topics: o.topics,
-    map: (e) => (o.deleted.covers(e) ? null : k.toRow(e, o.retentionDays)),
+    map: (e) => (o.deleted.covers(e) ? null : k.toCells(e, o.retentionDays)),
     write: insert,
     // devtrail's own topics (docs/topics.md): its dead letters on <topic>.dlq; deletions from PostgreSQL (deleted-projects.ts).
     deadLetterTopic: o.topics.deadLetterOf(kind),

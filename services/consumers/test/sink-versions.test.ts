@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@devtrail/config';
 import { countLogs } from '../../../test/support/stored-counts.ts';
 import { createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
-import { encodeBatch, newEvents, topicNames, type Topics } from '@devtrail/contract';
+import { encodeAsSent, encodeBatch, newEvents, sequentialIds, topicNames, type Topics } from '@devtrail/contract';
 import { encodeEnvelope, newEnvelope } from '../../../test/support/envelopes.ts';
 import { KIND_TABLES, logsToEvents } from '@devtrail/kinds';
 import { createKafkaLog, type MessageLog } from '@devtrail/message-log';
@@ -11,8 +11,8 @@ import { createSink } from '../src/index.ts';
 import { NO_STACK_REASON, STACK, stackUp } from '../../../test/support/stack.ts';
 
 // A rolling upgrade on the real engines: while old receivers (one message per event,
-// schema version 1) and new ones (one message per request, version 2) write the same
-// topic, the log sink stores every event of both, once.
+// schema version 1) and new ones (one message per request, version 2, or the request as
+// sent, version 3) write the same topic, the log sink stores every event of each, once.
 const up = await stackUp();
 
 describe.skipIf(!up)(`log sink during a rolling upgrade (real Kafka and ClickHouse)${up ? '' : ` — skipped: ${NO_STACK_REASON}`}`, () => {
@@ -34,16 +34,28 @@ describe.skipIf(!up)(`log sink during a rolling upgrade (real Kafka and ClickHou
     await store?.close();
   });
 
-  it('stores the events of version-1 and version-2 messages side by side, each once', { timeout: 60_000 }, async () => {
+  it('stores the events of version-1, version-2 and version-3 messages side by side, each once', { timeout: 60_000 }, async () => {
     const project = randomUUID();
     const now = new Date().toISOString();
     const events = (n: number, tag: string) =>
       logsToEvents({ service: 's', environment: 'e', logs: Array.from({ length: n }, (_, i) => ({ level: 'info' as const, message: `${tag}-${i}` })) }, now);
     const v2 = [encodeBatch('log', project, now, newEvents(events(100, 'new-a'))), encodeBatch('log', project, now, newEvents(events(50, 'new-b')))];
     const v1 = events(30, 'old').map((d) => encodeEnvelope(newEnvelope('log', project, now, d)));
+    const ids = sequentialIds(40);
+    const request = { service: 's', environment: 'e', logs: Array.from({ length: 40 }, (_, i) => ({ level: 'info', message: `sent-${i}` })) };
+    const v3 = encodeAsSent({
+      kind: 'log',
+      projectId: project,
+      receivedAt: now,
+      body: Buffer.from(JSON.stringify(request)),
+      ids,
+      retentionDays: 30,
+      certificate: 'unchanged rules=none',
+      key: ids[0],
+    });
     const producer = log.createProducer();
-    await producer.send([{ topic: topics.of('log'), messages: [v1.slice(0, 15), v2[0], v1.slice(15), v2[1]].flat() }]);
-    await producer.send([{ topic: topics.of('log'), messages: [v2[0]] }]); // a batch delivered twice
+    await producer.send([{ topic: topics.of('log'), messages: [v1.slice(0, 15), v2[0], v3, v1.slice(15), v2[1]].flat() }]);
+    await producer.send([{ topic: topics.of('log'), messages: [v2[0], v3] }]); // batches delivered twice
     await producer.disconnect();
 
     const sink = createSink('log', {
@@ -61,7 +73,7 @@ describe.skipIf(!up)(`log sink during a rolling upgrade (real Kafka and ClickHou
     });
     await sink.start();
     try {
-      await expect.poll(() => countLogs(store, project), { timeout: 30_000, interval: 250 }).toBe(180);
+      await expect.poll(() => countLogs(store, project), { timeout: 30_000, interval: 250 }).toBe(220);
       expect(sink.stats()).toMatchObject({ deadLettered: 0 });
     } finally {
       await sink.stop();

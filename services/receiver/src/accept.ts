@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { encodeBatch, newEvents, type Topics } from '@devtrail/contract';
+import { batchKey, encodeAsSent, encodeBatch, newEvents, sequentialIds, type Topics } from '@devtrail/contract';
 import { tooLarge } from '@devtrail/http';
 import { scrubBudget, type ScrubBudget } from '@devtrail/data-policy';
 import type { ErrorEvent, EventDataByKind, EventKind } from '@devtrail/kinds';
@@ -13,6 +13,9 @@ import { admitAll, giveBack, scrub, type Admitted } from './data/admit.ts';
 import type { GrantPolicies } from './data/grant-policy.ts';
 import type { EventQuotas } from './data/event-quotas.ts';
 import type { GroupResolver } from './group-resolver.ts';
+import { bytesAsSent } from './as-sent.ts';
+import type { Remembered, RetryMemory } from './retry-memory.ts';
+import { SentUnacknowledged } from './produce-queue.ts';
 
 // The accept step every way in shares (a kind's route, the drain, OTLP): when the request
 // arrived and what "now" is for its defaults (received), then its events of one kind as
@@ -32,6 +35,8 @@ export interface IngestDeps {
   quotas: EventQuotas;
   /** The group each error event joins (group-resolver.ts). */
   groups: GroupResolver;
+  /** Requests answered 503 after they were sent on, by their hash: their ids for a retry (retry-memory.ts). */
+  retries: RetryMemory;
 }
 
 export interface Received {
@@ -42,59 +47,115 @@ export interface Received {
   /** "Now" in the defaults: the same first receive time. */
   defaultsTime: string;
   idempotencyKey?: string;
+  /** A retry of a request answered 503 after it was sent on (retry-memory.ts): its key, and what the first attempt left. */
+  retry?: { key: string; first: Remembered };
 }
 
 /**
  * When the request arrived and, with an Idempotency-Key, when it first did: a UUIDv7 key's
  * own time, or the time the receivers remembered for the key (one upsert; PostgreSQL out: 503,
- * rather than a retry stored twice).
+ * rather than a retry stored twice). Without a key, a retry of a request this receiver answered
+ * 503 after sending it on takes the first attempt's time (and, in produceAll, its ids).
  */
-export async function received(deps: Pick<IngestDeps, 'firstSeen'>, request: FastifyRequest, reply: FastifyReply): Promise<Received> {
+export async function received(deps: Pick<IngestDeps, 'firstSeen' | 'retries'>, request: FastifyRequest, reply: FastifyReply): Promise<Received> {
   const arrivedAt = Date.now() - reply.elapsedTime;
   const idempotencyKey = idempotencyKeyOf(request.headers[IDEMPOTENCY_HEADER]);
   let first = arrivedAt;
+  let retry: Received['retry'];
   if (idempotencyKey) {
     first = keyTime(idempotencyKey, arrivedAt) ?? (await deps.firstSeen(request.grant!.projectId, idempotencyKeyHash(idempotencyKey), new Date(arrivedAt))).getTime();
+  } else if (deps.retries.size > 0) {
+    const key = deps.retries.keyOf(request);
+    const remembered = key === undefined ? undefined : deps.retries.recall(key);
+    if (remembered) {
+      retry = { key: key!, first: remembered };
+      first = Date.parse(remembered.receivedAt);
+    }
   }
   const firstAt = new Date(first).toISOString();
-  return { arrivedAt, receivedAt: firstAt, defaultsTime: firstAt, idempotencyKey };
+  return { arrivedAt, receivedAt: firstAt, defaultsTime: firstAt, idempotencyKey, retry };
 }
 
-/** The request's events, each with its own id, as one message on the kind's topic; resolves once Kafka acknowledged it. */
-export async function produce<K extends EventKind>(deps: IngestDeps, kind: K, request: FastifyRequest, at: Received, events: Array<EventDataByKind[K]>) {
-  await produceAll(deps, request, at, { [kind]: events } as EventsByKind);
+/**
+ * The request's events, each with its own id, as one message on the kind's topic; resolves once
+ * Kafka acknowledged it. `sent`: the parsed body, when the kind's fast path made the events from
+ * it whole: then the request may go as sent (message version 3, as-sent.ts).
+ */
+export async function produce<K extends EventKind>(deps: IngestDeps, kind: K, request: FastifyRequest, at: Received, events: Array<EventDataByKind[K]>, sent?: unknown) {
+  await produceAll(deps, request, at, { [kind]: events } as EventsByKind, sent === undefined ? undefined : { kind, body: sent });
 }
 
 export type EventsByKind = { [K in EventKind]?: Array<EventDataByKind[K]> };
 
+/** A request whose one kind's events its fast path made from the whole body (produce). */
+interface SentBody {
+  kind: EventKind;
+  body: unknown;
+}
+
 /** Every kind's events of one request, each kind one message, all acknowledged before the answer; all admitted by the quotas or none. */
-export async function produceAll(deps: IngestDeps, request: FastifyRequest, at: Received, events: EventsByKind): Promise<void> {
+export async function produceAll(deps: IngestDeps, request: FastifyRequest, at: Received, events: EventsByKind, sent?: SentBody): Promise<void> {
   const grant = request.grant!;
   // Errors join their group first (a merged group's target, a previous rule's group): the answer names it.
   if (events.error?.length) await deps.groups.resolve(grant.projectId, events.error as ErrorEvent[]);
+  const firsts: Partial<Record<EventKind, string>> = {};
   const batches = (Object.entries(events) as Array<[EventKind, unknown[]]>).map(([kind, list]): [EventKind, unknown[]] => {
-    // Ids first (an Idempotency-Key's are by position in the request), so sampling keeps each event's own id.
-    const ids = at.idempotencyKey ? idempotentEventIds(grant.projectId, at.idempotencyKey, request.bodyDigest ?? '', kind, list.length) : undefined;
+    // Ids first (an Idempotency-Key's are by position in the request), so sampling keeps each event's own id;
+    // a retry of a request answered 503 after it was sent on counts up from the first attempt's (retry-memory.ts).
+    const ids = at.idempotencyKey
+      ? idempotentEventIds(grant.projectId, at.idempotencyKey, request.bodyDigest ?? '', kind, list.length)
+      : sequentialIds(list.length, at.retry?.first.firsts[kind]);
+    if (ids.length > 0) firsts[kind] = ids[0];
     return [kind, newEvents(list as never, ids)];
   });
   const admitted = admitAll(deps, grant, batches);
   // One scrubbing budget for the whole request, whatever kinds it carries (docs/data.md#scrubbing).
   const budget = scrubBudget();
-  await Promise.all(
+  const outcomes = await Promise.allSettled(
     admitted.map((a) =>
-      send(deps, request, at, a, budget).catch((err) => {
+      // Sampling that left events out changed the request: it cannot go as sent.
+      send(deps, request, at, a, budget, sent?.kind === a.kind && a.events.length === events[a.kind]?.length ? sent.body : undefined).catch((err) => {
         giveBack(deps, grant, a);
         throw err;
       }),
     ),
   );
+  const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (!failed) {
+    if (at.retry) deps.retries.forget(at.retry.key); // stored: an identical body from now on is a new request
+    return;
+  }
+  // Answered 503 with some of it maybe written (a send in flight, or another kind's message
+  // acknowledged): its retry must write the same events (docs/api.md, "A 503 retried").
+  const maybeWritten = outcomes.some((o) => o.status === 'fulfilled' || o.reason instanceof SentUnacknowledged);
+  if (maybeWritten && !at.idempotencyKey) {
+    const key = at.retry?.key ?? deps.retries.keyOf(request);
+    if (key !== undefined) deps.retries.remember(key, { receivedAt: at.receivedAt, firsts });
+  }
+  throw failed.reason;
 }
 
-async function send<K extends EventKind>(deps: IngestDeps, request: FastifyRequest, at: Received, a: Admitted<K>, budget: ScrubBudget) {
+async function send<K extends EventKind>(deps: IngestDeps, request: FastifyRequest, at: Received, a: Admitted<K>, budget: ScrubBudget, sent: unknown) {
   const { kind, events } = a;
   if (events.length === 0) return; // every event sampled out (counted)
-  scrub(a, budget);
-  const message = encodeBatch(kind, request.grant!.projectId, at.receivedAt, events, a.policy.policy.retentionDays[kind]);
+  const changed = scrub(a, budget);
+  const projectId = request.grant!.projectId;
+  const retentionDays = a.policy.policy.retentionDays[kind];
+  // As sent only under the scrubber's certificate (it changed nothing) and when the bytes say what was checked.
+  const raw = !changed && sent !== undefined ? bytesAsSent(request, kind, sent) : undefined;
+  const message = raw
+    ? encodeAsSent({
+        kind,
+        projectId,
+        receivedAt: at.receivedAt,
+        body: raw,
+        ids: events.map((e) => e.event_id),
+        sequence: at.idempotencyKey === undefined, // sequentialIds: one header value names them
+        retentionDays,
+        certificate: a.policy.certificate,
+        key: batchKey(kind, events),
+      })
+    : encodeBatch(kind, projectId, at.receivedAt, events, retentionDays);
   // Normalising can make a body longer (an invalid UTF-8 byte becomes a 3-byte U+FFFD).
   if (message.value.length > KAFKA_MAX_MESSAGE_BYTES) throw tooLarge(KAFKA_MAX_MESSAGE_BYTES, 'as a Kafka message');
   await deps.queue.enqueue(deps.topics.of(kind), [message], events.length, at.arrivedAt);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Config, Logger } from '@devtrail/config';
+import { INGEST_RETRY_WINDOW_DEFAULT_MS, type Config, type Logger } from '@devtrail/config';
 import { registerHealthRoutes, type Adapters } from '@devtrail/runtime';
 import { errorGroupsRepo, idempotencyRepo, projectsRepo, quotaRepo, rateLimitRepo, PROJECT_CHANGED_CHANNEL } from '@devtrail/relational-store';
 import { createMetrics, registerMetricsRoute, type Metrics, type MetricsAccess } from '@devtrail/metrics';
@@ -10,6 +10,7 @@ import { KeyCache } from './auth/key-cache.ts';
 import { RateLimiter } from './auth/rate-limiter.ts';
 import { ProduceQueue } from './produce-queue.ts';
 import { GroupResolver } from './group-resolver.ts';
+import { RetryMemory } from './retry-memory.ts';
 import { registerIngest } from './ingest-routes.ts';
 import { IngestCounters } from './ingest-counters.ts';
 import { receiverOpenApi } from './openapi.ts';
@@ -20,7 +21,7 @@ export type ReceiverOptions = Pick<
   Config['ingest'],
   'bodyLimitBytes' | 'maxPendingEvents' | 'ackTimeoutMs' | 'keyCacheTtlMs' | 'keyCacheMaxStaleMs' | 'defaultRetentionDays'
 > &
-  Partial<Pick<Config['ingest'], 'rateWindowShiftMs'>>;
+  Partial<Pick<Config['ingest'], 'rateWindowShiftMs' | 'retryWindowMs'>>;
 
 export interface Receiver {
   /**
@@ -110,6 +111,7 @@ export async function createReceiver(
   await producer.connect().catch((err) => logger.warn({ err: err.message }, 'message log not reachable yet; will retry on first send'));
   const queue = new ProduceQueue(producer, { maxPendingEvents: opts.maxPendingEvents, ackTimeoutMs: opts.ackTimeoutMs, metrics });
   const counters = new IngestCounters(metrics);
+  const retries = new RetryMemory(opts.retryWindowMs ?? INGEST_RETRY_WINDOW_DEFAULT_MS);
 
   const metricsJson = async (moreMetrics?: () => Promise<Record<string, unknown>>) => ({
     receiver: { ...(await counters.snapshot()), produce_queue_pending: queue.pending },
@@ -127,7 +129,18 @@ export async function createReceiver(
       registerHealthRoutes(app, adapters, openApi);
       registerSchemaRoutes(app);
       registerMetricsRoute(app, metrics, () => metricsJson(moreMetrics), metricsAccess);
-      await registerIngest(app, { keys: keyCache, limiter, topics: adapters.topics, queue, counters, firstSeen: idempotency.firstSeen, policies, quotas, groups });
+      await registerIngest(app, {
+        keys: keyCache,
+        limiter,
+        topics: adapters.topics,
+        queue,
+        counters,
+        firstSeen: idempotency.firstSeen,
+        policies,
+        quotas,
+        groups,
+        retries,
+      });
     },
     async stop() {
       clearInterval(prune);

@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** SHA-256 of the body as received, for requests with an Idempotency-Key (their event ids derive from it). */
     bodyDigest?: string;
+    /** The JSON body's bytes as read (after any Content-Encoding): what a request forwarded as sent carries (as-sent.ts). */
+    rawBody?: Buffer;
   }
 }
 
@@ -72,14 +74,17 @@ export function acceptCompressedBodies(app: FastifyInstance): void {
 
 /**
  * JSON bodies, and only JSON, through the contract's parser (lone surrogates normalised,
- * prototype poisoning refused), in place of Fastify's own.
+ * prototype poisoning refused), in place of Fastify's own. The bytes are kept beside the parsed
+ * body: a request that may go to Kafka as sent goes with them (as-sent.ts).
  */
 export function parseJsonBodies(app: FastifyInstance): void {
   // JSON only (415 otherwise); Fastify would otherwise parse text/plain as a string.
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string;
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const raw = body as Buffer;
+    const text = raw.toString('utf8');
     if (text.trim() === '') return done(emptyBody(), undefined);
+    request.rawBody = raw;
     if (request.headers[IDEMPOTENCY_HEADER] !== undefined) request.bodyDigest = bodyDigest(text);
     try {
       done(null, parseJsonBody(text));

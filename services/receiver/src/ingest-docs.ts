@@ -53,7 +53,7 @@ function ingestErrors(docs: ApiDocs, example400: unknown, drain = false): Record
     ),
     429: errorResponse('Rate limit exceeded for this key in the current one-minute window.', ERRORS.rateLimited, retry),
     503: errorResponse(
-      `Kafka did not acknowledge within INGEST_ACK_TIMEOUT_MS of the request's arrival, or is failing, or the receiver's queue is full (or, for a request with an Idempotency-Key that is not a UUIDv7, PostgreSQL cannot be reached to read the key's first receive time). The request may or may not have been written: retry after ${RETRY_AFTER_SECONDS} s with the same Idempotency-Key, which makes the retry invisible.`,
+      `Kafka did not acknowledge within INGEST_ACK_TIMEOUT_MS of the request's arrival, or is failing, or the receiver's queue is full (or, for a request with an Idempotency-Key that is not a UUIDv7, PostgreSQL cannot be reached to read the key's first receive time). The request may or may not have been written: retry after ${RETRY_AFTER_SECONDS} s with the same Idempotency-Key, which makes the retry invisible (without one, the same body retried to the same receiver within INGEST_RETRY_WINDOW_MS is stored once too when this 503 came after the request was sent on: docs/api.md).`,
       UNAVAILABLE['message-log'],
       retry,
     ),

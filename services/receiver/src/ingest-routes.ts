@@ -47,12 +47,13 @@ export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Pr
         const at = await received(deps, request, reply);
         // 6: the zod-free fast path where there is one, the kind's schema otherwise (the source of every message)
         let events = k.fastEvents?.(request.body, at.defaultsTime);
+        const whole = events !== undefined; // the fast path took the body as it is: it may go as sent (as-sent.ts)
         if (!events) {
           const parsed = boundedSafeParse(k.request, request.body);
           if (!parsed.success) throw parsed.error;
           events = k.toEvents(parsed.data, at.defaultsTime);
         }
-        await produce(deps, kind, request, at, events as never); // 7
+        await produce(deps, kind, request, at, events as never, whole ? request.body : undefined); // 7
         return k.respond(events); // 8
       });
     }

@@ -11,12 +11,24 @@ import type { Metrics } from '@devtrail/metrics';
 // unless no send is in flight, in which case it goes out as the probe.
 // Bounded: past `maxPendingEvents` waiting events a request is refused (503).
 
+/**
+ * A refusal after the request's messages were handed to the producer (its send failed or its
+ * deadline passed in flight): they may be written all the same (docs/api.md, "A 503 retried").
+ */
+export class SentUnacknowledged extends MessageLogError {
+  constructor(message: string) {
+    super(message, true);
+  }
+}
+
 interface Pending {
   topic: string;
   messages: OutgoingMessage[];
   events: number;
   bytes: number;
   settled: boolean;
+  /** Taken into a send: from here on its messages may be written whatever the answer. */
+  sent: boolean;
   timer: NodeJS.Timeout;
   resolve: () => void;
   reject: (err: unknown) => void;
@@ -78,7 +90,7 @@ export class ProduceQueue {
     const bytes = messages.reduce((n, m) => n + m.value.length, 0);
     return new Promise<void>((resolve, reject) => {
       const wait = Math.max(0, arrivedAt + this.opts.ackTimeoutMs - Date.now());
-      const p: Pending = { topic, messages, events, bytes, settled: false, resolve, reject, timer: setTimeout(() => this.expire(p), wait) };
+      const p: Pending = { topic, messages, events, bytes, settled: false, sent: false, resolve, reject, timer: setTimeout(() => this.expire(p), wait) };
       this.queue.push(p);
       this.queuedEvents += events;
       if (!this.sending) void this.pump();
@@ -101,7 +113,8 @@ export class ProduceQueue {
       this.queuedEvents -= p.events;
     }
     if (!p.settled) this.failed('timeout');
-    this.settle(p, new MessageLogError(`no acknowledgement from the event log within ${this.opts.ackTimeoutMs} ms`, true));
+    const message = `no acknowledgement from the event log within ${this.opts.ackTimeoutMs} ms`;
+    this.settle(p, p.sent ? new SentUnacknowledged(message) : new MessageLogError(message, true));
   }
 
   private async pump(): Promise<void> {
@@ -111,6 +124,7 @@ export class ProduceQueue {
       let bytes = 0;
       while (this.queue.length > 0 && (take.length === 0 || bytes + this.queue[0].bytes <= this.maxSendBytes)) {
         const p = this.queue.shift()!;
+        p.sent = true;
         take.push(p);
         bytes += p.bytes;
       }
@@ -132,7 +146,8 @@ export class ProduceQueue {
         this.failing = true;
         m?.kafkaProduceDuration.observe({ outcome: 'error' }, (performance.now() - t0) / 1000);
         this.failed('error', take.filter((p) => !p.settled).length);
-        for (const p of take) this.settle(p, err);
+        const unacknowledged = new SentUnacknowledged((err as Error).message ?? String(err));
+        for (const p of take) this.settle(p, unacknowledged);
       } finally {
         this.queuedEvents -= take.reduce((n, p) => n + p.events, 0);
       }

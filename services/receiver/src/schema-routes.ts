@@ -25,10 +25,18 @@ export function registerSchemaRoutes(app: FastifyInstance): void {
 export function documentSchemas({ registry: r }: ApiDocs) {
   const files = jsonSchemaFiles();
   const index = z.object({
-    schema_version: z.number().int().openapi({ description: 'The message version receivers write now (header dt-schema-version).' }),
+    schema_version: z
+      .number()
+      .int()
+      .openapi({ description: 'The newest message version receivers write (header dt-schema-version); they write older ones too (docs/topics.md).' }),
     dialect: z.string().openapi({ example: 'https://json-schema.org/draft/2020-12/schema' }),
-    envelopes: z.record(z.string()).openapi({ description: 'The envelope file of each message version a consumer may meet.', example: { '2': 'envelope-v2.json' } }),
+    envelopes: z.record(z.string()).openapi({ description: 'The file of each JSON envelope version a consumer may meet.', example: { '2': 'envelope-v2.json' } }),
     events: z.record(z.string()).openapi({ description: "Each kind's event file.", example: { log: 'event-log.json' } }),
+    as_sent: z.object({ version: z.number().int(), envelope: z.string(), kinds: z.record(z.object({ file: z.string(), records: z.string().nullable() })) }).openapi({
+      description:
+        'Requests that go to Kafka as they were sent (docs/topics.md, "Version 3"): their message version, its file (a whole value; its kind is the dt-kind header), and per kind the request\'s file and the field whose items are its events.',
+      example: { version: 3, envelope: 'envelope-v3.json', kinds: { log: { file: 'request-log.json', records: 'logs' } } },
+    }),
     topics: z.record(z.string()).openapi({ description: "Each kind's topic, after the topic prefix (KAFKA_TOPIC_PREFIX, default devtrail.).", example: { log: 'logs' } }),
     deletions: z.object({ topic: z.string(), versions: z.record(z.string()) }).openapi({
       description: 'The deletions topic (after the prefix) and the file of each deletion version.',

@@ -55,7 +55,7 @@ export async function receiverHarness(opts: { logCapacity?: number; bodyLimitByt
       let messages = 0;
       const c = adapters.messageLog.createConsumer({ groupId: `peek-${group++}`, topics: [topic] });
       await c.run(async (batch) => {
-        for (const m of batch) out.push(...decodeMessage(kind, m.value).events);
+        for (const m of batch) out.push(...decodeMessage(kind, m).events);
         messages += batch.length;
       });
       // Generous: it only waits while messages are missing, and a loaded CI box is slow.

@@ -25,6 +25,8 @@ const PATHS: Record<string, string[]> = {
   '/schemas': ['get'],
   '/schemas/envelope-v1.json': ['get'],
   '/schemas/envelope-v2.json': ['get'],
+  '/schemas/envelope-v3.json': ['get'],
+  '/schemas/request-log.json': ['get'],
   '/schemas/event-log.json': ['get'],
   '/schemas/event-error.json': ['get'],
   '/schemas/event-span.json': ['get'],

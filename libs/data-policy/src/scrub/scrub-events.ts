@@ -2,8 +2,13 @@ import { dropConversation, kindOf, parseJsonTexts, type EventKind } from '@devtr
 import type { Scrubber } from './scrubber.ts';
 import { scrubBudget } from './rule-cost.ts';
 
-/** Scrubs the fields of a kind's events that scrubbing looks at (the kind's `scrubbed` list), in place, under one request's budget. */
-export function scrubEvents(kind: EventKind, events: unknown[], scrubber: Scrubber, budget = scrubBudget()): void {
+/**
+ * Scrubs the fields of a kind's events that scrubbing looks at (the kind's `scrubbed` list), in
+ * place, under one request's budget. True when it changed anything; false certifies that every
+ * value is exactly as it was given (certificate.ts).
+ */
+export function scrubEvents(kind: EventKind, events: unknown[], scrubber: Scrubber, budget = scrubBudget()): boolean {
+  const before = scrubber.edits();
   const fields = kindOf(kind).scrubbed;
   for (const e of events) {
     const o = e as Record<string, unknown>;
@@ -19,6 +24,7 @@ export function scrubEvents(kind: EventKind, events: unknown[], scrubber: Scrubb
       }
     }
   }
+  return scrubber.edits() !== before;
 }
 
 /** A project that turned content capture off: the kind's content fields become their absent value, its conversation keys go (docs/data.md). */

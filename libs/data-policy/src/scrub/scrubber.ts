@@ -24,6 +24,11 @@ export interface Scrubber {
   tree(v: unknown, budget?: ScrubBudget): unknown;
   /** A free-text value (a message): its value patterns scrubbed. */
   text(s: string, budget?: ScrubBudget): string;
+  /**
+   * How many values, keys and strings scrubbing has changed so far (it only grows): unchanged
+   * across a run, the run left every value exactly as it was given (certificate.ts).
+   */
+  edits(): number;
 }
 
 function keyAction(action: ScrubAction, hash: (s: string) => string): KeyAction {
@@ -125,11 +130,15 @@ export function compileScrubber(settings: Scrubbing, salt: string | null): Scrub
     judged.set(key, a);
     return a;
   };
-  const text = (s: string, budget: ScrubBudget): string => {
+  // Every change is counted where it is made: a run that counts none changed nothing.
+  let edits = 0;
+  const text = (given: string, budget: ScrubBudget): string => {
+    let s = given;
     for (const rule of stringRules) {
       s = rule(s, budget);
       if (s === FILTERED) break;
     }
+    if (s !== given) edits++;
     return s;
   };
 
@@ -141,7 +150,9 @@ export function compileScrubber(settings: Scrubbing, salt: string | null): Scrub
       const pairAction = v.length === 2 && typeof v[0] === 'string' ? actionFor(v[0], budget) : null;
       if (pairAction) {
         const out = pairAction(v[1]);
-        v[1] = out === REMOVE ? null : out;
+        const kept = out === REMOVE ? null : out;
+        if (kept !== v[1]) edits++;
+        v[1] = kept;
         return v;
       }
       for (let i = 0; i < v.length; i++) v[i] = walk(v[i], budget);
@@ -152,8 +163,13 @@ export function compileScrubber(settings: Scrubbing, salt: string | null): Scrub
       const act = actionFor(key, budget);
       if (act) {
         const out = act(o[key]);
-        if (out === REMOVE) delete o[key];
-        else o[key] = out;
+        if (out === REMOVE) {
+          delete o[key];
+          edits++;
+        } else if (out !== o[key]) {
+          o[key] = out;
+          edits++;
+        }
         continue;
       }
       const x = o[key];
@@ -165,5 +181,5 @@ export function compileScrubber(settings: Scrubbing, salt: string | null): Scrub
     return o;
   };
   // A call without a budget (one value on its own) gets a budget of its own.
-  return { tree: (v, budget = scrubBudget()) => walk(v, budget), text: (s, budget = scrubBudget()) => text(s, budget) };
+  return { tree: (v, budget = scrubBudget()) => walk(v, budget), text: (s, budget = scrubBudget()) => text(s, budget), edits: () => edits };
 }

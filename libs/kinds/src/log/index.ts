@@ -2,6 +2,7 @@ import { defineKind } from '../kind.ts';
 import { LOG_FIELDS } from './event.ts';
 import { logBatchSchema, logsToEvents, splitLogBatch } from './request.ts';
 import { fastLogsToEvents } from './fast-path.ts';
+import { logsAsSent } from './as-sent.ts';
 import { logsFromOtlp } from './otlp.ts';
 import { LOG_PATH, logDocs } from './docs.ts';
 
@@ -15,6 +16,7 @@ export const log = defineKind({
   fields: LOG_FIELDS,
   toEvents: logsToEvents,
   fastEvents: fastLogsToEvents,
+  asSent: logsAsSent,
   split: splitLogBatch,
   batchField: 'logs',
   respond: (events) => ({ ok: true, count: events.length }),

@@ -72,7 +72,7 @@ function eventCount(kind: EventKind, m: ConsumedMessage): { readable: number; un
   const n = Number(m.headers[HEADERS.eventCount] ?? (m.headers[HEADERS.schemaVersion] === '1' ? 1 : Number.NaN));
   if (Number.isInteger(n)) return { readable: n, unreadable: 0 };
   try {
-    const d = decodeMessage(kind, m.value);
+    const d = decodeMessage(kind, m);
     return { readable: d.events.length, unreadable: d.rejected.length };
   } catch {
     return { readable: 0, unreadable: 1 };
@@ -140,7 +140,7 @@ export async function replay(req: ReplayRequest, deps: ReplayDeps): Promise<Repl
 
   // Read the range: count it (dry run) or re-write the table.
   const write = !req.dryRun && !req.group;
-  let rows: Array<Record<string, unknown>> = [];
+  let rows: unknown[][] = [];
   let read = 0;
   let events = 0;
   let lastReport = 0;
@@ -154,7 +154,7 @@ export async function replay(req: ReplayRequest, deps: ReplayDeps): Promise<Repl
     if (rows.length === 0) return;
     const batch = rows;
     rows = [];
-    await withRetries(`insert into ${k.name}`, () => deps.columnStore.insert(k.name, batch));
+    await withRetries(`insert into ${k.name}`, () => deps.columnStore.insertCells(k.name, k.cellColumns, batch));
     result.written += batch.length;
   };
   await deps.messageLog.read(topic, range.ranges, async (messages) => {
@@ -170,7 +170,7 @@ export async function replay(req: ReplayRequest, deps: ReplayDeps): Promise<Repl
       }
       let decoded: ReturnType<typeof decodeMessage>;
       try {
-        decoded = decodeMessage(req.kind, m.value);
+        decoded = decodeMessage(req.kind, m);
       } catch {
         result.unreadable++;
         continue;
@@ -180,7 +180,7 @@ export async function replay(req: ReplayRequest, deps: ReplayDeps): Promise<Repl
       for (const e of decoded.events) {
         const d = deps.deletions.size > 0 ? deps.deletions.covering(e) : undefined;
         if (d) discard(d);
-        else if (write) rows.push(k.toRow(e, deps.retentionDays));
+        else if (write) rows.push(k.toCells(e, deps.retentionDays));
       }
       if (rows.length >= deps.batchRows) await flush();
     }

@@ -1,4 +1,4 @@
-import type { EventKind } from '@devtrail/kinds';
+import { kindOf, type EventKind } from '@devtrail/kinds';
 import type { BatchEvent } from '@devtrail/contract';
 import { dropContent, keepTrace, parsePayloads, scrubEvents, type ScrubBudget } from '@devtrail/data-policy';
 import type { KeyGrant } from '@devtrail/relational-store';
@@ -66,12 +66,20 @@ export function giveBack(d: DataDeps, grant: KeyGrant, a: Admitted): void {
 /**
  * Scrubbing at the door, in place (docs/data.md#scrubbing): conversation dropped when the project
  * keeps none, tool arguments and results given as JSON text parsed, then the kind's scrubbed
- * fields, every rule under the request's one budget.
+ * fields, every rule under the request's one budget. False certifies that the events are exactly
+ * as they were given (the request may go to Kafka as sent, with the policy's certificate).
  */
-export function scrub(a: Admitted, budget?: ScrubBudget): void {
-  if (a.events.length === 0) return;
+export function scrub(a: Admitted, budget?: ScrubBudget): boolean {
+  if (a.events.length === 0) return false;
   const data = a.events.map((e) => e.data);
-  if (!a.policy.policy.llm.capture_content) dropContent(a.kind, data);
+  const k = kindOf(a.kind);
+  // Dropping content and parsing tool payloads are changes whenever the kind has such fields.
+  let changed = k.conversation.length > 0;
+  if (!a.policy.policy.llm.capture_content) {
+    dropContent(a.kind, data);
+    changed ||= k.content.length > 0;
+  }
   parsePayloads(a.kind, data);
-  if (a.policy.scrubber) scrubEvents(a.kind, data, a.policy.scrubber, budget);
+  if (a.policy.scrubber) changed = scrubEvents(a.kind, data, a.policy.scrubber, budget) || changed;
+  return changed;
 }

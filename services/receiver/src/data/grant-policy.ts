@@ -1,4 +1,4 @@
-import { compileScrubber, resolvePolicy, scrubbingSchema, type ResolvedPolicy, type Scrubber } from '@devtrail/data-policy';
+import { compileScrubber, resolvePolicy, scrubbingSchema, scrubCertificate, type ResolvedPolicy, type Scrubber } from '@devtrail/data-policy';
 import type { KeyGrant } from '@devtrail/relational-store';
 
 // A project's data policy as the accept step applies it, resolved and compiled once per
@@ -9,6 +9,8 @@ export interface GrantPolicy {
   policy: ResolvedPolicy;
   /** Null when the project turned the defaults off and has no rules. */
   scrubber: Scrubber | null;
+  /** The certificate a request this scrubber left unchanged goes to Kafka with, as sent (data-policy certificate.ts). */
+  certificate: string;
 }
 
 const DEFAULT_SCRUBBING = scrubbingSchema.parse({});
@@ -23,13 +25,15 @@ export class GrantPolicies {
     if (!p) {
       const policy = resolvePolicy(grant.dataPolicy, this.defaultRetentionDays);
       let scrubber: Scrubber | null;
+      let applied = policy.scrubbing;
       try {
-        scrubber = compileScrubber(policy.scrubbing, grant.hashSalt);
+        scrubber = compileScrubber(applied, grant.hashSalt);
       } catch {
         // A stored rule this version cannot compile: the defaults still apply, never nothing.
-        scrubber = compileScrubber(DEFAULT_SCRUBBING, grant.hashSalt);
+        applied = DEFAULT_SCRUBBING;
+        scrubber = compileScrubber(applied, grant.hashSalt);
       }
-      p = { policy, scrubber };
+      p = { policy, scrubber, certificate: scrubCertificate(scrubber ? applied : null) };
       this.compiled.set(grant, p);
     }
     return p;
