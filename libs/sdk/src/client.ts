@@ -15,6 +15,7 @@ import { Span } from './span.js';
 import { activeOtelSpanContext } from './otel/active-span.js';
 import { runtimeHooks } from './runtime-hooks.js';
 import { createTraceHeaders, type SpanContext } from './trace-context.js';
+import { LocalStorageStore, storeName, type RequestStore } from './transport/request-store.js';
 import { HttpTransport, NoopTransport, type TelemetryTransport, type TransportStats } from './transport/transport.js';
 import type { Breadcrumb, CaptureErrorOptions, LlmUsageInput, LogLevel, Metadata, SpanRecordInput, TagValue } from './types.js';
 import { buildErrorReport, buildLlmRecord, buildLogEntry, buildSpanRecord, clampRelease, type WireErrorReport, type WireLogEntry, type WireSpan } from './wire.js';
@@ -78,6 +79,8 @@ export class DevtrailClient {
           maxQueueSize: o.maxQueueSize,
           maxQueueBytes: o.maxQueueBytes,
           maxRetries: o.maxRetries,
+          retryForMs: o.retryForMs,
+          store: this.offlineStore(),
           initialBackoffMs: o.initialBackoffMs,
           maxBackoffMs: o.maxBackoffMs,
           requestTimeoutMs: o.requestTimeoutMs,
@@ -89,6 +92,15 @@ export class DevtrailClient {
     this.logger = new Logger((level, message, metadata, bindings) => this.writeLog(level, message, metadata, bindings));
     this.detachBrowser = this.enabled && isBrowser() ? this.attachToPage() : undefined;
     this.detachProcess = this.enabled ? runtimeHooks()?.attach(this) : undefined;
+  }
+
+  /** Where unsent error reports wait out a page close or a restart (docs/sdk.md#outages). */
+  private offlineStore(): RequestStore | undefined {
+    const o = this.options;
+    if (!o.persistErrors) return undefined;
+    const name = storeName(o.apiKey!, o.baseUrl!);
+    if (isBrowser()) return new LocalStorageStore(name, o.persistErrors.maxBytes);
+    return o.persistErrors.dir ? runtimeHooks()?.spool?.(o.persistErrors.dir, o.persistErrors.maxBytes) : undefined;
   }
 
   private checkEnabled(): boolean {

@@ -5,6 +5,7 @@
 import { installNodeAsyncContext } from './node/install-async-context.js';
 import { instrumentOutgoingHttp } from './node/outgoing-http.js';
 import { attachProcessHooks } from './node/process-hooks.js';
+import { FileSpool } from './node/spool.js';
 import type { DevtrailClient } from './client.js';
 import { setRuntimeHooks } from './runtime-hooks.js';
 
@@ -15,6 +16,7 @@ setRuntimeHooks({
     if (client.options.traceOutgoing) instrumentOutgoingHttp();
     return attachProcessHooks(client);
   },
+  spool: (dir, maxBytes) => new FileSpool(dir, maxBytes),
 });
 
 export * from './index.js';

@@ -29,8 +29,16 @@ export interface ClientOptions {
   maxQueueSize?: number;
   /** Bytes kept while batching or retrying; the oldest is dropped beyond this. Default 16 MiB, 1 MiB in browsers. */
   maxQueueBytes?: number;
-  /** Retries after the first attempt for network errors, 5xx and 429. Default 5. */
+  /** How long a request is retried (network errors, 5xx, 429) from its first attempt, in ms. Default 900000 (15 minutes). */
+  retryForMs?: number;
+  /** Retries of one request at most, besides `retryForMs`. Default: no limit. */
   maxRetries?: number;
+  /**
+   * Keep unsent error reports through a page close or a restart (docs/sdk.md#outages): in browsers
+   * localStorage (default on), on Node a directory (`{ dir }`, default off). `maxBytes` bounds it
+   * (default 256 KiB in browsers, 4 MiB on Node).
+   */
+  persistErrors?: boolean | { dir?: string; maxBytes?: number };
   /** First backoff delay, doubled per retry with jitter. Default 500 ms. */
   initialBackoffMs?: number;
   /** Backoff ceiling (Retry-After may exceed it). Default 30000 ms. */
@@ -85,7 +93,9 @@ export interface ResolvedOptions {
   flushIntervalMs: number;
   maxQueueSize: number;
   maxQueueBytes: number;
+  retryForMs: number;
   maxRetries: number;
+  persistErrors: false | { dir?: string; maxBytes: number };
   initialBackoffMs: number;
   maxBackoffMs: number;
   requestTimeoutMs: number;
@@ -128,7 +138,9 @@ const KNOWN: ReadonlySet<string> = new Set<keyof ClientOptions>([
   'flushIntervalMs',
   'maxQueueSize',
   'maxQueueBytes',
+  'retryForMs',
   'maxRetries',
+  'persistErrors',
   'initialBackoffMs',
   'maxBackoffMs',
   'requestTimeoutMs',
@@ -150,6 +162,14 @@ const KNOWN: ReadonlySet<string> = new Set<keyof ClientOptions>([
   'flushOnSignals',
   'shutdownTimeoutMs',
 ]);
+
+/** Browsers keep unsent error reports in localStorage unless told not to; Node only where given a directory. */
+function resolvePersist(option: ClientOptions['persistErrors'], browser: boolean): ResolvedOptions['persistErrors'] {
+  const o = typeof option === 'object' && option !== null ? option : {};
+  const on = browser ? option !== false : typeof o.dir === 'string' && o.dir !== '';
+  if (!on) return false;
+  return { dir: o.dir, maxBytes: Math.floor(num(o.maxBytes, browser ? 256 * 1024 : 4 * 1024 * 1024, 1024)) };
+}
 
 export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
   const serverless = options.serverless ?? isServerless();
@@ -173,7 +193,9 @@ export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
     flushIntervalMs: num(options.flushIntervalMs, serverless ? 1000 : 5000, 1),
     maxQueueSize: Math.floor(num(options.maxQueueSize, 10_000, 1)),
     maxQueueBytes: Math.floor(num(options.maxQueueBytes, browser ? 1024 * 1024 : 16 * 1024 * 1024, 1024)),
-    maxRetries: Math.floor(num(options.maxRetries, 5)),
+    retryForMs: num(options.retryForMs, 15 * 60_000),
+    maxRetries: Math.floor(num(options.maxRetries, Number.POSITIVE_INFINITY)),
+    persistErrors: resolvePersist(options.persistErrors, browser),
     initialBackoffMs: num(options.initialBackoffMs, 500, 1),
     maxBackoffMs: num(options.maxBackoffMs, 30_000, 1),
     requestTimeoutMs: num(options.requestTimeoutMs, 10_000, 1),
