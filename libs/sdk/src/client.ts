@@ -39,13 +39,25 @@ export interface SpanOptions {
   sampled?: boolean;
   /** The request scope whose tags the span carries (middleware: the request's own). Default: the active one. */
   scope?: Scope;
+  /** Take no parent from the active span: only `traceId`/`parentSpanId` (a server span, whose caller's headers decide). */
+  detached?: boolean;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
 }
 
+const NO_TAGS: Record<string, TagValue> = Object.freeze({}) as Record<string, TagValue>;
+const noop = (): void => {};
+
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
 function withTags(tags: Record<string, TagValue>, ...rest: (Metadata | undefined)[]): Metadata | undefined {
+  // Nothing to merge (no tags, one part): that part as it is, without a copy per record.
+  if (isEmpty(tags) && rest.length === 1) return rest[0] && !isEmpty(rest[0]) ? rest[0] : undefined;
   const merged: Metadata = { ...tags };
   for (const part of rest) if (part) Object.assign(merged, part);
   return Object.keys(merged).length > 0 ? merged : undefined;
@@ -230,13 +242,15 @@ export class DevtrailClient {
     let sampled: boolean | undefined;
     if (options.parent) ({ traceId, spanId: parentSpanId, sampled } = options.parent);
     else if (options.parent === undefined && options.traceId) ({ traceId, parentSpanId, sampled } = options);
-    else if (options.parent === undefined && active?.span) ({ traceId, spanId: parentSpanId, sampled } = active.span);
+    else if (options.parent === undefined && !options.detached && active?.span) ({ traceId, spanId: parentSpanId, sampled } = active.span);
     if (!isValidTraceId(traceId)) traceId = parentSpanId = sampled = undefined;
     if (!isValidSpanId(parentSpanId)) parentSpanId = undefined;
     // A trace's first span decides whether the trace is sampled; every span under it follows.
     sampled ??= traceId === undefined ? this.sampleTrace() : true;
     const scope = options.scope ?? active?.scope;
-    return new Span({ operation, traceId, parentSpanId, metadata: options.metadata, startTime: options.startTime, sampled }, (span) => this.sendSpan(span, scope));
+    // An unsampled span is never sent: no closure to send it (docs/sdk.md#overhead).
+    const onEnd = sampled && this.enabled ? (span: Span) => this.sendSpan(span, scope) : noop;
+    return new Span({ operation, traceId, parentSpanId, metadata: options.metadata, startTime: options.startTime, sampled }, onEnd);
   }
 
   /** Runs `fn` with `span` as the active span (logs and child spans attach to it). */
@@ -285,7 +299,7 @@ export class DevtrailClient {
       startTime: span.startTime,
       durationMs: span.durationMs ?? 0,
       status: span.status,
-      metadata: withTags(this.currentTags(scope), span.metadata),
+      metadata: withTags(this.currentTags(scope), span.attributesIfAny()),
     });
     this.queue('span', this.hook(this.options.beforeSendSpan, record));
   }
@@ -370,7 +384,9 @@ export class DevtrailClient {
   }
 
   private currentTags(requestScope: Scope | undefined): Record<string, TagValue> {
-    return requestScope ? { ...this.globalScope.tags, ...requestScope.tags } : this.globalScope.tags;
+    const global = this.globalScope.tags;
+    if (!requestScope || isEmpty(requestScope.tags)) return isEmpty(global) ? NO_TAGS : global;
+    return { ...global, ...requestScope.tags };
   }
 
   // ---- delivery -----------------------------------------------------------
