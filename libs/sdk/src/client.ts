@@ -3,10 +3,11 @@
 // telemetry must never take the application down.
 import { activeContext, runWithContext } from './context/context-manager.js';
 import { isBrowser } from './env.js';
-import { errorInfo } from './error-info.js';
+import { errorInfo, type ErrorInfo } from './error-info.js';
 import { isValidSpanId, isValidTraceId } from './ids.js';
 import { Logger, type LoggerBindings } from './logger.js';
 import { API_KEY_PATTERN, resolveOptions, type ClientOptions, type ResolvedOptions } from './options.js';
+import { ownConsole } from './breadcrumbs/console.js';
 import { installBreadcrumbs } from './browser/breadcrumbs.js';
 import { installGlobalErrorHandlers } from './browser/global-errors.js';
 import { pageContext } from './browser/page-context.js';
@@ -17,7 +18,7 @@ import { runtimeHooks } from './runtime-hooks.js';
 import { createTraceHeaders, type SpanContext } from './trace-context.js';
 import { LocalStorageStore, storeName, type RequestStore } from './transport/request-store.js';
 import { HttpTransport, NoopTransport, type TelemetryTransport, type TransportStats } from './transport/transport.js';
-import type { Breadcrumb, CaptureErrorOptions, LlmUsageInput, LogLevel, Metadata, SpanRecordInput, TagValue } from './types.js';
+import type { Breadcrumb, CaptureErrorOptions, LlmUsageInput, LogLevel, MessageLevel, Metadata, Severity, SpanRecordInput, TagValue } from './types.js';
 import { buildErrorReport, buildLlmRecord, buildLogEntry, buildSpanRecord, clampRelease, type WireErrorReport, type WireLogEntry, type WireSpan } from './wire.js';
 
 /** Delivery counts, and the records left out on purpose: by `sampleRate` or a `beforeSend*` hook (not counted as dropped). */
@@ -47,6 +48,7 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
 }
 
+const MESSAGE_SEVERITY: Record<MessageLevel, Severity> = { debug: 'low', info: 'low', log: 'low', warning: 'medium', error: 'high', fatal: 'critical' };
 const NO_TAGS: Record<string, TagValue> = Object.freeze({}) as Record<string, TagValue>;
 const noop = (): void => {};
 
@@ -73,6 +75,8 @@ export class DevtrailClient {
   private readonly detachBrowser: (() => void) | undefined;
   private readonly detachProcess: (() => void) | undefined;
   private sampledOut = 0;
+  /** Release health (sessions): told of every error report, handled or not. */
+  onErrorReported: ((options: CaptureErrorOptions) => void) | undefined;
   private filteredOut = 0;
 
   constructor(options: ClientOptions = {}) {
@@ -159,7 +163,7 @@ export class DevtrailClient {
     const prefix = bindings.context ? `[${bindings.context}] ` : '';
     const args: unknown[] = [`${prefix}${message}`];
     if (metadata) args.push(metadata);
-    console[level](...args);
+    ownConsole(() => console[level](...args));
   }
 
   // ---- errors -------------------------------------------------------------
@@ -167,40 +171,66 @@ export class DevtrailClient {
   captureError(error: unknown, options: CaptureErrorOptions = {}): void {
     if (!this.enabled) return;
     try {
-      const rate = this.options.sampleRate;
-      if (rate < 1 && !(Math.random() < rate)) {
-        this.sampledOut++;
-        return;
-      }
-      const info = errorInfo(error);
-      const active = activeContext();
-      const scope = mergeScopes(this.globalScope, active?.scope, this.options.maxBreadcrumbs);
-      const span = this.correlation(active);
-      const report = buildErrorReport({
-        errorMessage: info.message,
-        stackTrace: info.stack,
-        severity: options.severity,
-        context: withTags(
-          scope.tags,
-          {
-            error_type: info.type,
-            span_id: span?.spanId,
-            request_id: active?.requestId,
-            user: scope.user,
-            ...pageContext(),
-          },
-          options.context,
-        ),
-        traceId: options.traceId ?? span?.traceId,
-        userId: options.userId ?? scope.userId,
-        breadcrumbs: [...scope.breadcrumbs, ...(options.breadcrumbs ?? [])],
-        fingerprint: options.fingerprint,
-      });
-      const hook = this.options.beforeSend;
-      this.queue('error', this.hook(hook && ((r: WireErrorReport) => hook(r, { error })), report));
+      this.report(errorInfo(error), options, error);
     } catch {
       // see class comment
     }
+  }
+
+  /**
+   * Reports a message as an error report of its own (Sentry's captureMessage): grouped by its
+   * text, with the scope's user, tags, contexts and breadcrumbs. The level gives the severity
+   * (debug, info, log: low; warning: medium; error: high; fatal: critical).
+   */
+  captureMessage(message: string, level: MessageLevel | (CaptureErrorOptions & { level?: MessageLevel }) = 'info'): void {
+    if (!this.enabled) return;
+    try {
+      const { level: lvl = 'info', ...options } = typeof level === 'string' ? { level } : level;
+      const text = String(message) || 'Empty message';
+      this.report(
+        { message: text, stack: text, type: 'message' },
+        { severity: MESSAGE_SEVERITY[lvl] ?? 'low', ...options, context: { level: lvl, ...options.context } },
+        message,
+      );
+    } catch {
+      // see class comment
+    }
+  }
+
+  private report(info: ErrorInfo, options: CaptureErrorOptions, error: unknown): void {
+    const rate = this.options.sampleRate;
+    if (rate < 1 && !(Math.random() < rate)) {
+      this.sampledOut++;
+      return;
+    }
+    const active = activeContext();
+    const scope = mergeScopes(this.globalScope, active?.scope, this.options.maxBreadcrumbs);
+    const span = this.correlation(active);
+    const report = buildErrorReport({
+      errorMessage: info.message,
+      stackTrace: info.stack,
+      severity: options.severity,
+      context: withTags(
+        scope.tags,
+        scope.contexts,
+        {
+          error_type: info.type,
+          span_id: span?.spanId,
+          request_id: active?.requestId,
+          user: scope.user,
+          extra: isEmpty(scope.extras) ? undefined : scope.extras,
+          ...pageContext(),
+        },
+        options.context,
+      ),
+      traceId: options.traceId ?? span?.traceId,
+      userId: options.userId ?? scope.userId,
+      breadcrumbs: [...scope.breadcrumbs, ...(options.breadcrumbs ?? [])],
+      fingerprint: options.fingerprint,
+    });
+    this.onErrorReported?.(options);
+    const hook = this.options.beforeSend;
+    this.queue('error', this.hook(hook && ((r: WireErrorReport) => hook(r, { error })), report));
   }
 
   // ---- spans --------------------------------------------------------------
@@ -372,6 +402,31 @@ export class DevtrailClient {
 
   setTags(tags: Record<string, TagValue>): void {
     for (const [key, value] of Object.entries(tags)) this.setTag(key, value);
+  }
+
+  /** A named object on error reports' context (`setContext('order', { id })` -> `context.order`); null removes it. */
+  setContext(name: string, context: Record<string, unknown> | null): void {
+    this.currentScope().setContext(name, context);
+  }
+
+  /** A value on error reports' `context.extra`. */
+  setExtra(key: string, value: unknown): void {
+    this.currentScope().setExtra(key, value);
+  }
+
+  setExtras(extras: Record<string, unknown>): void {
+    for (const [key, value] of Object.entries(extras)) this.setExtra(key, value);
+  }
+
+  /**
+   * Runs `fn` with a scope of its own: what it sets (tags, user, contexts, extras, breadcrumbs)
+   * applies to events inside it only. Inside a request it starts as a copy of the request's
+   * scope. On Node it follows awaits; in browsers, the synchronous part only.
+   */
+  withScope<T>(fn: (scope: Scope) => T): T {
+    const active = activeContext();
+    const scope = active?.scope ? active.scope.clone() : this.createScope();
+    return runWithContext({ ...active, scope }, () => fn(scope));
   }
 
   /** A fresh scope for one request; middleware puts it in the request's context. */
