@@ -174,10 +174,11 @@ export class HttpTransport implements TelemetryTransport {
   }
 
   send(kind: IngestKind, body: object): void {
-    if (this.closed) {
-      this.drop('AfterClose', 1, `${kind} sent after close()`);
-      return;
-    }
+    if (this.closed) this.drop('AfterClose', 1, `${kind} sent after close()`);
+    else this.accept(kind, body);
+  }
+
+  private accept(kind: IngestKind, body: object): void {
     const record = recordOf(kind, safeStringify(body));
     if (record.bytes > this.opts.maxBatchBytes) {
       this.drop('TooLarge', 1, `a ${kind} record of ${record.bytes} bytes is larger than maxBatchBytes (${this.opts.maxBatchBytes})`);
@@ -464,7 +465,7 @@ export class HttpTransport implements TelemetryTransport {
     const report = dropReport(this.counters, this.reported);
     if (report) {
       this.reported = report.upTo;
-      this.send('log', report.log);
+      this.accept('log', report.log); // also while close() flushes: it is part of what is pending
     }
   }
 
