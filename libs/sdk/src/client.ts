@@ -10,6 +10,7 @@ import { API_KEY_PATTERN, resolveOptions, type ClientOptions, type ResolvedOptio
 import { ownConsole } from './breadcrumbs/console.js';
 import { installBreadcrumbs } from './browser/breadcrumbs.js';
 import { installGlobalErrorHandlers } from './browser/global-errors.js';
+import { installBrowserTracing } from './browser/tracing.js';
 import { pageContext } from './browser/page-context.js';
 import { Scope, mergeScopes, type User } from './scope.js';
 import { Span } from './span.js';
@@ -75,6 +76,8 @@ export class DevtrailClient {
   private readonly detachBrowser: (() => void) | undefined;
   private readonly detachProcess: (() => void) | undefined;
   private sampledOut = 0;
+  /** Browser: the page-load, navigation or click span in progress (browser/tracing.ts), for what has no span of its own. */
+  private ambientSpan: (() => Span | undefined) | undefined;
   /** Release health (sessions): told of every error report, handled or not. */
   onErrorReported: ((options: CaptureErrorOptions) => void) | undefined;
   private filteredOut = 0;
@@ -272,7 +275,10 @@ export class DevtrailClient {
     let sampled: boolean | undefined;
     if (options.parent) ({ traceId, spanId: parentSpanId, sampled } = options.parent);
     else if (options.parent === undefined && options.traceId) ({ traceId, parentSpanId, sampled } = options);
-    else if (options.parent === undefined && !options.detached && active?.span) ({ traceId, spanId: parentSpanId, sampled } = active.span);
+    else if (options.parent === undefined && !options.detached) {
+      const parent = active?.span ?? this.ambientSpan?.();
+      if (parent) ({ traceId, spanId: parentSpanId, sampled } = parent);
+    }
     if (!isValidTraceId(traceId)) traceId = parentSpanId = sampled = undefined;
     if (!isValidSpanId(parentSpanId)) parentSpanId = undefined;
     // A trace's first span decides whether the trace is sampled; every span under it follows.
@@ -288,8 +294,9 @@ export class DevtrailClient {
     return runWithContext({ ...activeContext(), span }, fn);
   }
 
+  /** The active span; in browsers, else the page-load, navigation or click span in progress. */
   activeSpan(): Span | undefined {
-    return activeContext()?.span;
+    return activeContext()?.span ?? this.ambientSpan?.();
   }
 
   /** Sends an already-finished span, e.g. one converted from OpenTelemetry. */
@@ -310,7 +317,7 @@ export class DevtrailClient {
 
   /** The span logs, errors and LLM records are correlated with: devtrail's active span, else OpenTelemetry's (an app that runs the OTel SDK). */
   private correlation(active: ReturnType<typeof activeContext>): SpanContext | undefined {
-    return active?.span ?? activeOtelSpanContext();
+    return active?.span ?? this.ambientSpan?.() ?? activeOtelSpanContext();
   }
 
   /** tracesSampleRate's decision for a new trace. */
@@ -470,7 +477,13 @@ export class DevtrailClient {
   /** Browser: flush when the page hides; uncaught errors and breadcrumbs recorded without code changes (docs/sdk.md#browser). */
   private attachToPage(): () => void {
     const o = this.options;
-    const detach = [this.flushWhenPageHides()];
+    const detach: Array<() => void> = [];
+    if (o.browserTracing) {
+      const tracing = installBrowserTracing(this, { tracePropagationTargets: o.tracePropagationTargets });
+      this.ambientSpan = tracing.activity;
+      detach.push(() => tracing.stop());
+    }
+    detach.push(this.flushWhenPageHides());
     if (o.captureUncaught) detach.push(installGlobalErrorHandlers(this));
     if (o.breadcrumbs) detach.push(installBreadcrumbs((crumb) => this.addBreadcrumb(crumb), o.breadcrumbs));
     return () => {

@@ -69,8 +69,12 @@ export interface ClientOptions {
   beforeSendSpan?: (span: WireSpan) => WireSpan | null;
   /** Changes a log entry before it is queued, or drops it (return null). */
   beforeSendLog?: (log: WireLogEntry) => WireLogEntry | null;
-  /** Browser: breadcrumbs recorded automatically (clicks, console, fetch/XHR, navigation); false turns all off. Default true. */
+  /** Breadcrumbs recorded automatically: in browsers clicks, console, fetch/XHR and navigation; on Node console and outgoing HTTP. false turns all off. Default true. */
   breadcrumbs?: boolean | BreadcrumbOptions;
+  /** Browser: page-load spans with web vitals, route-change spans, click and request spans (docs/sdk.md#browser-tracing). Default true. */
+  browserTracing?: boolean;
+  /** Browser: where the page's fetch and XHR calls carry traceparent besides its own origin: origins or URL prefixes, or patterns. Default [] (same origin only). */
+  tracePropagationTargets?: Array<string | RegExp>;
   /** Share of new traces whose spans are sent, 0..1 (a trace joined from a caller follows its sampled flag). Default 1. */
   tracesSampleRate?: number;
   /** Node: report uncaught exceptions and unhandled rejections, and flush before the process exits as Node would. Default true. */
@@ -112,6 +116,8 @@ export interface ResolvedOptions {
   beforeSendSpan: ClientOptions['beforeSendSpan'];
   beforeSendLog: ClientOptions['beforeSendLog'];
   breadcrumbs: false | BreadcrumbOptions;
+  browserTracing: boolean;
+  tracePropagationTargets: Array<string | RegExp>;
   tracesSampleRate: number;
   captureUncaught: boolean;
   flushOnSignals: boolean;
@@ -157,6 +163,8 @@ const KNOWN: ReadonlySet<string> = new Set<keyof ClientOptions>([
   'beforeSendSpan',
   'beforeSendLog',
   'breadcrumbs',
+  'browserTracing',
+  'tracePropagationTargets',
   'tracesSampleRate',
   'captureUncaught',
   'flushOnSignals',
@@ -213,6 +221,8 @@ export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
     beforeSendSpan: options.beforeSendSpan,
     beforeSendLog: options.beforeSendLog,
     breadcrumbs: options.breadcrumbs === false ? false : options.breadcrumbs === true || options.breadcrumbs === undefined ? {} : options.breadcrumbs,
+    browserTracing: options.browserTracing ?? true,
+    tracePropagationTargets: Array.isArray(options.tracePropagationTargets) ? [...options.tracePropagationTargets] : [],
     tracesSampleRate: Math.min(1, num(options.tracesSampleRate, 1)),
     captureUncaught: options.captureUncaught ?? true,
     flushOnSignals: options.flushOnSignals ?? true,
