@@ -13,6 +13,7 @@ import { installGlobalErrorHandlers } from './browser/global-errors.js';
 import { installBrowserTracing } from './browser/tracing.js';
 import { pageContext } from './browser/page-context.js';
 import { Scope, mergeScopes, type User } from './scope.js';
+import { Session } from './sessions.js';
 import { Span } from './span.js';
 import { activeOtelSpanContext } from './otel/active-span.js';
 import { runtimeHooks } from './runtime-hooks.js';
@@ -78,8 +79,8 @@ export class DevtrailClient {
   private sampledOut = 0;
   /** Browser: the page-load, navigation or click span in progress (browser/tracing.ts), for what has no span of its own. */
   private ambientSpan: (() => Span | undefined) | undefined;
-  /** Release health (sessions): told of every error report, handled or not. */
-  onErrorReported: ((options: CaptureErrorOptions) => void) | undefined;
+  /** Release health: this process's or page's session (sessions.ts). */
+  private session: Session | undefined;
   private filteredOut = 0;
 
   constructor(options: ClientOptions = {}) {
@@ -109,6 +110,7 @@ export class DevtrailClient {
         })
       : new NoopTransport();
     this.logger = new Logger((level, message, metadata, bindings) => this.writeLog(level, message, metadata, bindings));
+    if (this.enabled && o.autoSessionTracking && o.release) this.startSession();
     this.detachBrowser = this.enabled && isBrowser() ? this.attachToPage() : undefined;
     this.detachProcess = this.enabled ? runtimeHooks()?.attach(this) : undefined;
   }
@@ -201,6 +203,8 @@ export class DevtrailClient {
   }
 
   private report(info: ErrorInfo, options: CaptureErrorOptions, error: unknown): void {
+    // Counted for the session whether or not the report is sampled: health counts every error.
+    this.session?.error(options.context?.handled !== false);
     const rate = this.options.sampleRate;
     if (rate < 1 && !(Math.random() < rate)) {
       this.sampledOut++;
@@ -231,7 +235,6 @@ export class DevtrailClient {
       breadcrumbs: [...scope.breadcrumbs, ...(options.breadcrumbs ?? [])],
       fingerprint: options.fingerprint,
     });
-    this.onErrorReported?.(options);
     const hook = this.options.beforeSend;
     this.queue('error', this.hook(hook && ((r: WireErrorReport) => hook(r, { error })), report));
   }
@@ -451,6 +454,23 @@ export class DevtrailClient {
     return { ...global, ...requestScope.tags };
   }
 
+  // ---- release health -----------------------------------------------------
+
+  /** Starts a new session (ending the current one): automatic per process or page with a release (docs/sdk.md#release-health). */
+  startSession(): void {
+    if (!this.enabled) return;
+    this.session?.end();
+    this.session = new Session({
+      sendSession: (update) => this.transport.send('session', update),
+      sessionUser: () => this.globalScope.userId,
+    });
+  }
+
+  /** Ends the current session: exited, unless an error made it errored or crashed. */
+  endSession(): void {
+    this.session?.end();
+  }
+
   // ---- delivery -----------------------------------------------------------
 
   /** Sends everything pending. Resolves false if it did not finish within the timeout. */
@@ -460,6 +480,7 @@ export class DevtrailClient {
 
   /** Flushes, then stops: later events are dropped. */
   close(timeoutMs?: number): Promise<boolean> {
+    this.endSession();
     this.detachBrowser?.();
     this.detachProcess?.();
     return this.transport.close(timeoutMs);
@@ -496,10 +517,19 @@ export class DevtrailClient {
     const onHide = (): void => {
       if (doc.visibilityState === 'hidden') void this.flush();
     };
-    const onPageHide = (): void => void this.flush();
+    const onPageHide = (): void => {
+      // The page's session ends with the page (a page restored from the back/forward cache starts a new one).
+      this.endSession();
+      void this.flush();
+    };
+    const onPageShow = (e: Event): void => {
+      if ((e as PageTransitionEvent).persisted && this.options.autoSessionTracking && this.options.release) this.startSession();
+    };
     doc.addEventListener('visibilitychange', onHide);
     win.addEventListener('pagehide', onPageHide);
+    win.addEventListener('pageshow', onPageShow);
     return () => {
+      win.removeEventListener('pageshow', onPageShow);
       doc.removeEventListener('visibilitychange', onHide);
       win.removeEventListener('pagehide', onPageHide);
     };

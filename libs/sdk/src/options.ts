@@ -77,6 +77,8 @@ export interface ClientOptions {
   tracePropagationTargets?: Array<string | RegExp>;
   /** Share of new traces whose spans are sent, 0..1 (a trace joined from a caller follows its sampled flag). Default 1. */
   tracesSampleRate?: number;
+  /** Release health: a session per Node process or browser page, sent with its release (docs/sdk.md#release-health). Only with a release. Default true. */
+  autoSessionTracking?: boolean;
   /** Node: report uncaught exceptions and unhandled rejections, and flush before the process exits as Node would. Default true. */
   captureUncaught?: boolean;
   /** Node: flush on SIGTERM and SIGINT before the process ends as it would have. Default true. */
@@ -119,6 +121,7 @@ export interface ResolvedOptions {
   browserTracing: boolean;
   tracePropagationTargets: Array<string | RegExp>;
   tracesSampleRate: number;
+  autoSessionTracking: boolean;
   captureUncaught: boolean;
   flushOnSignals: boolean;
   shutdownTimeoutMs: number;
@@ -166,6 +169,7 @@ const KNOWN: ReadonlySet<string> = new Set<keyof ClientOptions>([
   'browserTracing',
   'tracePropagationTargets',
   'tracesSampleRate',
+  'autoSessionTracking',
   'captureUncaught',
   'flushOnSignals',
   'shutdownTimeoutMs',
@@ -224,6 +228,7 @@ export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
     browserTracing: options.browserTracing ?? true,
     tracePropagationTargets: Array.isArray(options.tracePropagationTargets) ? [...options.tracePropagationTargets] : [],
     tracesSampleRate: Math.min(1, num(options.tracesSampleRate, 1)),
+    autoSessionTracking: options.autoSessionTracking ?? true,
     captureUncaught: options.captureUncaught ?? true,
     flushOnSignals: options.flushOnSignals ?? true,
     shutdownTimeoutMs: num(options.shutdownTimeoutMs, 2000),

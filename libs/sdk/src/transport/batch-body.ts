@@ -5,10 +5,10 @@ import { safeStringify } from '../safe-json.js';
 import type { Envelope } from '../wire.js';
 
 /** The contract's kind ids (libs/kinds); test/contract-conformance holds the sections equal to its table. */
-export type IngestKind = 'log' | 'error' | 'span' | 'llm';
+export type IngestKind = 'log' | 'error' | 'span' | 'llm' | 'session';
 
 /** The batch request's section of each kind (the kinds' plural names). */
-export const SECTIONS: Record<IngestKind, string> = { log: 'logs', error: 'errors', span: 'spans', llm: 'llm' };
+export const SECTIONS: Record<IngestKind, string> = { log: 'logs', error: 'errors', span: 'spans', llm: 'llm', session: 'sessions' };
 
 export interface QueuedRecord {
   kind: IngestKind;

@@ -115,7 +115,8 @@ type Outcome = { ok: true; rejected: number; reasons: string[] } | { ok: false; 
 export const KEEPALIVE_MAX_BYTES = 60_000;
 /** Drop warnings repeat at most this often per reason, with running totals. */
 const WARN_INTERVAL_MS = 10_000;
-const ESSENTIAL: ReadonlySet<IngestKind> = new Set<IngestKind>(['error']);
+/** Error reports and session updates (release health): sent at once, dropped last, kept offline. */
+const ESSENTIAL: ReadonlySet<IngestKind> = new Set<IngestKind>(['error', 'session']);
 
 type Timer = ReturnType<typeof setTimeout>;
 
