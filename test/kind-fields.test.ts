@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyZodObject } from 'zod';
 import { EVENT_KINDS, KINDS, kindOf, type EventKind } from '@devtrail/kinds';
 import { newEnvelope } from './support/envelopes.ts';
-import { readErrors, readLlmUsage, readLogs, readTrace } from '@devtrail/kinds';
+import { readErrors, readLlmUsage, readLogs, readReleaseHealth, readTrace } from '@devtrail/kinds';
 import { toRow } from './support/envelopes.ts';
 import { publishedOpenApi as buildOpenApiDocument } from '../services/embedded/src/openapi.ts';
 import { embeddedAdapters } from './support/embedded-adapters.ts';
@@ -18,6 +18,7 @@ const DERIVED: Record<EventKind, string[]> = {
   error: ['timestamp', 'fingerprint', 'error_type', 'previous_fingerprint'],
   span: [],
   llm: ['timestamp', 'content_truncated'],
+  session: [],
 };
 /**
  * The LLM read API is a summary per day, model, provider and service: these fields are aggregated away (latency as p50 and p95);
@@ -28,15 +29,18 @@ const NOT_READ: Record<EventKind, string[]> = {
   error: [],
   span: [],
   llm: ['environment', 'release', 'timestamp', 'operation', 'metadata', 'latency_ms', 'input', 'output', 'content_truncated'],
+  // Release health is a summary per release: its sessions are counted, not listed.
+  session: ['service', 'environment', 'session_id', 'distinct_id', 'status', 'start_time', 'timestamp', 'duration_ms', 'errors', 'seq'],
 };
 /** The OpenAPI component documenting what the read API answers for each kind. */
-const RECORD_SCHEMA: Record<EventKind, string> = { log: 'LogRecord', error: 'ErrorRecord', span: 'SpanRecord', llm: 'LlmUsageSummary' };
+const RECORD_SCHEMA: Record<EventKind, string> = { log: 'LogRecord', error: 'ErrorRecord', span: 'SpanRecord', llm: 'LlmUsageSummary', session: 'ReleaseHealth' };
 /** The smallest valid request of each kind. */
 const SAMPLE: Record<EventKind, unknown> = {
   log: { logs: [{ level: 'info', message: 'm' }] },
   error: { error_message: 'e', stack_trace: 'Error: e\n    at f (/a.js:1:1)' },
   span: { trace_id: 'fields-trace', span_id: 's', operation: 'o', start_time: new Date().toISOString(), duration_ms: 1 },
   llm: { model: 'm', provider: 'p', operation: 'o', input_tokens: 1, output_tokens: 1, latency_ms: 1 },
+  session: { session_id: 's', status: 'exited', start_time: new Date().toISOString(), release: 'r1' },
 };
 
 const keys = (schema: unknown) => Object.keys((schema as AnyZodObject).shape);
@@ -99,6 +103,7 @@ describe.each(EVENT_KINDS)('the fields of a %s event', (kind) => {
       error: async () => (await readErrors(adapters.columnStore, { projectId: project, retentionDays: 30 })).errors,
       span: () => readTrace(adapters.columnStore, project, 'fields-trace', 30),
       llm: () => readLlmUsage(adapters.columnStore, { projectId: project, retentionDays: 30 }),
+      session: () => readReleaseHealth(adapters.columnStore, { projectId: project, retentionDays: 30 }),
     };
     const [record] = await read[kind]();
     expect(record, 'the sample was stored').toBeDefined();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_KINDS, ISO_DATETIME, isPlainObject, KINDS, kindByName, type EventKind } from '@devtrail/kinds';
+import { ISO_DATETIME, isPlainObject, KINDS, kindByName, type EventKind } from '@devtrail/kinds';
 import type { Envelope, EncodedMessage } from './envelope.ts';
 import { DecodeError, UnsupportedVersion } from './decode-error.ts';
 
@@ -14,6 +14,16 @@ export const DELETION_SCHEMA_VERSION = 1 as const;
 
 const instant = z.string().datetime({ offset: true });
 
+/**
+ * The kinds a deletion message of this version can name: those there were when it was
+ * published (docs/schemas/deletion-v1.json); naming another would break its readers. A kind
+ * added since (sessions) is deleted with its project, and its rows expire with its retention,
+ * until a new message version names it (docs/topics.md, "Evolution").
+ */
+export const DELETION_KINDS = ['log', 'error', 'span', 'llm'] as const satisfies readonly EventKind[];
+export type DeletionKind = (typeof DELETION_KINDS)[number];
+export const isDeletionKind = (kind: string): kind is DeletionKind => (DELETION_KINDS as readonly string[]).includes(kind);
+
 /** One deletion, the value of a message on `<prefix>deletions` (JSON, `dt-schema-version: 1`). */
 export const deletionShape = z.object({
   schema_version: z.literal(DELETION_SCHEMA_VERSION),
@@ -22,7 +32,7 @@ export const deletionShape = z.object({
   /** project: the project and every event of it; events: an operator's or member's deletion; retention: a shortened retention. */
   reason: z.enum(['project', 'events', 'retention']),
   /** The kinds it covers (the envelope's `kind`); null: every kind. */
-  kinds: z.array(z.enum(EVENT_KINDS as [EventKind, ...EventKind[]])).nullable(),
+  kinds: z.array(z.enum(DELETION_KINDS)).nullable(),
   /** Only this service's events; null: every service. */
   service: z.string().nullable(),
   /** Events whose time (`time` says which) is at or after this; null: no lower bound. */
@@ -42,7 +52,7 @@ export interface DeletionEvent {
   deletion_id: string;
   project_id: string;
   reason: 'project' | 'events' | 'retention';
-  kinds: EventKind[] | null;
+  kinds: DeletionKind[] | null;
   service: string | null;
   from: string | null;
   to: string | null;
@@ -86,7 +96,7 @@ const ms = (iso: string) => Date.parse(iso);
 export function covers(d: DeletionEvent, e: Envelope): boolean {
   if (d.project_id !== e.project_id) return false;
   if (d.reason === 'project') return true;
-  if (d.kinds && !d.kinds.includes(e.kind)) return false;
+  if (d.kinds && !(d.kinds as readonly string[]).includes(e.kind)) return false;
   const received = ms(e.received_at);
   if (d.received_before !== null && !(received < ms(d.received_before))) return false;
   const data = e.data as Record<string, unknown>;
@@ -145,7 +155,7 @@ export interface RecordedDeletion {
 export function deletionEventOf(d: RecordedDeletion): DeletionEvent {
   const whole = d.reason === 'project';
   const f = whole ? {} : d.filter;
-  const kinds = f.kinds?.map((name) => kindByName(name) ?? (name as EventKind)) ?? null;
+  const kinds = f.kinds?.map((name) => kindByName(name) ?? name).filter(isDeletionKind) ?? null;
   const iso = (t: string | undefined) => (t ? new Date(t).toISOString() : null);
   return {
     schema_version: DELETION_SCHEMA_VERSION,

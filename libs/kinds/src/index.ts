@@ -7,6 +7,8 @@ export { isPlainObject, ISO_DATETIME, utc } from './checks.ts';
 export { jsonDepth } from './json-depth.ts';
 export { jsonObject, MAX_ID_LENGTH, MAX_JSON_DEPTH, MAX_RELEASE_LENGTH } from './request-fields.ts';
 export { readIngestionRates, type IngestionRate } from './ingestion.ts';
+export { readReleaseHealth, type ReleaseHealth, type ReleaseHealthQuery } from './session/read.ts';
+export { sessionStatuses, type SessionEvent } from './session/event.ts';
 export { MAX_RETENTION_DAYS } from '@devtrail/column-store';
 export { GROUPS_TABLE, groupsSelect } from './error/groups.ts';
 export { GROUP_COLUMNS, rebuildGroupsStatement } from './error/groups-rebuild.ts';

@@ -3,20 +3,24 @@
 // telemetry must never take the application down.
 import { activeContext, runWithContext } from './context/context-manager.js';
 import { isBrowser } from './env.js';
-import { errorInfo } from './error-info.js';
+import { errorInfo, type ErrorInfo } from './error-info.js';
 import { isValidSpanId, isValidTraceId } from './ids.js';
 import { Logger, type LoggerBindings } from './logger.js';
 import { API_KEY_PATTERN, resolveOptions, type ClientOptions, type ResolvedOptions } from './options.js';
+import { ownConsole } from './breadcrumbs/console.js';
 import { installBreadcrumbs } from './browser/breadcrumbs.js';
 import { installGlobalErrorHandlers } from './browser/global-errors.js';
+import { installBrowserTracing } from './browser/tracing.js';
 import { pageContext } from './browser/page-context.js';
 import { Scope, mergeScopes, type User } from './scope.js';
+import { Session } from './sessions.js';
 import { Span } from './span.js';
 import { activeOtelSpanContext } from './otel/active-span.js';
 import { runtimeHooks } from './runtime-hooks.js';
 import { createTraceHeaders, type SpanContext } from './trace-context.js';
+import { LocalStorageStore, storeName, type RequestStore } from './transport/request-store.js';
 import { HttpTransport, NoopTransport, type TelemetryTransport, type TransportStats } from './transport/transport.js';
-import type { Breadcrumb, CaptureErrorOptions, LlmUsageInput, LogLevel, Metadata, SpanRecordInput, TagValue } from './types.js';
+import type { Breadcrumb, CaptureErrorOptions, LlmUsageInput, LogLevel, MessageLevel, Metadata, Severity, SpanRecordInput, TagValue } from './types.js';
 import { buildErrorReport, buildLlmRecord, buildLogEntry, buildSpanRecord, clampRelease, type WireErrorReport, type WireLogEntry, type WireSpan } from './wire.js';
 
 /** Delivery counts, and the records left out on purpose: by `sampleRate` or a `beforeSend*` hook (not counted as dropped). */
@@ -38,13 +42,26 @@ export interface SpanOptions {
   sampled?: boolean;
   /** The request scope whose tags the span carries (middleware: the request's own). Default: the active one. */
   scope?: Scope;
+  /** Take no parent from the active span: only `traceId`/`parentSpanId` (a server span, whose caller's headers decide). */
+  detached?: boolean;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
 }
 
+const MESSAGE_SEVERITY: Record<MessageLevel, Severity> = { debug: 'low', info: 'low', log: 'low', warning: 'medium', error: 'high', fatal: 'critical' };
+const NO_TAGS: Record<string, TagValue> = Object.freeze({}) as Record<string, TagValue>;
+const noop = (): void => {};
+
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
 function withTags(tags: Record<string, TagValue>, ...rest: (Metadata | undefined)[]): Metadata | undefined {
+  // Nothing to merge (no tags, one part): that part as it is, without a copy per record.
+  if (isEmpty(tags) && rest.length === 1) return rest[0] && !isEmpty(rest[0]) ? rest[0] : undefined;
   const merged: Metadata = { ...tags };
   for (const part of rest) if (part) Object.assign(merged, part);
   return Object.keys(merged).length > 0 ? merged : undefined;
@@ -60,6 +77,10 @@ export class DevtrailClient {
   private readonly detachBrowser: (() => void) | undefined;
   private readonly detachProcess: (() => void) | undefined;
   private sampledOut = 0;
+  /** Browser: the page-load, navigation or click span in progress (browser/tracing.ts), for what has no span of its own. */
+  private ambientSpan: (() => Span | undefined) | undefined;
+  /** Release health: this process's or page's session (sessions.ts). */
+  private session: Session | undefined;
   private filteredOut = 0;
 
   constructor(options: ClientOptions = {}) {
@@ -78,6 +99,8 @@ export class DevtrailClient {
           maxQueueSize: o.maxQueueSize,
           maxQueueBytes: o.maxQueueBytes,
           maxRetries: o.maxRetries,
+          retryForMs: o.retryForMs,
+          store: this.offlineStore(),
           initialBackoffMs: o.initialBackoffMs,
           maxBackoffMs: o.maxBackoffMs,
           requestTimeoutMs: o.requestTimeoutMs,
@@ -87,8 +110,18 @@ export class DevtrailClient {
         })
       : new NoopTransport();
     this.logger = new Logger((level, message, metadata, bindings) => this.writeLog(level, message, metadata, bindings));
+    if (this.enabled && o.autoSessionTracking && o.release) this.startSession();
     this.detachBrowser = this.enabled && isBrowser() ? this.attachToPage() : undefined;
     this.detachProcess = this.enabled ? runtimeHooks()?.attach(this) : undefined;
+  }
+
+  /** Where unsent error reports wait out a page close or a restart (docs/sdk.md#outages). */
+  private offlineStore(): RequestStore | undefined {
+    const o = this.options;
+    if (!o.persistErrors) return undefined;
+    const name = storeName(o.apiKey!, o.baseUrl!);
+    if (isBrowser()) return new LocalStorageStore(name, o.persistErrors.maxBytes);
+    return o.persistErrors.dir ? runtimeHooks()?.spool?.(o.persistErrors.dir, o.persistErrors.maxBytes) : undefined;
   }
 
   private checkEnabled(): boolean {
@@ -135,7 +168,7 @@ export class DevtrailClient {
     const prefix = bindings.context ? `[${bindings.context}] ` : '';
     const args: unknown[] = [`${prefix}${message}`];
     if (metadata) args.push(metadata);
-    console[level](...args);
+    ownConsole(() => console[level](...args));
   }
 
   // ---- errors -------------------------------------------------------------
@@ -143,40 +176,67 @@ export class DevtrailClient {
   captureError(error: unknown, options: CaptureErrorOptions = {}): void {
     if (!this.enabled) return;
     try {
-      const rate = this.options.sampleRate;
-      if (rate < 1 && !(Math.random() < rate)) {
-        this.sampledOut++;
-        return;
-      }
-      const info = errorInfo(error);
-      const active = activeContext();
-      const scope = mergeScopes(this.globalScope, active?.scope, this.options.maxBreadcrumbs);
-      const span = this.correlation(active);
-      const report = buildErrorReport({
-        errorMessage: info.message,
-        stackTrace: info.stack,
-        severity: options.severity,
-        context: withTags(
-          scope.tags,
-          {
-            error_type: info.type,
-            span_id: span?.spanId,
-            request_id: active?.requestId,
-            user: scope.user,
-            ...pageContext(),
-          },
-          options.context,
-        ),
-        traceId: options.traceId ?? span?.traceId,
-        userId: options.userId ?? scope.userId,
-        breadcrumbs: [...scope.breadcrumbs, ...(options.breadcrumbs ?? [])],
-        fingerprint: options.fingerprint,
-      });
-      const hook = this.options.beforeSend;
-      this.queue('error', this.hook(hook && ((r: WireErrorReport) => hook(r, { error })), report));
+      this.report(errorInfo(error), options, error);
     } catch {
       // see class comment
     }
+  }
+
+  /**
+   * Reports a message as an error report of its own (Sentry's captureMessage): grouped by its
+   * text, with the scope's user, tags, contexts and breadcrumbs. The level gives the severity
+   * (debug, info, log: low; warning: medium; error: high; fatal: critical).
+   */
+  captureMessage(message: string, level: MessageLevel | (CaptureErrorOptions & { level?: MessageLevel }) = 'info'): void {
+    if (!this.enabled) return;
+    try {
+      const { level: lvl = 'info', ...options } = typeof level === 'string' ? { level } : level;
+      const text = String(message) || 'Empty message';
+      this.report(
+        { message: text, stack: text, type: 'message' },
+        { severity: MESSAGE_SEVERITY[lvl] ?? 'low', ...options, context: { level: lvl, ...options.context } },
+        message,
+      );
+    } catch {
+      // see class comment
+    }
+  }
+
+  private report(info: ErrorInfo, options: CaptureErrorOptions, error: unknown): void {
+    // Counted for the session whether or not the report is sampled: health counts every error.
+    this.session?.error(options.context?.handled !== false);
+    const rate = this.options.sampleRate;
+    if (rate < 1 && !(Math.random() < rate)) {
+      this.sampledOut++;
+      return;
+    }
+    const active = activeContext();
+    const scope = mergeScopes(this.globalScope, active?.scope, this.options.maxBreadcrumbs);
+    const span = this.correlation(active);
+    const report = buildErrorReport({
+      errorMessage: info.message,
+      stackTrace: info.stack,
+      severity: options.severity,
+      context: withTags(
+        scope.tags,
+        scope.contexts,
+        {
+          error_type: info.type,
+          span_id: span?.spanId,
+          request_id: active?.requestId,
+          user: scope.user,
+          extra: isEmpty(scope.extras) ? undefined : scope.extras,
+          ...pageContext(),
+        },
+        options.context,
+      ),
+      traceId: options.traceId ?? span?.traceId,
+      userId: options.userId ?? scope.userId,
+      breadcrumbs: [...scope.breadcrumbs, ...(options.breadcrumbs ?? [])],
+      fingerprint: options.fingerprint,
+    });
+    const hook = this.options.beforeSend;
+    this.queue('error', this.hook(hook && ((r: WireErrorReport) => hook(r, { error })), report));
   }
 
   // ---- spans --------------------------------------------------------------
@@ -218,13 +278,18 @@ export class DevtrailClient {
     let sampled: boolean | undefined;
     if (options.parent) ({ traceId, spanId: parentSpanId, sampled } = options.parent);
     else if (options.parent === undefined && options.traceId) ({ traceId, parentSpanId, sampled } = options);
-    else if (options.parent === undefined && active?.span) ({ traceId, spanId: parentSpanId, sampled } = active.span);
+    else if (options.parent === undefined && !options.detached) {
+      const parent = active?.span ?? this.ambientSpan?.();
+      if (parent) ({ traceId, spanId: parentSpanId, sampled } = parent);
+    }
     if (!isValidTraceId(traceId)) traceId = parentSpanId = sampled = undefined;
     if (!isValidSpanId(parentSpanId)) parentSpanId = undefined;
     // A trace's first span decides whether the trace is sampled; every span under it follows.
     sampled ??= traceId === undefined ? this.sampleTrace() : true;
     const scope = options.scope ?? active?.scope;
-    return new Span({ operation, traceId, parentSpanId, metadata: options.metadata, startTime: options.startTime, sampled }, (span) => this.sendSpan(span, scope));
+    // An unsampled span is never sent: no closure to send it (docs/sdk.md#overhead).
+    const onEnd = sampled && this.enabled ? (span: Span) => this.sendSpan(span, scope) : noop;
+    return new Span({ operation, traceId, parentSpanId, metadata: options.metadata, startTime: options.startTime, sampled }, onEnd);
   }
 
   /** Runs `fn` with `span` as the active span (logs and child spans attach to it). */
@@ -232,8 +297,9 @@ export class DevtrailClient {
     return runWithContext({ ...activeContext(), span }, fn);
   }
 
+  /** The active span; in browsers, else the page-load, navigation or click span in progress. */
   activeSpan(): Span | undefined {
-    return activeContext()?.span;
+    return activeContext()?.span ?? this.ambientSpan?.();
   }
 
   /** Sends an already-finished span, e.g. one converted from OpenTelemetry. */
@@ -254,7 +320,7 @@ export class DevtrailClient {
 
   /** The span logs, errors and LLM records are correlated with: devtrail's active span, else OpenTelemetry's (an app that runs the OTel SDK). */
   private correlation(active: ReturnType<typeof activeContext>): SpanContext | undefined {
-    return active?.span ?? activeOtelSpanContext();
+    return active?.span ?? this.ambientSpan?.() ?? activeOtelSpanContext();
   }
 
   /** tracesSampleRate's decision for a new trace. */
@@ -273,7 +339,7 @@ export class DevtrailClient {
       startTime: span.startTime,
       durationMs: span.durationMs ?? 0,
       status: span.status,
-      metadata: withTags(this.currentTags(scope), span.metadata),
+      metadata: withTags(this.currentTags(scope), span.attributesIfAny()),
     });
     this.queue('span', this.hook(this.options.beforeSendSpan, record));
   }
@@ -348,6 +414,31 @@ export class DevtrailClient {
     for (const [key, value] of Object.entries(tags)) this.setTag(key, value);
   }
 
+  /** A named object on error reports' context (`setContext('order', { id })` -> `context.order`); null removes it. */
+  setContext(name: string, context: Record<string, unknown> | null): void {
+    this.currentScope().setContext(name, context);
+  }
+
+  /** A value on error reports' `context.extra`. */
+  setExtra(key: string, value: unknown): void {
+    this.currentScope().setExtra(key, value);
+  }
+
+  setExtras(extras: Record<string, unknown>): void {
+    for (const [key, value] of Object.entries(extras)) this.setExtra(key, value);
+  }
+
+  /**
+   * Runs `fn` with a scope of its own: what it sets (tags, user, contexts, extras, breadcrumbs)
+   * applies to events inside it only. Inside a request it starts as a copy of the request's
+   * scope. On Node it follows awaits; in browsers, the synchronous part only.
+   */
+  withScope<T>(fn: (scope: Scope) => T): T {
+    const active = activeContext();
+    const scope = active?.scope ? active.scope.clone() : this.createScope();
+    return runWithContext({ ...active, scope }, () => fn(scope));
+  }
+
   /** A fresh scope for one request; middleware puts it in the request's context. */
   createScope(): Scope {
     return new Scope(this.options.maxBreadcrumbs);
@@ -358,7 +449,26 @@ export class DevtrailClient {
   }
 
   private currentTags(requestScope: Scope | undefined): Record<string, TagValue> {
-    return requestScope ? { ...this.globalScope.tags, ...requestScope.tags } : this.globalScope.tags;
+    const global = this.globalScope.tags;
+    if (!requestScope || isEmpty(requestScope.tags)) return isEmpty(global) ? NO_TAGS : global;
+    return { ...global, ...requestScope.tags };
+  }
+
+  // ---- release health -----------------------------------------------------
+
+  /** Starts a new session (ending the current one): automatic per process or page with a release (docs/sdk.md#release-health). */
+  startSession(): void {
+    if (!this.enabled) return;
+    this.session?.end();
+    this.session = new Session({
+      sendSession: (update) => this.transport.send('session', update),
+      sessionUser: () => this.globalScope.userId,
+    });
+  }
+
+  /** Ends the current session: exited, unless an error made it errored or crashed. */
+  endSession(): void {
+    this.session?.end();
   }
 
   // ---- delivery -----------------------------------------------------------
@@ -370,6 +480,7 @@ export class DevtrailClient {
 
   /** Flushes, then stops: later events are dropped. */
   close(timeoutMs?: number): Promise<boolean> {
+    this.endSession();
     this.detachBrowser?.();
     this.detachProcess?.();
     return this.transport.close(timeoutMs);
@@ -387,7 +498,13 @@ export class DevtrailClient {
   /** Browser: flush when the page hides; uncaught errors and breadcrumbs recorded without code changes (docs/sdk.md#browser). */
   private attachToPage(): () => void {
     const o = this.options;
-    const detach = [this.flushWhenPageHides()];
+    const detach: Array<() => void> = [];
+    if (o.browserTracing) {
+      const tracing = installBrowserTracing(this, { tracePropagationTargets: o.tracePropagationTargets });
+      this.ambientSpan = tracing.activity;
+      detach.push(() => tracing.stop());
+    }
+    detach.push(this.flushWhenPageHides());
     if (o.captureUncaught) detach.push(installGlobalErrorHandlers(this));
     if (o.breadcrumbs) detach.push(installBreadcrumbs((crumb) => this.addBreadcrumb(crumb), o.breadcrumbs));
     return () => {
@@ -400,10 +517,19 @@ export class DevtrailClient {
     const onHide = (): void => {
       if (doc.visibilityState === 'hidden') void this.flush();
     };
-    const onPageHide = (): void => void this.flush();
+    const onPageHide = (): void => {
+      // The page's session ends with the page (a page restored from the back/forward cache starts a new one).
+      this.endSession();
+      void this.flush();
+    };
+    const onPageShow = (e: Event): void => {
+      if ((e as PageTransitionEvent).persisted && this.options.autoSessionTracking && this.options.release) this.startSession();
+    };
     doc.addEventListener('visibilitychange', onHide);
     win.addEventListener('pagehide', onPageHide);
+    win.addEventListener('pageshow', onPageShow);
     return () => {
+      win.removeEventListener('pageshow', onPageShow);
       doc.removeEventListener('visibilitychange', onHide);
       win.removeEventListener('pagehide', onPageHide);
     };

@@ -39,6 +39,7 @@ export type {
   TimeInput,
   Breadcrumb,
   CaptureErrorOptions,
+  MessageLevel,
   LlmUsageInput,
   LlmMessage,
   SpanRecordInput,

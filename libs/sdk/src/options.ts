@@ -29,8 +29,16 @@ export interface ClientOptions {
   maxQueueSize?: number;
   /** Bytes kept while batching or retrying; the oldest is dropped beyond this. Default 16 MiB, 1 MiB in browsers. */
   maxQueueBytes?: number;
-  /** Retries after the first attempt for network errors, 5xx and 429. Default 5. */
+  /** How long a request is retried (network errors, 5xx, 429) from its first attempt, in ms. Default 900000 (15 minutes). */
+  retryForMs?: number;
+  /** Retries of one request at most, besides `retryForMs`. Default: no limit. */
   maxRetries?: number;
+  /**
+   * Keep unsent error reports through a page close or a restart (docs/sdk.md#outages): in browsers
+   * localStorage (default on), on Node a directory (`{ dir }`, default off). `maxBytes` bounds it
+   * (default 256 KiB in browsers, 4 MiB on Node).
+   */
+  persistErrors?: boolean | { dir?: string; maxBytes?: number };
   /** First backoff delay, doubled per retry with jitter. Default 500 ms. */
   initialBackoffMs?: number;
   /** Backoff ceiling (Retry-After may exceed it). Default 30000 ms. */
@@ -61,10 +69,16 @@ export interface ClientOptions {
   beforeSendSpan?: (span: WireSpan) => WireSpan | null;
   /** Changes a log entry before it is queued, or drops it (return null). */
   beforeSendLog?: (log: WireLogEntry) => WireLogEntry | null;
-  /** Browser: breadcrumbs recorded automatically (clicks, console, fetch/XHR, navigation); false turns all off. Default true. */
+  /** Breadcrumbs recorded automatically: in browsers clicks, console, fetch/XHR and navigation; on Node console and outgoing HTTP. false turns all off. Default true. */
   breadcrumbs?: boolean | BreadcrumbOptions;
+  /** Browser: page-load spans with web vitals, route-change spans, click and request spans (docs/sdk.md#browser-tracing). Default true. */
+  browserTracing?: boolean;
+  /** Browser: where the page's fetch and XHR calls carry traceparent besides its own origin: origins or URL prefixes, or patterns. Default [] (same origin only). */
+  tracePropagationTargets?: Array<string | RegExp>;
   /** Share of new traces whose spans are sent, 0..1 (a trace joined from a caller follows its sampled flag). Default 1. */
   tracesSampleRate?: number;
+  /** Release health: a session per Node process or browser page, sent with its release (docs/sdk.md#release-health). Only with a release. Default true. */
+  autoSessionTracking?: boolean;
   /** Node: report uncaught exceptions and unhandled rejections, and flush before the process exits as Node would. Default true. */
   captureUncaught?: boolean;
   /** Node: flush on SIGTERM and SIGINT before the process ends as it would have. Default true. */
@@ -85,7 +99,9 @@ export interface ResolvedOptions {
   flushIntervalMs: number;
   maxQueueSize: number;
   maxQueueBytes: number;
+  retryForMs: number;
   maxRetries: number;
+  persistErrors: false | { dir?: string; maxBytes: number };
   initialBackoffMs: number;
   maxBackoffMs: number;
   requestTimeoutMs: number;
@@ -102,7 +118,10 @@ export interface ResolvedOptions {
   beforeSendSpan: ClientOptions['beforeSendSpan'];
   beforeSendLog: ClientOptions['beforeSendLog'];
   breadcrumbs: false | BreadcrumbOptions;
+  browserTracing: boolean;
+  tracePropagationTargets: Array<string | RegExp>;
   tracesSampleRate: number;
+  autoSessionTracking: boolean;
   captureUncaught: boolean;
   flushOnSignals: boolean;
   shutdownTimeoutMs: number;
@@ -128,7 +147,9 @@ const KNOWN: ReadonlySet<string> = new Set<keyof ClientOptions>([
   'flushIntervalMs',
   'maxQueueSize',
   'maxQueueBytes',
+  'retryForMs',
   'maxRetries',
+  'persistErrors',
   'initialBackoffMs',
   'maxBackoffMs',
   'requestTimeoutMs',
@@ -145,11 +166,22 @@ const KNOWN: ReadonlySet<string> = new Set<keyof ClientOptions>([
   'beforeSendSpan',
   'beforeSendLog',
   'breadcrumbs',
+  'browserTracing',
+  'tracePropagationTargets',
   'tracesSampleRate',
+  'autoSessionTracking',
   'captureUncaught',
   'flushOnSignals',
   'shutdownTimeoutMs',
 ]);
+
+/** Browsers keep unsent error reports in localStorage unless told not to; Node only where given a directory. */
+function resolvePersist(option: ClientOptions['persistErrors'], browser: boolean): ResolvedOptions['persistErrors'] {
+  const o = typeof option === 'object' && option !== null ? option : {};
+  const on = browser ? option !== false : typeof o.dir === 'string' && o.dir !== '';
+  if (!on) return false;
+  return { dir: o.dir, maxBytes: Math.floor(num(o.maxBytes, browser ? 256 * 1024 : 4 * 1024 * 1024, 1024)) };
+}
 
 export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
   const serverless = options.serverless ?? isServerless();
@@ -173,7 +205,9 @@ export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
     flushIntervalMs: num(options.flushIntervalMs, serverless ? 1000 : 5000, 1),
     maxQueueSize: Math.floor(num(options.maxQueueSize, 10_000, 1)),
     maxQueueBytes: Math.floor(num(options.maxQueueBytes, browser ? 1024 * 1024 : 16 * 1024 * 1024, 1024)),
-    maxRetries: Math.floor(num(options.maxRetries, 5)),
+    retryForMs: num(options.retryForMs, 15 * 60_000),
+    maxRetries: Math.floor(num(options.maxRetries, Number.POSITIVE_INFINITY)),
+    persistErrors: resolvePersist(options.persistErrors, browser),
     initialBackoffMs: num(options.initialBackoffMs, 500, 1),
     maxBackoffMs: num(options.maxBackoffMs, 30_000, 1),
     requestTimeoutMs: num(options.requestTimeoutMs, 10_000, 1),
@@ -191,7 +225,10 @@ export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
     beforeSendSpan: options.beforeSendSpan,
     beforeSendLog: options.beforeSendLog,
     breadcrumbs: options.breadcrumbs === false ? false : options.breadcrumbs === true || options.breadcrumbs === undefined ? {} : options.breadcrumbs,
+    browserTracing: options.browserTracing ?? true,
+    tracePropagationTargets: Array.isArray(options.tracePropagationTargets) ? [...options.tracePropagationTargets] : [],
     tracesSampleRate: Math.min(1, num(options.tracesSampleRate, 1)),
+    autoSessionTracking: options.autoSessionTracking ?? true,
     captureUncaught: options.captureUncaught ?? true,
     flushOnSignals: options.flushOnSignals ?? true,
     shutdownTimeoutMs: num(options.shutdownTimeoutMs, 2000),

@@ -23,6 +23,21 @@ function normalize(value: unknown, ancestors: object[]): unknown {
   return out;
 }
 
+/** Whether plain JSON.stringify would lose or refuse something (an Error, a BigInt, a cycle: past MAX_DEPTH). Walks without copying. */
+function needsNormalizing(value: unknown, depth: number): boolean {
+  if (typeof value === 'bigint') return true;
+  if (typeof value !== 'object' || value === null) return false;
+  if (value instanceof Error || depth >= MAX_DEPTH) return true;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (needsNormalizing(item, depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) if (needsNormalizing((value as Record<string, unknown>)[key], depth + 1)) return true;
+  return false;
+}
+
+/** Plain data (nearly every record) is stringified as it is; only what needs it is copied and normalised first. */
 export function safeStringify(value: unknown): string {
-  return JSON.stringify(normalize(value, []));
+  return JSON.stringify(needsNormalizing(value, 0) ? normalize(value, []) : value);
 }

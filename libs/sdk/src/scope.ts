@@ -1,5 +1,6 @@
-// User, tags and breadcrumbs. The client has a global scope; request
-// middleware gives every request its own so concurrent requests don't mix.
+// User, tags, contexts, extras and breadcrumbs (docs/sdk.md#scopes). The client has a global
+// scope; request middleware gives every request its own (carried by AsyncLocalStorage on Node)
+// so concurrent requests don't mix, and withScope() gives a block of code one of its own.
 import type { Breadcrumb, TagValue } from './types.js';
 import { toIsoTime } from './wire.js';
 
@@ -16,6 +17,10 @@ export class Scope {
   /** The user's other fields (email, username, …), for the error's context. */
   user: Record<string, unknown> | undefined;
   readonly tags: Record<string, TagValue> = {};
+  /** Named objects for error reports' context (`setContext('order', {...})` -> context.order). */
+  readonly contexts: Record<string, Record<string, unknown>> = {};
+  /** Loose values for error reports (`setExtra`) -> context.extra. */
+  readonly extras: Record<string, unknown> = {};
   private readonly crumbs: Required<Breadcrumb>[] = [];
 
   constructor(private readonly maxBreadcrumbs: number) {}
@@ -37,6 +42,28 @@ export class Scope {
     this.tags[key] = value;
   }
 
+  /** null removes the context. */
+  setContext(name: string, context: Record<string, unknown> | null): void {
+    if (context === null || typeof context !== 'object') delete this.contexts[name];
+    else this.contexts[name] = { ...context };
+  }
+
+  setExtra(key: string, value: unknown): void {
+    this.extras[key] = value;
+  }
+
+  /** A copy: what a withScope() block changes stays in the block. */
+  clone(): Scope {
+    const copy = new Scope(this.maxBreadcrumbs);
+    copy.userId = this.userId;
+    copy.user = this.user;
+    Object.assign(copy.tags, this.tags);
+    Object.assign(copy.contexts, this.contexts);
+    Object.assign(copy.extras, this.extras);
+    copy.crumbs.push(...this.crumbs);
+    return copy;
+  }
+
   addBreadcrumb(crumb: Breadcrumb): void {
     if (this.maxBreadcrumbs <= 0) return;
     this.crumbs.push({ type: crumb.type, message: crumb.message, timestamp: toIsoTime(crumb.timestamp) });
@@ -55,6 +82,8 @@ export function mergeScopes(global: Scope, request: Scope | undefined, maxBreadc
     userId: request?.userId ?? global.userId,
     user: request?.userId !== undefined ? request.user : global.user,
     tags: request ? { ...global.tags, ...request.tags } : { ...global.tags },
+    contexts: request ? { ...global.contexts, ...request.contexts } : global.contexts,
+    extras: request ? { ...global.extras, ...request.extras } : global.extras,
     breadcrumbs: breadcrumbs.slice(-maxBreadcrumbs),
   };
 }

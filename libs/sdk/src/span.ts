@@ -1,7 +1,7 @@
 // A unit of timed work. Ending it hands it to the client, which sends it
 // (docs/sdk.md#delivery); ending twice is a no-op so middleware can end on
 // several signals (finish, close, error) without double reporting. An
-// unsampled span (W3C flag 00) is timed and propagated but not sent.
+// unsampled span (W3C flag 00) is propagated but not timed, not kept and not sent.
 import { newSpanId, newTraceId } from './ids.js';
 import { formatTraceparent, type SpanContext } from './trace-context.js';
 import type { Metadata, SpanStatus } from './types.js';
@@ -28,42 +28,66 @@ const now = (): number => Date.now();
 const monotonic = (): number | undefined => (typeof performance !== 'undefined' && typeof performance.now === 'function' ? performance.now() : undefined);
 
 export class Span {
-  readonly traceId: string;
-  readonly spanId: string;
   readonly parentSpanId: string;
+  /** Epoch milliseconds; 0 for an unsampled span, which is not timed. */
   readonly startTime: number;
   readonly sampled: boolean;
   operation: string;
   status: SpanStatus = 'ok';
-  readonly metadata: Metadata;
   durationMs: number | undefined;
+  private traceIdValue: string | undefined;
+  private spanIdValue: string | undefined;
+  private attributes: Metadata | undefined;
   private readonly startMono: number | undefined;
+  private done = false;
 
   constructor(
     init: SpanInit,
     private readonly onEnd: (span: Span) => void,
   ) {
-    this.traceId = init.traceId ?? newTraceId();
-    this.spanId = newSpanId();
+    this.traceIdValue = init.traceId;
     this.parentSpanId = init.parentSpanId ?? '';
     this.operation = init.operation;
-    this.metadata = { ...init.metadata };
-    this.startTime = init.startTime ?? now();
     this.sampled = init.sampled ?? true;
-    this.startMono = init.startTime === undefined ? monotonic() : undefined;
+    // An unsampled span is never sent, so it keeps no attributes and reads no clock
+    // (docs/sdk.md#overhead); its ids are made only if something asks for them.
+    if (this.sampled) {
+      if (init.metadata) this.attributes = { ...init.metadata };
+      this.startTime = init.startTime ?? now();
+      this.startMono = init.startTime === undefined ? monotonic() : undefined;
+    } else this.startTime = init.startTime ?? 0;
+  }
+
+  /** Made when first asked for (a log inside the span, a traceparent, the record sent). */
+  get traceId(): string {
+    return (this.traceIdValue ??= newTraceId());
+  }
+
+  get spanId(): string {
+    return (this.spanIdValue ??= newSpanId());
+  }
+
+  /** The span's attributes (empty, and not kept, for an unsampled span). */
+  get metadata(): Metadata {
+    return (this.attributes ??= {});
+  }
+
+  /** The attributes when there are some, without making an empty object. */
+  attributesIfAny(): Metadata | undefined {
+    return this.attributes;
   }
 
   get ended(): boolean {
-    return this.durationMs !== undefined;
+    return this.done;
   }
 
   setAttribute(key: string, value: unknown): this {
-    this.metadata[key] = value;
+    if (this.sampled) this.metadata[key] = value;
     return this;
   }
 
   setAttributes(values: Metadata): this {
-    Object.assign(this.metadata, values);
+    if (this.sampled) Object.assign(this.metadata, values);
     return this;
   }
 
@@ -75,6 +99,7 @@ export class Span {
   /** Marks the span failed and keeps the error's type and message as attributes. */
   recordError(error: unknown): this {
     this.status = 'error';
+    if (!this.sampled) return this;
     const err = error instanceof Error ? error : undefined;
     this.metadata['error.type'] = err?.name ?? typeof error;
     this.metadata['error.message'] = err?.message ?? String(error);
@@ -82,13 +107,13 @@ export class Span {
   }
 
   end(options: SpanEndOptions = {}): void {
-    if (this.ended) return;
+    if (this.done) return;
+    this.done = true;
     if (options.status) this.status = options.status;
-    const mono = monotonic();
-    this.durationMs =
-      options.endTime === undefined && this.startMono !== undefined && mono !== undefined
-        ? mono - this.startMono
-        : Math.max(0, (options.endTime ?? now()) - this.startTime);
+    if (this.sampled) {
+      const mono = options.endTime === undefined && this.startMono !== undefined ? monotonic() : undefined;
+      this.durationMs = mono !== undefined ? mono - this.startMono! : Math.max(0, (options.endTime ?? now()) - this.startTime);
+    }
     this.onEnd(this);
   }
 

@@ -16,6 +16,9 @@ export interface Breadcrumb {
   timestamp?: TimeInput;
 }
 
+/** A message's level (Sentry's names); it becomes the report's severity (docs/sdk.md#scopes). */
+export type MessageLevel = 'debug' | 'info' | 'log' | 'warning' | 'error' | 'fatal';
+
 export interface CaptureErrorOptions {
   severity?: Severity;
   userId?: string;

@@ -164,18 +164,20 @@ export interface WireSpan {
   metadata?: Metadata;
 }
 
+/** Built field by field, without intermediate objects: one span per request makes this the hottest builder (docs/sdk.md#overhead). */
 export function buildSpanRecord(input: SpanRecordInput): WireSpan {
-  const w = toWireKeys(input);
-  return toWireKeys({
-    trace_id: String(w.trace_id).slice(0, MAX_ID_LENGTH),
-    span_id: String(w.span_id).slice(0, MAX_ID_LENGTH),
-    parent_span_id: typeof w.parent_span_id === 'string' ? w.parent_span_id.slice(0, MAX_ID_LENGTH) : '',
-    operation: String(w.operation ?? '') || 'unknown',
-    start_time: toIsoTime(w.start_time as TimeInput | undefined),
-    duration_ms: nonNegativeInt(w.duration_ms),
-    status: normalizeStatus(w.status),
-    metadata: optionalObject(w.metadata),
-  }) as unknown as WireSpan;
+  const record: WireSpan = {
+    trace_id: String(input.traceId).slice(0, MAX_ID_LENGTH),
+    span_id: String(input.spanId).slice(0, MAX_ID_LENGTH),
+    parent_span_id: typeof input.parentSpanId === 'string' ? input.parentSpanId.slice(0, MAX_ID_LENGTH) : '',
+    operation: String(input.operation ?? '') || 'unknown',
+    start_time: toIsoTime(input.startTime),
+    duration_ms: nonNegativeInt(input.durationMs),
+    status: normalizeStatus(input.status),
+  };
+  const metadata = optionalObject(input.metadata);
+  if (metadata) record.metadata = metadata;
+  return record;
 }
 
 export interface WireLlmRecord {

@@ -1,6 +1,7 @@
 // Browser behaviour, simulated in Node by stubbing window and document.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { installGlobalErrorHandlers } from '../src/browser/global-errors.js';
+import { propagatesTo } from '../src/browser/http-tracing.js';
 import { bodiesAt, logsIn, makeClient } from './helpers/client.js';
 
 let doc: EventTarget & { visibilityState: string };
@@ -55,5 +56,19 @@ describe('browser client', () => {
     const add = vi.spyOn(win, 'addEventListener');
     installGlobalErrorHandlers(client)();
     expect(add.mock.calls.map((c) => c[0])).toEqual(['error', 'unhandledrejection']);
+  });
+});
+
+describe('tracePropagationTargets', () => {
+  it("the page's own origin always; another only when listed, by origin, path prefix or pattern", () => {
+    vi.stubGlobal('location', new URL('https://shop.example.com/cart'));
+    const to = (url: string, targets: Array<string | RegExp> = []) => propagatesTo(new URL(url, 'https://shop.example.com/'), targets);
+    expect(to('/api/buy')).toBe(true);
+    expect(to('https://api.example.com/v1/orders')).toBe(false);
+    expect(to('https://api.example.com/v1/orders', ['https://api.example.com'])).toBe(true);
+    expect(to('https://api.example.com.evil.org/v1', ['https://api.example.com'])).toBe(false);
+    expect(to('https://cdn.example.com/v2/x', ['https://cdn.example.com/v1/'])).toBe(false);
+    expect(to('https://cdn.example.com/v1/x', ['https://cdn.example.com/v1/'])).toBe(true);
+    expect(to('https://eu.api.example.com/x', [/^https:\/\/[a-z]+\.api\.example\.com\//])).toBe(true);
   });
 });

@@ -36,7 +36,7 @@ describe('SDK payloads against the receiver schemas (@devtrail/contract)', () =>
   });
 
   it('every body the SDK produces, including awkward inputs, passes validation', async () => {
-    const { client, calls } = makeClient({ release: 'r'.repeat(300), tags: { region: 'eu' } });
+    const { client, calls } = makeClient({ release: 'r'.repeat(300), tags: { region: 'eu' }, autoSessionTracking: true });
     const loop: any = {};
     loop.loop = loop;
     client.addBreadcrumb({ type: 'ui', message: 'click', timestamp: new Date() });

@@ -3,29 +3,26 @@
 // run as separate Node processes. Delivery goes to the capture server (records what arrives;
 // NOT the real receiver, which integration-real-pipeline.test.ts uses).
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pkgDir } from './helpers/built-package.js';
 import { startCaptureServer, TEST_KEY, type CaptureServer } from './helpers/capture-server.js';
+import { packedApp, type PackedApp } from './helpers/packed-app.js';
 
 const run = promisify(execFile);
+let packed: PackedApp;
 let app: string;
 let capture: CaptureServer;
 
 beforeAll(async () => {
-  app = mkdtempSync(join(tmpdir(), 'dt-sdk-app-'));
-  const { stdout } = await run('npm', ['pack', '--pack-destination', app], { cwd: pkgDir, maxBuffer: 16 * 1024 * 1024 });
-  const tarball = join(app, stdout.trim().split('\n').pop()!);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'outside-app', private: true, type: 'module' }));
-  await run('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], { cwd: app });
+  packed = await packedApp('sdk-app');
+  app = packed.dir;
   capture = await startCaptureServer();
 }, 240_000);
 afterAll(async () => {
   await capture?.close();
-  if (app) rmSync(app, { recursive: true, force: true });
+  packed?.remove();
 });
 
 /** Runs a script in the app (ESM, or CommonJS with `.cjs`); resolves with its exit and output whatever the exit code. */
@@ -104,7 +101,9 @@ console.log(JSON.stringify(devtrail.stats()));`,
     const kept = capture.logs().filter((l) => l.message.startsWith('kept '));
     expect(kept).toHaveLength(30);
     expect(kept[0].request_id).toBe('r'.repeat(128));
-    expect(JSON.parse(r.stdout)).toMatchObject({ sent: 30, dropped: 1, droppedTooLarge: 1 });
+    // 30 logs and the SDK's report of the drop (docs/sdk.md#delivery)
+    expect(JSON.parse(r.stdout)).toMatchObject({ sent: 31, dropped: 1, droppedTooLarge: 1 });
+    expect(capture.logs().find((l) => l.context === 'devtrail.sdk')).toMatchObject({ level: 'warn', metadata: { droppedTooLarge: 1 } });
   });
 
   it('@devtrail/sdk/next loads from CommonJS on a server without React installed', async () => {

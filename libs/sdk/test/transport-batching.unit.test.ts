@@ -3,7 +3,7 @@ import { DevtrailClient } from '../src/client.js';
 import { resolveOptions } from '../src/options.js';
 import { fakeFetch } from './helpers/fake-fetch.js';
 import { TEST_KEY } from './helpers/capture-server.js';
-import { log, makeTransport } from './helpers/transport.js';
+import { appLogs, log, makeTransport } from './helpers/transport.js';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -57,7 +57,7 @@ describe('batching every kind together', () => {
     expect(calls).toHaveLength(2);
   });
 
-  it('sends an error report at once, with whatever is waiting', async () => {
+  it('sends an error report at once, in a request of its own; logs and spans keep waiting for their batch', async () => {
     const { transport, calls } = makeTransport();
     transport.send('log', log('waits'));
     transport.send('span', span('waits too'));
@@ -66,7 +66,9 @@ describe('batching every kind together', () => {
     transport.send('error', error('boom'));
     await vi.advanceTimersByTimeAsync(0);
     expect(calls).toHaveLength(1);
-    expect(calls[0].body).toEqual({ service: 'svc', environment: 'test', release: '1.0.0', logs: [log('waits')], spans: [span('waits too')], errors: [error('boom')] });
+    expect(calls[0].body).toEqual({ service: 'svc', environment: 'test', release: '1.0.0', errors: [error('boom')] });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(calls[1].body).toEqual({ service: 'svc', environment: 'test', release: '1.0.0', logs: [log('waits')], spans: [span('waits too')] });
   });
 
   it('sends 1,000 spans in 2 requests with the default batch size of 500', async () => {
@@ -90,8 +92,9 @@ describe('batching every kind together', () => {
     transport.send('log', log('x'.repeat(3000)));
     expect(await transport.flush()).toBe(true);
     for (const c of calls) expect(Buffer.byteLength(c.init.body as string) - 80).toBeLessThanOrEqual(2000);
-    expect(calls.flatMap((c) => c.body.logs).map((l: any) => l.message.slice(0, 2))).toEqual(Array.from({ length: 20 }, (_, i) => `${i}`.padEnd(2, '.')));
-    expect(transport.stats()).toMatchObject({ sent: 20, dropped: 1, droppedTooLarge: 1 });
+    expect(appLogs(calls).map((l: any) => l.message.slice(0, 2))).toEqual(Array.from({ length: 20 }, (_, i) => `${i}`.padEnd(2, '.')));
+    // 20 logs and the SDK's report of the drop (drop-report.ts)
+    expect(transport.stats()).toMatchObject({ sent: 21, dropped: 1, droppedTooLarge: 1 });
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/dropped 1 record\(s\): a log record of \d+ bytes is larger than maxBatchBytes \(2000\)/));
   });
 

@@ -3,6 +3,7 @@
 // calls, fetch and XMLHttpRequest calls with their status, and navigations (history and hash
 // changes). Each is wrapped or listened to once per client and restored by the returned function.
 // The SDK's own delivery (marked internal) leaves no breadcrumb.
+import { consoleBreadcrumbs, cut } from '../breadcrumbs/console.js';
 import { activeContext } from '../context/context-manager.js';
 import type { Breadcrumb } from '../types.js';
 
@@ -15,9 +16,6 @@ export interface BreadcrumbOptions {
 
 type Add = (crumb: Breadcrumb) => void;
 type Restore = () => void;
-
-const MAX_TEXT = 80;
-const cut = (s: string): string => (s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT - 1)}…` : s);
 
 /** `button#buy.primary "Pay now"`: enough to find the element, without its whole content. */
 export function describeElement(el: Element | null): string {
@@ -38,40 +36,10 @@ function pathOf(url: string): string {
   }
 }
 
-function stringify(args: unknown[]): string {
-  return cut(
-    args
-      .map((a) => {
-        if (typeof a === 'string') return a;
-        try {
-          return JSON.stringify(a);
-        } catch {
-          return String(a);
-        }
-      })
-      .join(' '),
-  );
-}
-
 function clicks(add: Add): Restore {
   const onClick = (e: Event) => add({ type: 'ui.click', message: describeElement(e.target as Element | null) });
   document.addEventListener('click', onClick, true);
   return () => document.removeEventListener('click', onClick, true);
-}
-
-const CONSOLE_LEVELS = ['log', 'info', 'warn', 'error', 'debug'] as const;
-
-function consoleCalls(add: Add): Restore {
-  const originals = CONSOLE_LEVELS.map((level) => [level, console[level]] as const);
-  for (const [level, original] of originals) {
-    console[level] = (...args: unknown[]) => {
-      add({ type: 'console', message: `[${level}] ${stringify(args)}` });
-      original.apply(console, args);
-    };
-  }
-  return () => {
-    for (const [level, original] of originals) console[level] = original;
-  };
 }
 
 function fetchCalls(add: Add): Restore {
@@ -140,7 +108,7 @@ function navigations(add: Add): Restore {
 export function installBreadcrumbs(add: Add, options: BreadcrumbOptions = {}): Restore {
   const restores: Restore[] = [];
   if (options.clicks !== false) restores.push(clicks(add));
-  if (options.console !== false) restores.push(consoleCalls(add));
+  if (options.console !== false) restores.push(consoleBreadcrumbs(add));
   if (options.http !== false) restores.push(fetchCalls(add), xhrCalls(add));
   if (options.navigation !== false && typeof history !== 'undefined') restores.push(navigations(add));
   return () => {

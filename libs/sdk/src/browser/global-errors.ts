@@ -30,13 +30,13 @@ export function installGlobalErrorHandlers(client: ErrorCapturer, target?: Event
     // Cross-origin scripts give only "Script error." and no error object.
     client.captureError(e.error ?? e.message ?? 'Unknown error', {
       severity: 'high',
-      context: { source: 'window.onerror', filename: e.filename, lineno: e.lineno, colno: e.colno },
+      context: { source: 'window.onerror', handled: false, filename: e.filename, lineno: e.lineno, colno: e.colno },
     });
   };
   const onRejection: Listener = (event) => {
     client.captureError((event as PromiseRejectionEvent).reason, {
       severity: 'high',
-      context: { source: 'unhandledrejection' },
+      context: { source: 'unhandledrejection', handled: false },
     });
   };
   host.addEventListener('error', onError);

@@ -74,26 +74,40 @@ export function startRequestTrace(client: DevtrailClient, request: RequestInfo, 
   }
   const operation = options.operationName?.(method, request.path) ?? `${method} ${request.path}`;
   const scope = client.createScope();
-  // Opened under an empty context: the caller's headers, not whatever span
-  // happens to be active in the server, decide the parent.
-  const span = runWithContext({}, () =>
-    client.startManualSpan(operation, {
-      traceId: incoming.traceId,
-      parentSpanId: incoming.parentSpanId,
-      sampled: incoming.sampled,
-      scope,
-      metadata: { 'http.request.method': method, 'url.path': request.path },
-    }),
-  );
+  // Detached: the caller's headers, not whatever span happens to be active in the server, decide the parent.
+  const span = client.startManualSpan(operation, {
+    traceId: incoming.traceId,
+    parentSpanId: incoming.parentSpanId,
+    sampled: incoming.sampled,
+    scope,
+    detached: true,
+    metadata: { 'http.request.method': method, 'url.path': request.path },
+  });
   const requestId = incoming.requestId;
   const context: ActiveContext = { span, requestId, scope };
-  const logger = client.logger.child({ traceId: span.traceId, spanId: span.spanId, requestId });
   const cutoff = options.errorStatusCode ?? 500;
   let captured = false;
+  let logger: Logger | undefined;
+  // Made when first used: a request that never asks for them costs no ids and no logger (docs/sdk.md#overhead).
+  const telemetry: RequestTelemetry = {
+    span,
+    get logger() {
+      return (logger ??= client.logger.child({ traceId: span.traceId, spanId: span.spanId, requestId }));
+    },
+    get traceId() {
+      return span.traceId;
+    },
+    get spanId() {
+      return span.spanId;
+    },
+    requestId,
+    scope,
+  };
 
   return {
-    telemetry: { span, logger, traceId: span.traceId, spanId: span.spanId, requestId, scope },
+    telemetry,
     context,
+    // Also for an unsampled request: its logs carry these ids (two ids from the pool, ids.ts).
     responseHeaders: { 'x-trace-id': span.traceId, 'x-span-id': span.spanId },
     captureError(error) {
       if (captured || options.captureErrors === false) return;

@@ -9,6 +9,7 @@
 // - SIGTERM and SIGINT flush within the same bound; when no other listener handles the signal,
 //   the process then dies of it as it would have (the listener is removed and the signal raised
 //   again), so its exit status is unchanged.
+// - SIGTERM/SIGINT and the event loop emptying end the process's session (release health).
 // - At 'exit', whatever is still queued cannot be sent any more: it is counted as dropped
 //   (`droppedAtExit`) and said in one warning.
 import type { DevtrailClient } from '../client.js';
@@ -133,11 +134,17 @@ function onSignal(signal: Signal): void {
     raise();
     return;
   }
+  for (const a of list) a.client.endSession();
   const backstop = setTimeout(raise, timeoutOf(list) + 100);
   void flushAll(list).then(() => {
     clearTimeout(backstop);
     raise();
   });
+}
+
+/** The event loop emptied: the process's session ends here (flushed by the transport's own beforeExit, exit-flush.ts). */
+function onBeforeExit(): void {
+  for (const a of state().attached) a.client.endSession();
 }
 
 function onExit(): void {
@@ -155,6 +162,7 @@ function install(): void {
     signalHandlers.set(signal, handler);
     process.on(signal, handler);
   }
+  process.on('beforeExit', onBeforeExit);
   process.on('exit', onExit);
 }
 
@@ -167,6 +175,7 @@ function uninstall(): void {
   process.removeListener('unhandledRejection', onRejection);
   for (const [signal, handler] of signalHandlers) process.removeListener(signal, handler);
   signalHandlers.clear();
+  process.removeListener('beforeExit', onBeforeExit);
   process.removeListener('exit', onExit);
 }
 

@@ -1,30 +1,35 @@
-// Delivery to the receiver (docs/sdk.md#delivery). Every record of every kind waits in one
-// FIFO, serialised once when it arrives (so its size is known), and leaves in batches to
-// POST /ingest/batch: a batch goes when it reaches `batchSize` records or `maxBatchBytes`, when
-// its oldest record has waited `flushIntervalMs`, at once for an error report, or on flush().
-// Failed requests worth retrying (network error, 5xx, 429) go back to the front and the
-// whole transport pauses for the backoff or Retry-After delay, since the server is saying
-// "not now" to everyone. Every request carries an Idempotency-Key, and a retry is the same
-// request (same records, same order, same key), so the receiver writes the same event ids
-// and a request that was written after all is never stored twice.
+// Delivery to the receiver (docs/sdk.md#delivery). Records are serialised once when they arrive
+// (so their size is known) and leave in requests to POST /ingest/batch:
+// - logs, spans and LLM records wait in one FIFO and leave in batches: when a batch reaches
+//   `batchSize` records or `maxBatchBytes`, when its oldest record has waited `flushIntervalMs`,
+//   or on flush();
+// - an error report goes at once, in a request of its own with the other error reports waiting,
+//   and is the last thing dropped when the queue is full. Where an offline store is configured
+//   (request-store.ts) that request is written there before it is first sent.
+// Every request carries an Idempotency-Key, and a retry is the same request (same records, same
+// order, same key), so the receiver writes the same event ids and a request that was written
+// after all is never stored twice. Failed requests worth retrying (network error, 5xx, 429) are
+// retried with backoff for `retryForMs` (minutes: an outage of the receiver is outlived), and
+// the whole transport pauses for the delay, since the server is saying "not now" to everyone.
 // One bad record never takes a batch down: one too large to send is dropped when it arrives;
 // one the receiver refuses is named in its partial-success answer and dropped alone; a whole
 // batch answered 400 or 413 is split in halves and resent until the bad record stands alone.
-// The FIFO is bounded in bytes and in records; overflow drops the oldest. Every drop is
-// counted, by reason.
+// Everything held is bounded in bytes and in records; overflow drops the oldest, logs and spans
+// before error reports. Every drop is counted by reason, and reported to the receiver once it
+// answers again (drop-report.ts).
 import { runWithContext } from '../context/context-manager.js';
 import { newIdempotencyKey } from '../ids.js';
 import { BATCH_PATH, MAX_BATCH_SECTION } from '../limits.js';
 import { safeStringify } from '../safe-json.js';
 import type { Envelope } from '../wire.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter } from './backoff.js';
+import { bodyOf, bodyPrefix, recordOf, type IngestKind, type QueuedRecord } from './batch-body.js';
+import { dropReport, type DropCounts, type DropReason } from './drop-report.js';
 import { cancelFlushOnExit, flushOnExit } from './exit-flush.js';
+import { STORED_MAX_AGE_MS, type RequestStore } from './request-store.js';
 
-/** The contract's kind ids (libs/kinds); test/contract-conformance holds the sections equal to its table. */
-export type IngestKind = 'log' | 'error' | 'span' | 'llm';
-
-/** The batch request's section of each kind (the kinds' plural names). */
-export const SECTIONS: Record<IngestKind, string> = { log: 'logs', error: 'errors', span: 'spans', llm: 'llm' };
+export { SECTIONS, type IngestKind } from './batch-body.js';
+export type { DropReason } from './drop-report.js';
 
 export interface TransportOptions {
   apiKey: string;
@@ -39,7 +44,10 @@ export interface TransportOptions {
   maxQueueSize: number;
   /** Bytes held while waiting or retrying; beyond it the oldest is dropped. */
   maxQueueBytes: number;
+  /** Retries of one request at most (besides `retryForMs`). */
   maxRetries: number;
+  /** How long a request is retried from its first attempt before its records are dropped. */
+  retryForMs: number;
   initialBackoffMs: number;
   maxBackoffMs: number;
   requestTimeoutMs: number;
@@ -47,6 +55,8 @@ export interface TransportOptions {
   keepalive: boolean;
   fetch: typeof fetch;
   warn: (message: string) => void;
+  /** Where error reports wait out the page or the process (request-store.ts). */
+  store?: RequestStore;
   maxConcurrency?: number;
   random?: () => number;
 }
@@ -61,6 +71,8 @@ export interface TransportStats {
   retried: number;
   /** Requests made. */
   requests: number;
+  /** Records held in the offline store (sent on the next page load or start if not before). */
+  persisted: number;
   /** Records lost, all reasons. */
   dropped: number;
   droppedQueueFull: number;
@@ -71,24 +83,30 @@ export interface TransportStats {
   droppedAtExit: number;
 }
 
-export type DropReason = 'QueueFull' | 'TooLarge' | 'Rejected' | 'RetriesExhausted' | 'AfterClose' | 'AtExit';
-
 export interface TelemetryTransport {
   send(kind: IngestKind, body: object): void;
   flush(timeoutMs?: number): Promise<boolean>;
   close(timeoutMs?: number): Promise<boolean>;
   stats(): TransportStats;
-  /** Drops what is queued, counted under the reason (the process is exiting). */
+  /** Drops what is queued, counted under the reason (the process is exiting); what the offline store holds stays there. */
   dropPending(reason: 'AtExit', detail: string): void;
 }
 
-interface QueuedRecord {
-  kind: IngestKind;
-  json: string;
+/** A request with its key: sealed, so every attempt sends the same body. */
+interface PendingRequest {
+  key: string;
+  prefix: string;
+  records: QueuedRecord[];
   bytes: number;
+  /** Holds error reports: sent at once, dropped last, kept in the offline store. */
+  essential: boolean;
+  /** Retries so far. */
   attempts: number;
-  /** The Idempotency-Key of the request that carried it, once sent: its retries reuse it. */
-  key?: string;
+  /** When it was first sent (epoch ms); 0 before. */
+  firstTry: number;
+  sending: boolean;
+  stored: boolean;
+  storedAt?: number;
 }
 
 type Outcome = { ok: true; rejected: number; reasons: string[] } | { ok: false; retry: boolean; split: boolean; reason: string; retryAfterMs?: number };
@@ -97,6 +115,8 @@ type Outcome = { ok: true; rejected: number; reasons: string[] } | { ok: false; 
 export const KEEPALIVE_MAX_BYTES = 60_000;
 /** Drop warnings repeat at most this often per reason, with running totals. */
 const WARN_INTERVAL_MS = 10_000;
+/** Error reports and session updates (release health): sent at once, dropped last, kept offline. */
+const ESSENTIAL: ReadonlySet<IngestKind> = new Set<IngestKind>(['error', 'session']);
 
 type Timer = ReturnType<typeof setTimeout>;
 
@@ -109,20 +129,17 @@ function timeoutSignal(ms: number): AbortSignal | undefined {
   return typeof AbortSignal !== 'undefined' && typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(ms) : undefined;
 }
 
-/** UTF-8 length of a string, without a TextEncoder allocation per record. */
-function utf8Bytes(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : c >= 0xd800 && c <= 0xdbff ? 0 : 1;
-  }
-  return n;
-}
+const sum = (records: readonly QueuedRecord[]): number => records.reduce((n, r) => n + r.bytes, 0);
 
 export class HttpTransport implements TelemetryTransport {
+  /** Logs, spans and LLM records not yet in a request. */
   private readonly queue: QueuedRecord[] = [];
-  private queuedBytes = 0;
-  /** The oldest waiting record's deadline passed, or an error is waiting: send what there is. */
+  private queueBytes = 0;
+  /** Sealed requests: error reports waiting, requests in flight, requests waiting for a retry; oldest first. */
+  private readonly requests: PendingRequest[] = [];
+  private requestRecords = 0;
+  private requestBytes = 0;
+  /** The oldest waiting record's deadline passed: send what there is. */
   private due = false;
   private dueTimer: Timer | undefined;
   private resumeTimer: Timer | undefined;
@@ -130,7 +147,7 @@ export class HttpTransport implements TelemetryTransport {
   private inFlight = 0;
   private closed = false;
   private readonly flushWaiters = new Set<() => void>();
-  private readonly counters: Omit<TransportStats, 'queued' | 'queuedBytes' | 'inFlight'> = {
+  private readonly counters: Omit<TransportStats, 'queued' | 'queuedBytes' | 'inFlight' | 'persisted'> = {
     sent: 0,
     retried: 0,
     requests: 0,
@@ -142,6 +159,8 @@ export class HttpTransport implements TelemetryTransport {
     droppedAfterClose: 0,
     droppedAtExit: 0,
   };
+  /** The counts the last drop report to the receiver went up to. */
+  private reported: DropCounts = {};
   private readonly lastWarn: Partial<Record<DropReason, { at: number; count: number }>> = {};
   private readonly batchSize: number;
   private readonly maxConcurrency: number;
@@ -151,26 +170,30 @@ export class HttpTransport implements TelemetryTransport {
     this.batchSize = Math.min(MAX_BATCH_SECTION, Math.max(1, Math.floor(opts.batchSize)));
     this.maxConcurrency = Math.max(1, opts.maxConcurrency ?? 2);
     // The shared fields are the same for every request: serialised once.
-    this.prefix = safeStringify(opts.envelope).slice(0, -1);
+    this.prefix = bodyPrefix(opts.envelope);
+    this.restore();
   }
 
   send(kind: IngestKind, body: object): void {
-    if (this.closed) {
-      this.drop('AfterClose', 1, `${kind} sent after close()`);
+    if (this.closed) this.drop('AfterClose', 1, `${kind} sent after close()`);
+    else this.accept(kind, body);
+  }
+
+  private accept(kind: IngestKind, body: object): void {
+    const record = recordOf(kind, safeStringify(body));
+    if (record.bytes > this.opts.maxBatchBytes) {
+      this.drop('TooLarge', 1, `a ${kind} record of ${record.bytes} bytes is larger than maxBatchBytes (${this.opts.maxBatchBytes})`);
       return;
     }
-    const json = safeStringify(body);
-    const bytes = utf8Bytes(json);
-    if (bytes > this.opts.maxBatchBytes) {
-      this.drop('TooLarge', 1, `a ${kind} record of ${bytes} bytes is larger than maxBatchBytes (${this.opts.maxBatchBytes})`);
-      return;
+    if (ESSENTIAL.has(kind)) this.seal(record);
+    else {
+      this.queue.push(record);
+      this.queueBytes += record.bytes;
+      this.armDueTimer();
     }
-    this.enqueue([{ kind, json, bytes, attempts: 0 }], false);
+    this.bound();
     // Registered only while work is pending, so idle clients are never pinned in memory.
     flushOnExit(this);
-    if (kind === 'error')
-      this.due = true; // an error is worth a request of its own now
-    else this.armDueTimer();
     this.pump();
   }
 
@@ -201,33 +224,133 @@ export class HttpTransport implements TelemetryTransport {
   }
 
   stats(): TransportStats {
-    return { queued: this.queue.length, queuedBytes: this.queuedBytes, inFlight: this.inFlight, ...this.counters };
+    let queued = this.queue.length;
+    let queuedBytes = this.queueBytes;
+    let persisted = 0;
+    for (const r of this.requests) {
+      if (r.stored) persisted += r.records.length;
+      if (r.sending) continue;
+      queued += r.records.length;
+      queuedBytes += r.bytes;
+    }
+    return { queued, queuedBytes, inFlight: this.inFlight, persisted, ...this.counters };
   }
 
   dropPending(reason: 'AtExit', detail: string): void {
-    const n = this.takeAll() + this.inFlight;
+    const n = this.takeAll();
     this.clearTimers();
     if (n > 0) this.drop(reason, n, detail);
   }
 
+  /** Empties the queue; returns how many records are lost (what the offline store holds is not: it goes on the next start). */
   private takeAll(): number {
-    const n = this.queue.splice(0).length;
-    this.queuedBytes = 0;
-    return n;
+    let lost = this.queue.splice(0).length;
+    this.queueBytes = 0;
+    for (const r of this.requests.splice(0)) if (!r.stored) lost += r.records.length;
+    this.requestRecords = this.requestBytes = 0;
+    return lost;
   }
 
   private idle(): boolean {
-    return this.queue.length === 0 && this.inFlight === 0;
+    return this.queue.length === 0 && this.requests.length === 0 && this.inFlight === 0;
   }
 
-  private enqueue(records: QueuedRecord[], atFront: boolean): void {
-    if (atFront) this.queue.unshift(...records);
-    else this.queue.push(...records);
-    for (const r of records) this.queuedBytes += r.bytes;
+  /** Requests an earlier page or process stored and did not get answered: sent again as they were. */
+  private restore(): void {
+    const store = this.opts.store;
+    if (!store) return;
+    const now = Date.now();
+    for (const s of store.load()) {
+      if (now - s.at > STORED_MAX_AGE_MS) {
+        store.remove(s.key);
+        this.drop('RetriesExhausted', s.records.length, 'stored longer than the receiver remembers an Idempotency-Key (24 h)');
+        continue;
+      }
+      const records = s.records.map(([kind, json]) => recordOf(kind, json));
+      this.add({ key: s.key, prefix: s.prefix, records, bytes: sum(records), essential: true, attempts: 0, firstTry: 0, sending: false, stored: true, storedAt: s.at });
+    }
+    if (this.requests.length > 0) {
+      flushOnExit(this);
+      unref(setTimeout(() => this.pump(), 0));
+    }
+  }
+
+  /** An error report joins the newest error request not yet sent, or starts one. */
+  private seal(record: QueuedRecord): void {
+    const last = this.requests.at(-1);
+    const joins =
+      last?.essential &&
+      !last.sending &&
+      last.firstTry === 0 &&
+      last.prefix === this.prefix &&
+      last.records.length < this.batchSize &&
+      last.bytes + record.bytes <= this.opts.maxBatchBytes &&
+      last.records.filter((r) => r.kind === record.kind).length < MAX_BATCH_SECTION;
+    if (joins) {
+      last.records.push(record);
+      last.bytes += record.bytes;
+      this.requestRecords++;
+      this.requestBytes += record.bytes;
+      this.persist(last);
+      return;
+    }
+    const request: PendingRequest = {
+      key: newIdempotencyKey(),
+      prefix: this.prefix,
+      records: [record],
+      bytes: record.bytes,
+      essential: true,
+      attempts: 0,
+      firstTry: 0,
+      sending: false,
+      stored: false,
+    };
+    this.add(request);
+    this.persist(request);
+  }
+
+  private add(request: PendingRequest, at = this.requests.length): void {
+    this.requests.splice(at, 0, request);
+    this.requestRecords += request.records.length;
+    this.requestBytes += request.bytes;
+  }
+
+  private remove(request: PendingRequest): number {
+    const i = this.requests.indexOf(request);
+    if (i >= 0) {
+      this.requests.splice(i, 1);
+      this.requestRecords -= request.records.length;
+      this.requestBytes -= request.bytes;
+    }
+    if (request.stored) this.opts.store?.remove(request.key);
+    request.stored = false;
+    return i;
+  }
+
+  /** Written before it is sent (and again when it grows before that), so no page close or crash can lose or double it. */
+  private persist(request: PendingRequest): void {
+    const store = this.opts.store;
+    if (!store || !request.essential) return;
+    request.storedAt ??= Date.now();
+    store.save({ key: request.key, prefix: request.prefix, records: request.records.map((r) => [r.kind, r.json]), at: request.storedAt });
+    request.stored = true;
+  }
+
+  /** Keeps what is held within maxQueueSize and maxQueueBytes: the oldest logs and spans go first, error reports last, nothing in flight. */
+  private bound(): void {
     let overflow = 0;
-    while (this.queue.length > this.opts.maxQueueSize || this.queuedBytes > this.opts.maxQueueBytes) {
-      this.queuedBytes -= this.queue.shift()!.bytes;
+    const over = () => this.queue.length + this.requestRecords > this.opts.maxQueueSize || this.queueBytes + this.requestBytes > this.opts.maxQueueBytes;
+    while (over() && this.queue.length > 0) {
+      this.queueBytes -= this.queue.shift()!.bytes;
       overflow++;
+    }
+    for (const essential of [false, true]) {
+      while (over()) {
+        const victim = this.requests.find((r) => r.essential === essential && !r.sending);
+        if (!victim) break;
+        this.remove(victim);
+        overflow += victim.records.length;
+      }
     }
     if (overflow > 0)
       this.drop('QueueFull', overflow, `queue full (maxQueueSize ${this.opts.maxQueueSize}, maxQueueBytes ${this.opts.maxQueueBytes}), oldest records dropped`);
@@ -245,17 +368,15 @@ export class HttpTransport implements TelemetryTransport {
   }
 
   private pump(): void {
-    if (this.queue.length > 0) {
+    if (this.queue.length > 0 || this.requests.length > 0) {
       const wait = this.pausedUntil - Date.now();
-      if (wait > 0) {
-        this.scheduleResume(wait);
-        return;
-      }
-      while (this.inFlight < this.maxConcurrency) {
-        const batch = this.takeBatch();
-        if (!batch) break;
-        void this.dispatch(batch);
-      }
+      if (wait > 0) this.scheduleResume(wait);
+      else
+        while (this.inFlight < this.maxConcurrency) {
+          const request = this.requests.find((r) => !r.sending) ?? this.takeBatch();
+          if (!request) break;
+          void this.dispatch(request);
+        }
     }
     if (this.idle()) {
       cancelFlushOnExit(this);
@@ -275,26 +396,37 @@ export class HttpTransport implements TelemetryTransport {
   }
 
   private ready(): boolean {
-    return this.queue.length >= this.batchSize || this.queuedBytes >= this.opts.maxBatchBytes || this.due || this.flushWaiters.size > 0 || this.closed;
+    return this.queue.length >= this.batchSize || this.queueBytes >= this.opts.maxBatchBytes || this.due || this.flushWaiters.size > 0 || this.closed;
   }
 
-  private takeBatch(): QueuedRecord[] | undefined {
-    if (this.queue.length === 0) return undefined;
-    if (this.queue[0].key) return this.takeRetry();
-    if (!this.ready()) return undefined;
-    const batch: QueuedRecord[] = [];
+  /** The next batch of logs and spans, as a request of its own, once one is due. */
+  private takeBatch(): PendingRequest | undefined {
+    if (this.queue.length === 0 || !this.ready()) return undefined;
+    const records: QueuedRecord[] = [];
     const perSection: Partial<Record<IngestKind, number>> = {};
     let bytes = 0;
-    while (this.queue.length > 0 && !this.queue[0].key && batch.length < this.batchSize) {
+    while (this.queue.length > 0 && records.length < this.batchSize) {
       const r = this.queue[0];
-      if ((perSection[r.kind] ?? 0) >= MAX_BATCH_SECTION || (batch.length > 0 && bytes + r.bytes > this.opts.maxBatchBytes)) break;
+      if ((perSection[r.kind] ?? 0) >= MAX_BATCH_SECTION || (records.length > 0 && bytes + r.bytes > this.opts.maxBatchBytes)) break;
       perSection[r.kind] = (perSection[r.kind] ?? 0) + 1;
       bytes += r.bytes;
-      batch.push(this.queue.shift()!);
+      records.push(this.queue.shift()!);
     }
-    this.queuedBytes -= bytes;
+    this.queueBytes -= bytes;
     if (this.queue.length === 0) this.resetDue();
-    return batch;
+    const request: PendingRequest = {
+      key: newIdempotencyKey(),
+      prefix: this.prefix,
+      records,
+      bytes,
+      essential: false,
+      attempts: 0,
+      firstTry: 0,
+      sending: false,
+      stored: false,
+    };
+    this.add(request);
+    return request;
   }
 
   private resetDue(): void {
@@ -303,82 +435,79 @@ export class HttpTransport implements TelemetryTransport {
     this.dueTimer = undefined;
   }
 
-  /** A request to retry: the records at the front that went out together, as they were. */
-  private takeRetry(): QueuedRecord[] {
-    const { key } = this.queue[0];
-    let n = 0;
-    while (n < this.queue.length && this.queue[n].key === key) n++;
-    const batch = this.queue.splice(0, n);
-    for (const r of batch) this.queuedBytes -= r.bytes;
-    return batch;
-  }
-
-  private async dispatch(batch: QueuedRecord[]): Promise<void> {
+  private async dispatch(request: PendingRequest): Promise<void> {
+    request.sending = true;
+    request.firstTry ||= Date.now();
     this.inFlight++;
     let outcome: Outcome;
     try {
-      outcome = await this.post(batch);
+      outcome = await this.post(request);
     } catch (err) {
       outcome = { ok: false, retry: false, split: false, reason: `could not send: ${(err as Error)?.message ?? err}` };
     }
     this.inFlight--;
-    const n = batch.length;
-    if (outcome.ok) {
-      this.counters.sent += n - outcome.rejected;
-      if (outcome.rejected > 0) this.drop('Rejected', outcome.rejected, `refused by the receiver: ${outcome.reasons.join('; ')}`);
-    } else if (outcome.split && n > 1) this.resendHalves(batch);
-    else if (outcome.split) this.drop(outcome.reason.startsWith('HTTP 413') ? 'TooLarge' : 'Rejected', 1, `${batch[0].kind}: ${outcome.reason}; not retried`);
-    else if (!outcome.retry) this.drop('Rejected', n, `${outcome.reason}; not retried`);
-    else this.retryLater(batch, outcome.reason, outcome.retryAfterMs);
+    request.sending = false;
+    if (!this.requests.includes(request)) {
+      // Let go while in flight (close() or the process's end): its fate is already counted.
+    } else if (outcome.ok) this.delivered(request, outcome.rejected, outcome.reasons);
+    else if (outcome.split && request.records.length > 1) this.resendHalves(request);
+    else if (outcome.split)
+      this.dropRequest(request, outcome.reason.startsWith('HTTP 413') ? 'TooLarge' : 'Rejected', `${request.records[0].kind}: ${outcome.reason}; not retried`);
+    else if (!outcome.retry) this.dropRequest(request, 'Rejected', `${outcome.reason}; not retried`);
+    else this.retryLater(request, outcome.reason, outcome.retryAfterMs);
     this.pump();
   }
 
-  /** A batch refused whole (400, 413): its halves go again as two new requests, so the bad record ends up alone. */
-  private resendHalves(batch: QueuedRecord[]): void {
-    const half = Math.ceil(batch.length / 2);
-    const first = newIdempotencyKey();
-    const second = newIdempotencyKey();
-    this.enqueue(
-      batch.map((r, i) => ({ ...r, key: i < half ? first : second })),
-      true,
-    );
+  private delivered(request: PendingRequest, rejected: number, reasons: string[]): void {
+    this.remove(request);
+    this.counters.sent += request.records.length - rejected;
+    if (rejected > 0) this.drop('Rejected', rejected, `refused by the receiver: ${reasons.join('; ')}`);
+    // The receiver answers again: say what was lost meanwhile, once.
+    const report = dropReport(this.counters, this.reported);
+    if (report) {
+      this.reported = report.upTo;
+      this.accept('log', report.log); // also while close() flushes: it is part of what is pending
+    }
   }
 
-  private retryLater(batch: QueuedRecord[], reason: string, retryAfterMs: number | undefined): void {
-    const attempt = Math.max(...batch.map((r) => r.attempts)) + 1;
-    if (attempt > this.opts.maxRetries) {
-      this.drop('RetriesExhausted', batch.length, `gave up after ${attempt} attempts (${reason})`);
+  private dropRequest(request: PendingRequest, reason: DropReason, detail: string): void {
+    this.remove(request);
+    this.drop(reason, request.records.length, detail);
+  }
+
+  /** A batch refused whole (400, 413): its halves go again as two new requests, so the bad record ends up alone. */
+  private resendHalves(request: PendingRequest): void {
+    const at = this.remove(request);
+    const half = Math.ceil(request.records.length / 2);
+    const halves = [request.records.slice(0, half), request.records.slice(half)].map(
+      (records): PendingRequest => ({ ...request, key: newIdempotencyKey(), records, bytes: sum(records), attempts: 0, firstTry: 0, stored: false, storedAt: undefined }),
+    );
+    halves.forEach((h, i) => {
+      this.add(h, Math.max(0, at) + i);
+      this.persist(h);
+    });
+  }
+
+  private retryLater(request: PendingRequest, reason: string, retryAfterMs: number | undefined): void {
+    const attempt = request.attempts + 1;
+    const delay = retryAfterMs ?? backoffDelay(attempt, this.opts.initialBackoffMs, this.opts.maxBackoffMs, this.opts.random);
+    const elapsed = Date.now() + delay - request.firstTry;
+    if (attempt > this.opts.maxRetries || elapsed > this.opts.retryForMs) {
+      this.dropRequest(request, 'RetriesExhausted', `gave up after ${attempt} attempts in ${Math.round((Date.now() - request.firstTry) / 1000)} s (${reason})`);
       return;
     }
-    for (const r of batch) r.attempts = attempt;
-    const delay = retryAfterMs ?? backoffDelay(attempt, this.opts.initialBackoffMs, this.opts.maxBackoffMs, this.opts.random);
+    request.attempts = attempt;
     this.pausedUntil = Math.max(this.pausedUntil, Date.now() + delay);
     this.counters.retried++;
     this.due = true; // don't wait for a full batch again
-    this.enqueue(batch, true);
   }
 
-  /** The request body, assembled from the records' JSON: nothing is serialised twice. */
-  private bodyOf(batch: QueuedRecord[]): string {
-    const sections = new Map<IngestKind, string[]>();
-    for (const r of batch) {
-      const list = sections.get(r.kind);
-      if (list) list.push(r.json);
-      else sections.set(r.kind, [r.json]);
-    }
-    let body = this.prefix;
-    for (const [kind, list] of sections) body += `${body.length > 1 ? ',' : ''}"${SECTIONS[kind]}":[${list.join(',')}]`;
-    return `${body}}`;
-  }
-
-  private async post(batch: QueuedRecord[]): Promise<Outcome> {
-    const json = this.bodyOf(batch);
-    const key = batch[0].key ?? newIdempotencyKey();
-    for (const r of batch) r.key = key;
+  private async post(request: PendingRequest): Promise<Outcome> {
+    const json = bodyOf(request.prefix, request.records);
     this.counters.requests++;
     const init: RequestInit = {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.apiKey}`, 'idempotency-key': key },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.apiKey}`, 'idempotency-key': request.key },
       body: json,
     };
     if (this.opts.keepalive && json.length <= KEEPALIVE_MAX_BYTES) init.keepalive = true;
@@ -396,7 +525,7 @@ export class HttpTransport implements TelemetryTransport {
     const text = await res.text().catch(() => '');
     if (res.ok) {
       const answer = parseAnswer(text);
-      return { ok: true, rejected: Math.min(batch.length, answer.rejected), reasons: answer.reasons };
+      return { ok: true, rejected: Math.min(request.records.length, answer.rejected), reasons: answer.reasons };
     }
     const reason = `HTTP ${res.status}${text ? ` ${text.slice(0, 200)}` : ''}`;
     if (res.status === 400 || res.status === 413) return { ok: false, retry: false, split: true, reason };
@@ -454,6 +583,7 @@ export class NoopTransport implements TelemetryTransport {
       sent: 0,
       retried: 0,
       requests: 0,
+      persisted: 0,
       dropped: 0,
       droppedQueueFull: 0,
       droppedTooLarge: 0,

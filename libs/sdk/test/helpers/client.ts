@@ -17,6 +17,8 @@ export function makeClient(options: ClientOptions = {}) {
     release: 'v1',
     fetch,
     onWarning,
+    // A session update per client would be in every request count; sessions.unit.test.ts has them.
+    autoSessionTracking: false,
     ...options,
   });
   return { client, calls, onWarning };

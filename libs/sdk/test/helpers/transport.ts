@@ -15,7 +15,8 @@ export function makeTransport(responder?: Responder, overrides: Partial<Transpor
     flushIntervalMs: 5000,
     maxQueueSize: 1000,
     maxQueueBytes: 16 * 1024 * 1024,
-    maxRetries: 5,
+    maxRetries: Number.POSITIVE_INFINITY,
+    retryForMs: 15 * 60_000,
     initialBackoffMs: 500,
     maxBackoffMs: 30_000,
     requestTimeoutMs: 10_000,
@@ -29,3 +30,6 @@ export function makeTransport(responder?: Responder, overrides: Partial<Transpor
 }
 
 export const log = (message: string) => ({ level: 'info', message, timestamp: '2024-01-01T00:00:00.000Z' });
+
+/** The logs of the requests made, less the SDK's own reports of what it dropped (src/transport/drop-report.ts). */
+export const appLogs = (calls: Array<{ body: any }>) => calls.flatMap((c) => c.body.logs ?? []).filter((l: any) => l.context !== 'devtrail.sdk');

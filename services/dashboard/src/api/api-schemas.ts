@@ -50,6 +50,7 @@ export const logsQuery = rangeQuery.extend({
   q: searchParam.optional(),
 });
 
+export const releaseHealthQuery = rangeQuery.extend({ environment: z.string().max(200).optional() });
 export const errorsQuery = rangeQuery.extend({ fingerprint: fingerprintHex.optional(), trace_id: z.string().max(MAX_ID_LENGTH).optional() });
 export const tracesQuery = rangeQuery.extend({ operation: z.string().max(500).optional() });
 

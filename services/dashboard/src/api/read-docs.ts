@@ -1,8 +1,8 @@
 import { z, type AnyZodObject } from 'zod';
-import type { ErrorGroup, IngestionRate, LlmUsageSummary, SpanRecord as SpanRecordType, TraceSummary } from '@devtrail/kinds';
+import type { ErrorGroup, IngestionRate, LlmUsageSummary, ReleaseHealth, SpanRecord as SpanRecordType, TraceSummary } from '@devtrail/kinds';
 import { errorGroupsQuery, traceSearchQuery } from './explore-schemas.ts';
 import { LLM_COST_NOTES, SEARCH_NOTE, TRACE_SEARCH_NOTE } from './explore-docs.ts';
-import { errorsQuery, fingerprintParam, ingestionQuery, logsQuery, rangeQuery } from './api-schemas.ts';
+import { errorsQuery, fingerprintParam, ingestionQuery, logsQuery, rangeQuery, releaseHealthQuery } from './api-schemas.ts';
 import { EVENT_KINDS, severities } from '@devtrail/kinds';
 import { notFound } from '@devtrail/http';
 import { KINDS, type EventKind } from '@devtrail/kinds';
@@ -65,6 +65,23 @@ export function documentReadApi(docs: ApiDocs) {
       latency_p95_ms: z.number(),
     }),
   );
+  const releaseHealth = r.register(
+    'ReleaseHealth',
+    z.object({
+      release: z.string(),
+      sessions: z.number().int().openapi({ description: 'Sessions (a process, a page) that started in the range.' }),
+      crashed: z.number().int().openapi({ description: 'Sessions an error nobody handled ended.' }),
+      errored: z.number().int().openapi({ description: 'Sessions with an error report that did not crash.' }),
+      users: z.number().int().openapi({ description: "Distinct users (the sessions' distinct_id)." }),
+      crashed_users: z.number().int().openapi({ description: 'Users with a crashed session.' }),
+      crash_free_sessions: z.number().openapi({ description: 'Share of sessions that did not crash, 0..1.' }),
+      crash_free_users: z.number().nullable().openapi({ description: 'Share of users none of whose sessions crashed, 0..1; null without users.' }),
+      adoption: z.number().openapi({ description: "The release's share of the range's sessions, 0..1." }),
+      first_seen: z.string().datetime(),
+      crash_free_change: z.number().nullable().openapi({ description: 'crash_free_sessions minus that of the release first seen before it; null for the first.' }),
+    }),
+  );
+  sameKeys<z.infer<typeof releaseHealth>, ReleaseHealth>(true);
   const kinds = EVENT_KINDS as [EventKind, ...EventKind[]];
   const ingestionRate = r.register('IngestionRate', z.object({ minute: z.string().datetime(), kind: z.enum(kinds), events: z.number().int() }));
   // The log, error and span records derive from their kind's fields, as the read queries' records do.
@@ -182,6 +199,12 @@ export function documentReadApi(docs: ApiDocs) {
   );
   read(READ_PATHS.spans, 'Spans, newest first', tracesQuery, z.object({ spans: z.array(spanRecord) }));
   read(READ_PATHS.llmUsage, 'LLM usage per day, model, provider and service', rangeQuery, z.object({ usage: z.array(llmSummary) }));
+  read(
+    READ_PATHS.releaseHealth,
+    'Release health: crash-free sessions and users, adoption and the change from the previous release, newest release first',
+    describeFields(releaseHealthQuery, { environment: 'Only sessions of this environment.' }),
+    z.object({ releases: z.array(releaseHealth) }),
+  );
   read(
     READ_PATHS.ingestion,
     'Stored events per minute and kind, and consumer lag',

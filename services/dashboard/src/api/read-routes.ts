@@ -8,6 +8,7 @@ import {
   readGroupTags,
   readLlmUsage,
   readLogs,
+  readReleaseHealth,
   readSpans,
   readTrace,
   readIngestionRates,
@@ -17,7 +18,7 @@ import {
 import { errorGroupsQuery, traceSearchQuery } from './explore-schemas.ts';
 import { logFilter } from './explore-routes.ts';
 import type { ColumnStore } from '@devtrail/column-store';
-import { traceIdParam, errorsQuery, fingerprintParam, ingestionQuery, logsQuery, apiTimeRange, rangeQuery, tracesQuery } from './api-schemas.ts';
+import { traceIdParam, errorsQuery, fingerprintParam, ingestionQuery, logsQuery, apiTimeRange, rangeQuery, releaseHealthQuery, tracesQuery } from './api-schemas.ts';
 import { notFound } from '@devtrail/http';
 import { projectOf } from './access.ts';
 import type { LlmPriceTable } from '@devtrail/config';
@@ -39,6 +40,7 @@ export const READ_PATHS = {
   trace: '/api/projects/:id/traces/:traceId',
   spans: '/api/projects/:id/spans',
   llmUsage: '/api/projects/:id/llm-usage',
+  releaseHealth: '/api/projects/:id/releases/health',
   ingestion: '/api/projects/:id/ingestion',
 };
 
@@ -149,6 +151,13 @@ export function registerReadRoutes(
     };
   });
 
+  app.get(READ_PATHS.releaseHealth, async (request) => {
+    const projectId = await projectOf(request);
+    const q = releaseHealthQuery.parse(request.query);
+    return {
+      releases: await readReleaseHealth(store, { projectId, retentionDays: (await retentionOf(projectId)).session, range: apiTimeRange(q), environment: q.environment }),
+    };
+  });
   app.get(READ_PATHS.llmUsage, async (request) => {
     const projectId = await projectOf(request);
     const q = rangeQuery.parse(request.query);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { dataPolicySchema, nameOfKind, resolvePolicy, type DataPolicy } from '@devtrail/data-policy';
+import { isDeletionKind } from '@devtrail/contract';
 import { EVENT_KINDS } from '@devtrail/kinds';
 import { httpError, notFound } from '@devtrail/http';
 import { dataPolicyRepo, deletionsRepo, type Deletion, type RelationalStore } from '@devtrail/relational-store';
@@ -70,7 +71,8 @@ export function registerDataRoutes(app: FastifyInstance, relational: RelationalS
     // a deletion removes them (rows keep the retention they were written with otherwise).
     const now = Date.now();
     for (const k of EVENT_KINDS) {
-      if (after[k] < before[k])
+      // A kind a deletion message cannot name (DELETION_KINDS) expires with its new retention on reads and by TTL.
+      if (after[k] < before[k] && isDeletionKind(k))
         await deletions.deleteEvents(id, 'retention', { kinds: [nameOfKind(k)], to: new Date(now - after[k] * 86_400_000).toISOString() }, requester(request));
     }
     return answer(id);

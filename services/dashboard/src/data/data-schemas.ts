@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { KIND_NAMES, llmPolicySchema, quotasSchema, retentionSchema, samplingSchema, scrubbingSchema, spikeGuardSchema } from '@devtrail/data-policy';
+import { DELETION_KINDS } from '@devtrail/contract';
+import { llmPolicySchema, nameOfKind, quotasSchema, retentionSchema, samplingSchema, scrubbingSchema, spikeGuardSchema } from '@devtrail/data-policy';
 import { STORE_TIMESTAMP_PATTERN } from '@devtrail/column-store/store-domain';
 import type { Deletion } from '@devtrail/relational-store';
 import { pgText } from '@devtrail/http';
@@ -12,10 +13,12 @@ export const quotasBody = z.object({ quotas: quotasSchema.optional(), spike_guar
 export const samplingBody = z.object({ sampling: samplingSchema }).strict();
 export const llmBody = z.object({ llm: llmPolicySchema }).strict();
 
+const DELETION_KIND_NAMES = DELETION_KINDS.map(nameOfKind) as [string, ...string[]];
 const instant = z.string().datetime({ offset: true }).regex(STORE_TIMESTAMP_PATTERN);
 export const deleteEventsBody = z
   .object({
-    kinds: z.array(z.enum(KIND_NAMES)).min(1).max(KIND_NAMES.length).optional(),
+    // The kinds a deletion message can name (@devtrail/contract DELETION_KINDS).
+    kinds: z.array(z.enum(DELETION_KIND_NAMES)).min(1).max(DELETION_KIND_NAMES.length).optional(),
     service: pgText().max(500).optional(),
     from: instant.optional(),
     to: instant.optional(),
