@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
 import { KIND_TABLES } from '@devtrail/kinds';
 import { createChdbStore } from '@devtrail/column-store/chdb';
-import { createPgliteStore, migrateRelational } from '@devtrail/relational-store';
+import { migratedPglite } from './pglite-template.ts';
 import type { Adapters } from '@devtrail/runtime';
 
 /**
@@ -36,8 +36,7 @@ export async function embeddedAdapters(opts: { logCapacity?: number } = {}): Pro
   const topics = topicNames('devtrail.');
   const messageLog = createMemoryLog({ capacity: opts.logCapacity });
   const { store: columnStore, drop } = await columnStoreFor(dir);
-  const relational = await createPgliteStore();
-  await migrateRelational(relational);
+  const relational = await migratedPglite();
   await migrateColumnStore(columnStore, KIND_TABLES, { retentionDays: 30 });
   await messageLog.ensureTopics(topics.all(), 3);
   await messageLog.ensureTopics([topics.deletions()], DELETIONS_TOPIC.partitions);

@@ -1,9 +1,12 @@
 import { PGlite } from '@electric-sql/pglite';
 import { rethrowRelational, type RelationalStore } from './relational-store.ts';
 
-/** In-process PostgreSQL (PGlite) for the embedded mode; `dataDir` undefined keeps it in memory. */
-export async function createPgliteStore(dataDir?: string): Promise<RelationalStore> {
-  const db = dataDir ? new PGlite(dataDir) : new PGlite();
+/**
+ * In-process PostgreSQL (PGlite) for the embedded mode; `dataDir` undefined keeps it in memory.
+ * `seed`: a data directory dumped by `dumpPglite`, loaded in place of a fresh initdb.
+ */
+export async function createPgliteStore(dataDir?: string, seed?: Blob): Promise<RelationalStore & { dump(): Promise<Blob> }> {
+  const db = new PGlite(dataDir, seed ? { loadDataDir: seed } : {});
   await db.waitReady;
   return {
     kind: 'pglite',
@@ -26,5 +29,7 @@ export async function createPgliteStore(dataDir?: string): Promise<RelationalSto
     async close() {
       await db.close();
     },
+    /** The data directory as a tarball, to `seed` another store with (tests start from a migrated one). */
+    dump: () => db.dumpDataDir('none'),
   };
 }

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgliteStore, mapFiles, migrateRelational, projectsRepo, sourceMapsRepo, type RelationalStore } from '../src/index.ts';
+import { mapFiles, projectsRepo, sourceMapsRepo, type RelationalStore } from '../src/index.ts';
+import { migratedPglite } from '../../../test/support/pglite-template.ts';
 
 // Source maps' bytes beside PGlite (docs/source-maps.md, "Storage and limits"): PGlite runs on the
 // event loop and takes ~0.5 s of it per MiB of bytea, so in embedded mode a map's gzip is a file
@@ -16,8 +17,7 @@ let dir: string;
 let project: string;
 
 beforeAll(async () => {
-  store = await createPgliteStore();
-  await migrateRelational(store);
+  store = await migratedPglite();
   dir = mkdtempSync(join(tmpdir(), 'dt-map-files-'));
   project = (await projectsRepo(store).create('maps', 100)).project.id;
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgliteStore, migrateRelational, quotaRepo, type RelationalStore } from '@devtrail/relational-store';
+import { quotaRepo, type RelationalStore } from '@devtrail/relational-store';
+import { migratedPglite } from '../../../test/support/pglite-template.ts';
 import { resolvePolicy } from '@devtrail/data-policy';
 import { EventQuotas } from '../src/data/event-quotas.ts';
 
@@ -24,8 +25,7 @@ describe('event quotas and spike guard (two receivers, PGlite)', () => {
   };
 
   beforeAll(async () => {
-    store = await createPgliteStore();
-    await migrateRelational(store);
+    store = await migratedPglite();
   });
   afterAll(async () => store?.close());
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createLogger, loadConfig } from '@devtrail/config';
 import { createHttpApp } from '@devtrail/http';
-import { createPgliteStore, migrateRelational } from '@devtrail/relational-store';
+import { migratedPglite } from '../../../../test/support/pglite-template.ts';
 import { embeddedAdapters } from '../../../../test/support/embedded-adapters.ts';
 import { registerControlPlane, registerDashboardUi, type DashboardUi } from '../../src/index.ts';
 
@@ -55,8 +55,7 @@ export async function authApp(env: Record<string, string> = {}, beside?: AuthApp
 }
 
 async function besideOf(base: AuthApp['adapters']): Promise<AuthApp['adapters']> {
-  const relational = await createPgliteStore();
-  await migrateRelational(relational);
+  const relational = await migratedPglite();
   return { ...base, relational, close: () => relational.close() };
 }
 
