@@ -24,15 +24,9 @@ help:
 	@echo "make check            formatting, lint rules and types (Biome, tsc)"
 	@echo "make test             make check, then every suite against the local stack"
 
-# Sequential on purpose: two apt-get installs must not race for the dpkg lock (make -j).
+# The parts side by side (install-all.sh); apt-get installs wait for one another (common.sh).
 install: node-modules
-	@$(SCRIPTS)/services.sh install
-	@$(SCRIPTS)/schemathesis.sh install
-	@$(SCRIPTS)/next-fixture.sh install
-	@$(SCRIPTS)/k8s-tools.sh install
-	@$(SCRIPTS)/consumer-kit.sh install
-	@$(SCRIPTS)/python-consumer.sh install
-	@$(SCRIPTS)/clickhouse-floor.sh install
+	@$(SCRIPTS)/install-all.sh
 
 # npm install only when node_modules is missing or older than package-lock.json
 node-modules: node-runtime

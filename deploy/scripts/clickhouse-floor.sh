@@ -31,7 +31,11 @@ PIDFILE="$DT_RUN/clickhouse-floor.pid"
 # shellcheck source=clickhouse-common.sh
 . "$DT_SCRIPTS/clickhouse-common.sh"
 
-installed() { [ -x "$CH_PYTHON" ] && cmp -s "$REQ" "$VENV/requirements.txt" && "$CH_PYTHON" -c 'import chdb' 2>/dev/null; }
+# Found, not imported: importing chdb loads its engine (seconds), and the stand-in's start says so if it fails.
+installed() {
+  [ -x "$CH_PYTHON" ] && cmp -s "$REQ" "$VENV/requirements.txt" &&
+    "$CH_PYTHON" -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("chdb") is None)' 2>/dev/null
+}
 
 cmd_install() {
   if installed; then say "$(cat "$REQ") already installed"; return 0; fi

@@ -178,20 +178,28 @@ python_venv() {
 }
 
 # apt_install <package...>: install Debian packages (root only), running
-# `apt-get update` only when the lists are missing or the first attempt fails.
+# `apt-get update` only when the lists are missing or the first attempt fails. One at a time
+# (install-all.sh runs installs side by side): a lock of ours, and apt's own lock waited for.
 apt_install() {
   is_root || die "missing $*; install with: sudo apt-get install -y $*"
   command -v apt-get >/dev/null || die "missing $* and no apt-get on this machine"
+  (
+    flock -w 900 9 || die "another apt-get install held the lock for 15 minutes"
+    apt_install_locked "$@"
+  ) 9>/tmp/devtrail-apt.lock || exit 1
+}
+
+apt_install_locked() {
   export DEBIAN_FRONTEND=noninteractive
   if ! ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1; then
     say "apt-get update"
     apt-get update -qq
   fi
   say "apt-get install -y $*"
-  if ! apt-get install -y -qq --no-install-recommends "$@" >/dev/null; then
+  if ! apt-get install -o DPkg::Lock::Timeout=300 -y -qq --no-install-recommends "$@" >/dev/null; then
     say "retrying after apt-get update"
     apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+    apt-get install -o DPkg::Lock::Timeout=300 -y -qq --no-install-recommends "$@" >/dev/null
   fi
 }
 

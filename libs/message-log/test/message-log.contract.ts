@@ -89,7 +89,10 @@ export function messageLogContract(name: string, open: () => Promise<MessageLog>
       await p.disconnect();
       const marks = await log.watermarks(t);
       expect(marks.map((m) => m.partition)).toEqual([0, 1]);
-      expect(marks.reduce((n, m) => n + Number(m.high) - Number(m.low), 0)).toBe(16);
+      // A produce that timed out is sent again, and may be written twice (docs/topics.md): at
+      // least the 16 sent, each of them there, and what the marks span is what a read finds.
+      const retained = marks.reduce((n, m) => n + Number(m.high) - Number(m.low), 0);
+      expect(retained).toBeGreaterThanOrEqual(16);
       const at = await log.offsetsAt(t, between);
       const later: number[] = [];
       await log.read(
@@ -97,21 +100,27 @@ export function messageLogContract(name: string, open: () => Promise<MessageLog>
         at.map((a, i) => ({ partition: a.partition, from: a.offset, to: marks[i].high })),
         async (ms) => void later.push(...ms.map((m) => JSON.parse(m.value!.toString()).i)),
       );
-      expect(later.sort((a, b) => a - b)).toEqual([100, 101, 102, 103, 104, 105]);
+      expect([...new Set(later)].sort((a, b) => a - b)).toEqual([100, 101, 102, 103, 104, 105]);
       expect(await log.offsetsAt(t, Date.now() + 60_000)).toEqual(marks.map((m) => ({ partition: m.partition, offset: m.high })));
       const all: string[] = [];
+      const sent = new Set<number>();
       await log.read(
         t,
         marks.map((m) => ({ partition: m.partition, from: m.low, to: m.high })),
-        async (ms) => void all.push(...ms.map((m) => `${m.partition}/${m.offset}`)),
+        async (ms) => {
+          all.push(...ms.map((m) => `${m.partition}/${m.offset}`));
+          for (const m of ms) sent.add(JSON.parse(m.value!.toString()).i);
+        },
       );
-      expect(new Set(all).size).toBe(16);
+      expect(new Set(all).size).toBe(retained);
+      expect(sent.size).toBe(16);
     });
 
     it('moves an idle group to given positions, and refuses while the group runs', async () => {
       const t = `history-${suffix}`;
       const group = `g4-${suffix}`;
       const marks = await log.watermarks(t);
+      const retained = marks.reduce((n, m) => n + Number(m.high) - Number(m.low), 0);
       await log.setGroupOffsets(
         group,
         marks.map((m) => ({ topic: t, partition: m.partition, offset: m.high })),
@@ -121,11 +130,11 @@ export function messageLogContract(name: string, open: () => Promise<MessageLog>
         group,
         marks.map((m) => ({ topic: t, partition: m.partition, offset: m.low })),
       );
-      expect((await log.lag(group, [t])).reduce((n, l) => n + l.lag, 0)).toBe(16);
+      expect((await log.lag(group, [t])).reduce((n, l) => n + l.lag, 0)).toBe(retained);
       const c = log.createConsumer({ groupId: group, topics: [t] });
       let got = 0;
       await c.run(async (batch) => void (got += batch.length));
-      await expect.poll(() => got, { timeout: 20_000 }).toBe(16);
+      await expect.poll(() => got, { timeout: 20_000 }).toBe(retained);
       const refused = await log.setGroupOffsets(group, [{ topic: t, partition: 0, offset: '0' }]).catch((e) => e);
       await c.stop();
       expect(refused).toBeInstanceOf(Error);
