@@ -106,6 +106,8 @@ describe.skipIf(!up)(`migration to per-row retention${up ? '' : ` (skipped: ${NO
       'applied spans: span-roots-backfill',
       'created llm',
       'applied llm: ttl-per-row-retention',
+      'created sessions',
+      'applied sessions: ttl-per-row-retention',
     ]);
   });
 });

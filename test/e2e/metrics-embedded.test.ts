@@ -53,7 +53,7 @@ describe('embedded process metrics', () => {
         ]),
       );
     };
-    await expect.poll(balance, { timeout: 20_000, interval: 200 }).toEqual({ log: 0, error: 0, span: 0, llm: 0 });
+    await expect.poll(balance, { timeout: 20_000, interval: 200 }).toEqual(Object.fromEntries(EVENT_KINDS.map((kind) => [kind, 0])));
     const drained = await scrape(e.url);
     expect(d(METRICS.storedEvents.name, { kind: 'log' }, drained)).toBe(2);
     expect(d(`${METRICS.ingestToVisible.name}_count`, { kind: 'log' }, drained)).toBe(1);

@@ -9,6 +9,7 @@ import { KIND_TABLES } from '@devtrail/kinds';
 import { createChdbStore } from '@devtrail/column-store/chdb';
 import { migratedPglite } from './pglite-template.ts';
 import type { Adapters } from '@devtrail/runtime';
+import { UNHURRIED_READS } from './unhurried-reads.ts';
 
 /**
  * The column store of these adapters: chdb in the temp dir, or, when DEVTRAIL_TEST_CLICKHOUSE_URL
@@ -17,7 +18,7 @@ import type { Adapters } from '@devtrail/runtime';
  */
 async function columnStoreFor(dir: string): Promise<{ store: ColumnStore; drop: () => Promise<void> }> {
   const url = process.env.DEVTRAIL_TEST_CLICKHOUSE_URL;
-  if (!url) return { store: createChdbStore(join(dir, 'ch'), 'devtrail'), drop: async () => {} };
+  if (!url) return { store: createChdbStore(join(dir, 'ch'), 'devtrail', UNHURRIED_READS), drop: async () => {} };
   const opts = { url, database: `dt_emb_${randomBytes(4).toString('hex')}` };
   await ensureClickHouseDatabase(opts);
   return {

@@ -154,9 +154,10 @@ export function defineKind<const F extends Fields, B>(spec: KindSpec<F, B>): Kin
         if (!isPlainObject(d)) return undefined;
         for (const [name, is] of checks) if (!is!(d[name])) return undefined;
         // An event with exactly its fields, in order (what a receiver writes), is what the
-        // schema gives already: kept as it is, not copied (docs/architecture.md, step 6).
+        // schema gives already: kept as it is, not copied (docs/architecture.md, step 6). A field
+        // present but undefined (never so from JSON) takes its default in the copy, as in zod.
         let i = 0;
-        for (const key in d) if (key !== names[i++]) return copyOf(d);
+        for (const key in d) if (key !== names[i++] || d[key] === undefined) return copyOf(d);
         return i === names.length ? (d as E) : copyOf(d);
       }
     : () => undefined;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChdbStore } from '@devtrail/column-store/chdb';
 import { migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
 import { KINDS, logWhere, parseSearch } from '@devtrail/kinds';
+import { UNHURRIED_READS } from '../../../test/support/unhurried-reads.ts';
 
 // The logs table's search indexes (log/index.ts): the migration adds them to a table made
 // before them, and the search's SQL (search/sql.ts) is written so that they drop granules:
@@ -19,7 +20,7 @@ describe('logs search indexes (chdb)', () => {
   let added: string[];
 
   beforeAll(async () => {
-    store = createChdbStore(dir, 'search_idx');
+    store = createChdbStore(dir, 'search_idx', UNHURRIED_READS);
     const before = { ...KINDS.log.tableDef, indexes: KINDS.log.tableDef.indexes!.filter((i) => !i.startsWith('idx_text_')) };
     await migrateColumnStore(store, [before], { retentionDays: 30 });
     added = await migrateColumnStore(store, [KINDS.log.tableDef], { retentionDays: 30 });

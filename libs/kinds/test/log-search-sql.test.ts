@@ -14,6 +14,7 @@ import { parseSearch } from '../src/log/search/syntax.ts';
 import { searchTreeOf } from './log-search-arbitraries.ts';
 import { matches, type ReferenceLog } from './log-search-reference.ts';
 import { runs } from '../../../test/support/property.ts';
+import { UNHURRIED_READS } from '../../../test/support/unhurried-reads.ts';
 
 // What the search SQL selects is exactly what the syntax says (log-search-reference.ts), for
 // random searches over logs whose messages, metadata and fields are made of the same words:
@@ -54,7 +55,7 @@ const queries = searchTreeOf({
 
 const chdb = async () => {
   const dir = mkdtempSync(join(tmpdir(), 'dt-search-'));
-  return { store: createChdbStore(dir, 'search_test'), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  return { store: createChdbStore(dir, 'search_test', UNHURRIED_READS), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 };
 const overHttp = async () => {
   const opts = { url: STACK.clickhouseUrl, database: `dt_search_${randomBytes(4).toString('hex')}` };

@@ -31,7 +31,7 @@ let browser: BrowserSession | undefined;
 
 const NODE_APP = `import { createServer } from 'node:http';
 import { createClient } from '@devtrail/sdk';
-const devtrail = createClient({ apiKey: process.env.KEY, baseUrl: process.env.RECEIVER, service: 'outage-node', release: 'r1' });
+const devtrail = createClient({ apiKey: process.env.KEY, baseUrl: process.env.RECEIVER, service: 'outage-node', release: 'r1', autoSessionTracking: false });
 const server = createServer((req, res) => {
   try {
     if (req.url === '/stats') return void res.end(JSON.stringify(devtrail.stats()));
