@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import { pgText } from '@devtrail/http';
-import { EVENT_KINDS, logLevels, type EventKind } from '@devtrail/kinds';
+import { EVENT_KINDS, logLevels, MAX_RELEASE_LENGTH, type EventKind } from '@devtrail/kinds';
 import { webhookUrlProblem } from './safe-request.ts';
 
 // Alert rules as the API takes them (docs/alerts.md, "Rules"). A rule is a type, its
 // parameters, and where its notifications go. Windows are whole minutes, at most a day.
 
-export const RULE_TYPES = ['new_group', 'regressed_group', 'event_count', 'llm_cost', 'no_events', 'consumer_lag'] as const;
+export const RULE_TYPES = ['new_group', 'regressed_group', 'event_count', 'llm_cost', 'no_events', 'consumer_lag', 'crash_free_rate'] as const;
 export type RuleType = (typeof RULE_TYPES)[number];
 
 export const MAX_WINDOW_MINUTES = 1440;
 export const MAX_DESTINATIONS = 10;
+/** crash_free_rate: fewer sessions than this in a release's window say too little to page anyone. */
+export const DEFAULT_MIN_SESSIONS = 20;
+export const MAX_MIN_SESSIONS = 1_000_000;
+export const DEFAULT_CRASH_FREE_WINDOW_MINUTES = 60;
 
 const windowMinutes = z.number().int().min(1).max(MAX_WINDOW_MINUTES);
 
@@ -29,6 +33,16 @@ export const ruleParams = {
   llm_cost: z.object({ budget_usd: z.number().positive().max(1e9), window_minutes: windowMinutes }).strict(),
   no_events: z.object({ kind: z.enum(EVENT_KINDS as [EventKind, ...EventKind[]]), window_minutes: windowMinutes }).strict(),
   consumer_lag: z.object({ max_lag: z.number().int().min(0).max(1e12), window_minutes: windowMinutes }).strict(),
+  // Shares 0..1 as the read API's crash_free_sessions (docs/api.md#release-health).
+  crash_free_rate: z
+    .object({
+      threshold: z.number().positive().max(1),
+      min_sessions: z.number().int().min(1).max(MAX_MIN_SESSIONS).default(DEFAULT_MIN_SESSIONS),
+      window_minutes: windowMinutes.default(DEFAULT_CRASH_FREE_WINDOW_MINUTES),
+      release: pgText().min(1).max(MAX_RELEASE_LENGTH).optional(),
+      environment: pgText().min(1).max(200).optional(),
+    })
+    .strict(),
 } satisfies Record<RuleType, z.ZodTypeAny>;
 
 export type RuleParams = {

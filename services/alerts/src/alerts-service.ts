@@ -1,4 +1,5 @@
 import { createDeliverer, deliveryOptionsOf, type Deliverer } from '@devtrail/alerting';
+import type { ColumnStore } from '@devtrail/column-store';
 import type { Config, Logger } from '@devtrail/config';
 import { createTopicConsumer, type ConsumerStats, type TopicConsumer } from '@devtrail/consumer-kit';
 import type { Topics } from '@devtrail/contract';
@@ -17,8 +18,8 @@ import { alertsDecoder, type StreamItem } from './stream-item.ts';
 //   write    one PostgreSQL transaction per batch: triage, counts, fired rules into the
 //            outbox, and the positions applied (apply-batch.ts)
 //   commit   the kit commits Kafka offsets only after write resolved
-// Beside them: a timer for the rules no event triggers (periodic-checks.ts) and the
-// deliverer that empties the outbox (libs/alerting deliverer.ts).
+// Beside them: a timer for the rules no event triggers and the one that reads the column store
+// (periodic-checks.ts), and the deliverer that empties the outbox (libs/alerting deliverer.ts).
 
 /** The CONSUMERS entry that runs it. */
 export const ALERTS_CONSUMER = 'alerts';
@@ -27,6 +28,8 @@ export interface AlertsOptions {
   messageLog: MessageLog;
   topics: Topics;
   relational: RelationalStore;
+  /** Read by the crash_free_rate rule (periodic-checks.ts). */
+  columnStore: ColumnStore;
   groupPrefix: string;
   logger: Logger;
   alerts: Config['alerts'];
@@ -88,7 +91,7 @@ export function createAlerts(o: AlertsOptions): AlertsService {
   let timer: NodeJS.Timeout | undefined;
   let checking: Promise<unknown> = Promise.resolve();
   const check = () => {
-    checking = runChecks({ relational: o.relational, repo, rules, publicUrl: o.publicUrl, ownLag: (k) => byKind.get(k)!.lag(), sinkLag })
+    checking = runChecks({ relational: o.relational, columnStore: o.columnStore, repo, rules, publicUrl: o.publicUrl, ownLag: (k) => byKind.get(k)!.lag(), sinkLag })
       .then((queued) => {
         if (queued > 0) deliverer.wake();
       })

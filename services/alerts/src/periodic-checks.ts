@@ -1,15 +1,19 @@
-import { enqueueMessage, type RuleParams } from '@devtrail/alerting';
+import { enqueueMessage, type AlertMessage, type RuleParams } from '@devtrail/alerting';
+import type { ColumnStore } from '@devtrail/column-store';
 import { KINDS, type EventKind } from '@devtrail/kinds';
-import type { AlertsRepo, RelationalStore } from '@devtrail/relational-store';
+import type { AlertRule, AlertsRepo, RelationalStore } from '@devtrail/relational-store';
+import { crashFreeMessages } from './crash-free-check.ts';
 import { thresholdMessage } from './messages.ts';
 import type { RuleCache } from './rule-cache.ts';
 
-// The two rules no event can trigger, checked on a timer (ALERT_CHECK_INTERVAL_MS):
+// The rules no event can trigger, checked on a timer (ALERT_CHECK_INTERVAL_MS):
 // - no events of a kind for M minutes: measured from the later of the last event seen and the
 //   rule's last change, and only while this consumer has read everything of that kind (a
 //   consumer that is behind cannot tell silence from its own lag); one notification per silence
 // - consumer lag above a bound: the summed lag of devtrail's sink groups; at most one
-//   notification per rule window while it stays above.
+//   notification per rule window while it stays above
+// - crash-free sessions of a release under a bound: read from the column store
+//   (crash-free-check.ts); one notification per release and rule window while it stays under.
 // Every process running the alerts consumer checks; the outbox's dedup key makes it one notification.
 
 const MINUTE = 60_000;
@@ -23,6 +27,12 @@ export interface CheckContext {
   ownLag(kind: EventKind): Promise<number>;
   /** The summed lag of devtrail's column-store sinks (messages). */
   sinkLag(): Promise<number>;
+  /** Where the sinks store sessions (crash_free_rate). */
+  columnStore: ColumnStore;
+}
+
+async function enqueue(ctx: CheckContext, rule: AlertRule, message: AlertMessage): Promise<number> {
+  return ctx.relational.transaction(async (tx) => (await enqueueMessage(ctx.repo, tx, rule, message)).length);
 }
 
 export async function runChecks(ctx: CheckContext, nowMs = Date.now()): Promise<number> {
@@ -38,7 +48,7 @@ export async function runChecks(ctx: CheckContext, nowMs = Date.now()): Promise<
       const title = `No ${KINDS[p.kind].name} received for ${p.window_minutes} min`;
       const message = thresholdMessage(rule, title, 0, 0, p.window_minutes, `no_events|${p.kind}|${since}`, nowMs, ctx.publicUrl);
       message.text = last ? `The last one arrived at ${new Date(last).toISOString()}.` : 'None has arrived since the rule was set.';
-      queued += await ctx.relational.transaction(async (tx) => (await enqueueMessage(ctx.repo, tx, rule, message)).length);
+      queued += await enqueue(ctx, rule, message);
     } else if (rule.type === 'consumer_lag') {
       const p = rule.params as RuleParams['consumer_lag'];
       sinkLag ??= await ctx.sinkLag();
@@ -55,8 +65,19 @@ export async function runChecks(ctx: CheckContext, nowMs = Date.now()): Promise<
         ctx.publicUrl,
       );
       message.text = `devtrail's sinks are ${sinkLag} messages behind (bound ${p.max_lag}): new events reach the dashboard late.`;
-      queued += await ctx.relational.transaction(async (tx) => (await enqueueMessage(ctx.repo, tx, rule, message)).length);
+      queued += await enqueue(ctx, rule, message);
     }
   }
+  // Last, each on its own: a column store that fails must not hold up the rules above (the lag
+  // rule is the one that tells of it); the first failure is still the pass's error.
+  let failed: unknown;
+  for (const rule of ctx.rules.all().filter((r) => r.type === 'crash_free_rate')) {
+    try {
+      for (const message of await crashFreeMessages(ctx.columnStore, rule, nowMs, ctx.publicUrl)) queued += await enqueue(ctx, rule, message);
+    } catch (err) {
+      failed ??= err;
+    }
+  }
+  if (failed) throw failed;
   return queued;
 }

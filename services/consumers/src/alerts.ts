@@ -16,6 +16,7 @@ export function alertsFromConfig(config: Config, adapters: Adapters, logger: Log
     messageLog: adapters.messageLog,
     topics: adapters.topics,
     relational: adapters.relational,
+    columnStore: adapters.columnStore,
     groupPrefix: config.consumers.groupPrefix,
     logger,
     alerts: config.alerts,

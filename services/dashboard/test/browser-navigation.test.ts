@@ -277,7 +277,18 @@ describe.skipIf(!browserAvailable())(`dashboard navigation in Chromium${browserA
       const { page } = phone;
       await logIn(page, at('/logs'));
       const fp = (await (await page.request.get(`${dt.url}/api/projects/${project.id}/error-groups`)).json()).groups[0].fingerprint;
-      const pages = ['/projects', '/users', at('/logs'), at('/errors'), at(`/errors/${fp}`), at('/traces'), at(`/traces/${DEMO.traceId}`), at('/llm'), at('/ingestion')];
+      const pages = [
+        '/projects',
+        '/users',
+        at('/logs'),
+        at('/errors'),
+        at(`/errors/${fp}`),
+        at('/traces'),
+        at(`/traces/${DEMO.traceId}`),
+        at('/releases'),
+        at('/llm'),
+        at('/ingestion'),
+      ];
       pages.push(...['keys', 'origins', 'rate-limit', 'drain', 'members'].map((t) => at(`/settings?tab=${t}`)), '/no/such/page');
       for (const path of pages) {
         await page.goto(path);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserAvailable, horizontalOverflow, NO_BROWSER_REASON, openBrowser, screenshot, type BrowserSession } from './support/browser.ts';
+import { browserAvailable, horizontalOverflow, NO_BROWSER_REASON, openBrowser, reloadUntilVisible, screenshot, type BrowserSession } from './support/browser.ts';
 import { startDashboard } from './support/dashboard.ts';
 import { DEMO } from './support/demo-data.ts';
 import { demoProject, logIn } from './support/demo-project.ts';
+import { DEMO_SESSIONS, sendDemoSessions } from './support/demo-sessions.ts';
 
 // Every page of the dashboard over the demo project, light and dark (the system's setting,
 // which the page follows), saved as the screenshots of docs/dashboard.md
@@ -56,6 +57,7 @@ describe.skipIf(!browserAvailable())(`screenshots of every page, light and dark$
     dt = await startDashboard();
     b = await openBrowser(dt.url);
     project = await demoProject(b.page, dt.url, dt.setupCode!.code, { beforeSetup: () => both('setup') });
+    await sendDemoSessions(dt.url, project.key);
   }, 120_000);
   afterAll(async () => {
     await b?.close();
@@ -85,7 +87,7 @@ describe.skipIf(!browserAvailable())(`screenshots of every page, light and dark$
     await both('logs-columns', async () => {}, { fullPage: true });
   }, 60_000);
 
-  it('errors, an error group, traces, a trace, LLM usage, ingestion', async () => {
+  it('errors, an error group, traces, a trace, releases, LLM usage, ingestion', async () => {
     await open(at('/errors'), '[data-testid=error-group-row]');
     await both('errors');
     await b.page.getByTestId('error-group-row').filter({ hasText: 'TimeoutError' }).getByRole('link').click();
@@ -96,6 +98,9 @@ describe.skipIf(!browserAvailable())(`screenshots of every page, light and dark$
     await open(at(`/traces/${DEMO.traceId}`), '[data-testid=span-row]');
     await b.page.getByTestId('span-row').filter({ hasText: 'payment.charge' }).click();
     await both('trace');
+    await b.page.goto(at('/releases'));
+    await reloadUntilVisible(b.page, DEMO_SESSIONS[1].release, 20_000);
+    await both('releases');
     await open(at('/llm'), '[data-testid=llm-call-row]');
     await b.page.getByTestId('llm-latency-chart').locator('canvas').first().waitFor();
     await both('llm-usage', async () => {}, { fullPage: true });

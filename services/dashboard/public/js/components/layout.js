@@ -9,6 +9,7 @@ const PROJECT_TABS = [
   ['logs', 'Logs'],
   ['errors', 'Errors'],
   ['traces', 'Traces'],
+  ['releases', 'Releases'],
   ['llm', 'LLM usage'],
   ['alerts', 'Alerts'],
   ['ingestion', 'Ingestion'],

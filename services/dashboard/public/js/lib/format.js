@@ -132,6 +132,11 @@ export const formatNumber = (n) => (Number.isFinite(Number(n)) ? integers.format
 /** A number with fixed decimals in the browser's locale. @param {number | string} n @param {number} digits */
 export const formatDecimal = (n, digits) => decimal(digits).format(Number(n));
 
+const percents = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2 });
+
+/** A share (0..1) as a percentage with up to two decimals, in the browser's locale. @param {number} share */
+export const formatPercent = (share) => percents.format(share);
+
 /** @param {number | string} ms */
 export function formatDuration(ms) {
   const n = Number(ms);

@@ -20,6 +20,7 @@ const TAB_FILTERS = {
     ['environment', 'env'],
   ],
   llm: [['service', 'service']],
+  releases: [['environment', 'env']],
 };
 
 /** @param {string} tab @returns {Array<[string, string]>} */

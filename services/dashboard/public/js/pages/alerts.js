@@ -15,6 +15,7 @@ const TYPES = [
   ['llm_cost', 'LLM cost over a budget'],
   ['no_events', 'No events of a kind for M minutes'],
   ['consumer_lag', 'Consumer lag above a bound'],
+  ['crash_free_rate', "A release's crash-free sessions under a rate"],
 ];
 
 function paramsOf(type, f) {
@@ -28,6 +29,14 @@ function paramsOf(type, f) {
       return { kind: f.kind, window_minutes: n('window') };
     case 'consumer_lag':
       return { max_lag: n('threshold'), window_minutes: n('window') };
+    case 'crash_free_rate':
+      // Typed as a percentage, sent as a share like the read API's rates; a blank minimum or release is the API's default.
+      return {
+        threshold: n('rate') / 100,
+        window_minutes: n('window'),
+        ...(f.minSessions ? { min_sessions: n('minSessions') } : {}),
+        ...(f.release.trim() ? { release: f.release.trim() } : {}),
+      };
     default:
       return {};
   }
@@ -43,6 +52,9 @@ function NewRule({ projectId, onCreated }) {
     window: '5',
     budget: '10',
     kind: 'log',
+    rate: '99',
+    minSessions: '',
+    release: '',
     destType: 'webhook',
     url: '',
   });
@@ -74,7 +86,10 @@ function NewRule({ projectId, onCreated }) {
       ${needs('no_events') && html`<label>Kind<select value=${f.kind} onChange=${set('kind')}>${['log', 'error', 'span', 'llm'].map((l) => html`<option>${l}</option>`)}</select></label>`}
       ${needs('event_count', 'consumer_lag') && html`<label>More than<input type="number" min="0" value=${f.threshold} onInput=${set('threshold')} /></label>`}
       ${needs('llm_cost') && html`<label>Budget (USD)<input type="number" min="0" step="0.01" value=${f.budget} onInput=${set('budget')} /></label>`}
-      ${needs('event_count', 'llm_cost', 'no_events', 'consumer_lag') && html`<label>Minutes<input type="number" min="1" max="1440" value=${f.window} onInput=${set('window')} /></label>`}
+      ${needs('crash_free_rate') && html`<label>Crash-free under (%)<input type="number" min="0.01" max="100" step="0.01" value=${f.rate} onInput=${set('rate')} /></label>`}
+      ${needs('crash_free_rate') && html`<label>Min. sessions<input type="number" min="1" placeholder="default" value=${f.minSessions} onInput=${set('minSessions')} /></label>`}
+      ${needs('crash_free_rate') && html`<label>Release<input placeholder="every release" value=${f.release} onInput=${set('release')} /></label>`}
+      ${needs('event_count', 'llm_cost', 'no_events', 'consumer_lag', 'crash_free_rate') && html`<label>Minutes<input type="number" min="1" max="1440" value=${f.window} onInput=${set('window')} /></label>`}
     </div>
     <div class="form-row">
       <label>Send to<select value=${f.destType} onChange=${set('destType')}><option value="webhook">Webhook (signed JSON)</option><option value="slack">Slack incoming webhook</option></select></label>

@@ -10,6 +10,7 @@ import { ErrorGroupPage } from './error-group.js';
 import { TracesPage } from './traces.js';
 import { TracePage } from './trace.js';
 import { LlmPage } from './llm.js';
+import { ReleasesPage } from './releases.js';
 import { IngestionPage } from './ingestion.js';
 import { SettingsPage } from './settings.js';
 import { AlertsPage } from './alerts.js';
@@ -20,6 +21,7 @@ const PAGES = {
   'errors/:fingerprint': ['errors', ErrorGroupPage],
   traces: ['traces', TracesPage],
   'traces/:traceId': ['traces', TracePage],
+  releases: ['releases', ReleasesPage],
   llm: ['llm', LlmPage],
   ingestion: ['ingestion', IngestionPage],
   alerts: ['alerts', AlertsPage],
