@@ -113,8 +113,11 @@ describe.skipIf(!up)(`each consumer group's dead letters are its own${up ? '' : 
     const b = start(groupB);
     await a.c.start();
     await b.c.start();
+    // Delivery is at least once (a commit lost to a rebalance on a loaded machine delivers a
+    // batch again; sinks keep one row per event id, docs/topics.md): each event, and no other.
+    const each = (got: string[]) => [...new Set(got)].sort();
     for (const g of [a, b]) {
-      await expect.poll(() => [...g.got].sort(), { timeout: 30_000 }).toEqual(['a', 'b', 'c']);
+      await expect.poll(() => each(g.got), { timeout: 30_000 }).toEqual(['a', 'b', 'c']);
       await expect.poll(() => g.letters.length, { timeout: 15_000 }).toBe(1);
       expect(g.letters[0]).toMatchObject({ why: 'undecodable', reason: 'undecodable: unsupported schema_version 99' });
     }
@@ -142,7 +145,7 @@ describe.skipIf(!up)(`each consumer group's dead letters are its own${up ? '' : 
     expect(a2.got).toEqual([]); // nothing else came back
     expect(a2.c.stats()).toMatchObject({ deadLettered: 0 });
     // Group B was not upgraded and got nothing back: its letter waits in its own topic.
-    expect(b.got.sort()).toEqual(['a', 'b', 'c']);
+    expect(each(b.got)).toEqual(['a', 'b', 'c']);
     expect(await total(log, groupTopics(groupB).deadLetter)).toBe(1);
     expect(await total(log, topics.deadLetterOf('log'))).toBe(0);
   });
