@@ -113,18 +113,22 @@ describe.skipIf(!up)(`each consumer group's dead letters are its own${up ? '' : 
     const b = start(groupB);
     await a.c.start();
     await b.c.start();
-    // Delivery is at least once (a commit lost to a rebalance on a loaded machine delivers a
-    // batch again; sinks keep one row per event id, docs/topics.md): each event, and no other.
+    // Delivery is at least once: a commit lost to a rebalance, or a dead letter's produce re-sent
+    // after a timeout, on a loaded machine, repeats a batch (sinks keep one row per event id,
+    // docs/topics.md). So: each event, and no other; the one undecodable message dead-lettered
+    // (as often as it was read), to its group's own topic only, and redriven exactly as often.
     const each = (got: string[]) => [...new Set(got)].sort();
     for (const g of [a, b]) {
       await expect.poll(() => each(g.got), { timeout: 30_000 }).toEqual(['a', 'b', 'c']);
-      await expect.poll(() => g.letters.length, { timeout: 15_000 }).toBe(1);
-      expect(g.letters[0]).toMatchObject({ why: 'undecodable', reason: 'undecodable: unsupported schema_version 99' });
+      await expect.poll(() => g.letters.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+      for (const l of g.letters) expect(l).toMatchObject({ why: 'undecodable', reason: 'undecodable: unsupported schema_version 99' });
     }
-    expect(a.letters[0].topic).toBe(groupTopics(groupA).deadLetter);
-    expect(b.letters[0].topic).toBe(groupTopics(groupB).deadLetter);
-    expect(await total(log, groupTopics(groupA).deadLetter)).toBe(1);
-    expect(await total(log, groupTopics(groupB).deadLetter)).toBe(1);
+    expect(a.letters.map((l) => l.topic)).toEqual(a.letters.map(() => groupTopics(groupA).deadLetter));
+    expect(b.letters.map((l) => l.topic)).toEqual(b.letters.map(() => groupTopics(groupB).deadLetter));
+    const lettersA = await total(log, groupTopics(groupA).deadLetter);
+    const lettersB = await total(log, groupTopics(groupB).deadLetter);
+    expect(lettersA).toBeGreaterThanOrEqual(1);
+    expect(lettersB).toBeGreaterThanOrEqual(1);
     expect(await total(log, topics.deadLetterOf('log'))).toBe(0);
 
     // Group A upgrades: it now takes messages of versions it does not know, raw.
@@ -132,21 +136,24 @@ describe.skipIf(!up)(`each consumer group's dead letters are its own${up ? '' : 
     const raws: string[] = [];
     const a2 = start(groupA, { unknownVersion: async (m) => void raws.push(m.value!.toString()) });
     await a2.c.start();
-    expect(await redrive({ messageLog: log, groupId: groupA, dryRun: true })).toMatchObject({ group: groupA, letters: 1, dry_run: true });
+    expect(await redrive({ messageLog: log, groupId: groupA, dryRun: true })).toMatchObject({ group: groupA, letters: lettersA, dry_run: true });
     const sent = await runCli(['redrive', groupA], { DEVTRAIL_MODE: 'distributed', KAFKA_BROKERS: STACK.kafkaBrokers.join(',') });
     expect(sent.code, sent.stderr).toBe(0);
-    expect(sent.stdout).toContain(`sent 1 dead letters of ${groupA}.dlq back to group ${groupA}`);
-    await expect.poll(() => raws.length, { timeout: 30_000 }).toBe(1);
+    expect(sent.stdout).toContain(`sent ${lettersA} dead letters of ${groupA}.dlq back to group ${groupA}`);
+    await expect.poll(() => raws.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(lettersA);
+    expect(new Set(raws).size).toBe(1);
     expect(JSON.parse(raws[0])).toMatchObject({ schema_version: 99, payload: 'later' });
 
+    // A second redrive finds nothing: what was sent back is not sent again.
     expect(await redrive({ messageLog: log, groupId: groupA })).toMatchObject({ letters: 0 });
+    const after = raws.length;
     await new Promise((r) => setTimeout(r, 1500));
-    expect(raws).toHaveLength(1);
+    expect(raws).toHaveLength(after);
     expect(a2.got).toEqual([]); // nothing else came back
     expect(a2.c.stats()).toMatchObject({ deadLettered: 0 });
     // Group B was not upgraded and got nothing back: its letter waits in its own topic.
     expect(each(b.got)).toEqual(['a', 'b', 'c']);
-    expect(await total(log, groupTopics(groupB).deadLetter)).toBe(1);
+    expect(await total(log, groupTopics(groupB).deadLetter)).toBe(lettersB);
     expect(await total(log, topics.deadLetterOf('log'))).toBe(0);
   });
 });
