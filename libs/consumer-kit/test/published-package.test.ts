@@ -176,17 +176,20 @@ describe('the packed @devtrail/consumer-kit', () => {
       const out = JSON.parse(stdout.trim().split('\n').pop()!);
       expect(out.events).toBe(want);
       expect(out.messages).toEqual(['m0', 'm1', 'm10', 'm2', 'm20', 'm21', 'm22', 'm23', 'm24', 'm30', 'm31', 'm7@eu-west-1', 'm99']);
-      expect(out.stats).toMatchObject({ written: want, deadLettered: 2 });
+      // At least once: a batch read again on a loaded machine writes (and dead-letters) again;
+      // the events a consumer keeps by id are each there once (docs/topics.md).
+      expect(out.stats.written).toBeGreaterThanOrEqual(want);
+      expect(out.stats.deadLettered).toBeGreaterThanOrEqual(2);
 
       // The dead letters are on the group's own topic, with their reasons; devtrail's own is untouched.
       const dlq = log.createConsumer({ groupId: `${prefix}peek`, topics: [`${prefix}a-team.dlq`] });
       const letters: Array<Record<string, string>> = [];
       await dlq.run(async (ms) => void letters.push(...ms.map((m) => m.headers)));
-      await expect.poll(() => letters.length, { timeout: 15_000 }).toBe(2);
+      await expect.poll(() => letters.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
       await dlq.stop();
       const devtrails = (await log.watermarks(topics.deadLetterOf('log'))).reduce((n, w) => n + Number(w.high), 0);
       await log.close();
-      expect(letters.map((l) => l['dt-dlq-reason']).sort()).toEqual(['undecodable: message value is not JSON', 'undecodable: unsupported schema_version 99']);
+      expect([...new Set(letters.map((l) => l['dt-dlq-reason']))].sort()).toEqual(['undecodable: message value is not JSON', 'undecodable: unsupported schema_version 99']);
       expect(letters[0]['dt-dlq-consumer']).toBe('a-team-counter');
       expect(devtrails).toBe(0);
     }, 120_000);
