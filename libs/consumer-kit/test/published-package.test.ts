@@ -189,7 +189,10 @@ describe('the packed @devtrail/consumer-kit', () => {
       await dlq.stop();
       const devtrails = (await log.watermarks(topics.deadLetterOf('log'))).reduce((n, w) => n + Number(w.high), 0);
       await log.close();
-      expect([...new Set(letters.map((l) => l['dt-dlq-reason']))].sort()).toEqual(['undecodable: message value is not JSON', 'undecodable: unsupported schema_version 99']);
+      expect([...new Set(letters.map((l) => l['dt-dlq-reason']))].sort()).toEqual([
+        'undecodable: message value is not JSON',
+        'undecodable: unsupported schema_version 99',
+      ]);
       expect(letters[0]['dt-dlq-consumer']).toBe('a-team-counter');
       expect(devtrails).toBe(0);
     }, 120_000);
