@@ -11,7 +11,7 @@ import { READ_API } from './api/read-api.ts';
 import { SAVED_QUERY_ROUTES } from './api/saved-queries.ts';
 import { exportSlots } from './api/export-slots.ts';
 import { defaultPrices } from './api/llm-estimates.ts';
-import { registerDataRoutes } from './data/data-routes.ts';
+import { DATA_ROUTES } from './data/routes.ts';
 import { retentionLookup } from './data/project-retention.ts';
 import { startDeletionWorker } from './data/deletion-worker.ts';
 import { deletionPublisher } from './data/deletion-publisher.ts';
@@ -88,7 +88,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
   await app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? [])]));
     serveGroup(api, PROJECT_ROUTES, { repo, defaultRateLimit: opts.defaultRateLimitPerMinute });
-    registerDataRoutes(api, adapters.relational, opts.defaultRetentionDays);
+    serveGroup(api, DATA_ROUTES, { relational: adapters.relational, defaultRetentionDays: opts.defaultRetentionDays });
     const readDeps = {
       reads,
       searches,

@@ -2,7 +2,7 @@ import { devtrailOpenApi, type DocumentRoutes } from '@devtrail/http/api-docs';
 import { documentHealth } from '@devtrail/runtime';
 import { PROJECT_ROUTES } from './projects.ts';
 import { ALERT_ROUTES } from './alerts.ts';
-import { documentDataApi } from '../data/data-docs.ts';
+import { DATA_ROUTES } from '../data/routes.ts';
 import { documentActOnErrors } from './act-on-errors-docs.ts';
 import { documentGroup } from '@devtrail/http/route';
 import { READ_API } from './read-api.ts';
@@ -13,7 +13,7 @@ import { UPLOAD_TOKEN_ROUTES } from '../source-maps/upload-tokens.ts';
 // The dashboard's route groups, documented beside their handlers, in the document's order.
 export const DASHBOARD_API_DOCS: DocumentRoutes[] = [
   documentGroup(PROJECT_ROUTES),
-  documentDataApi,
+  documentGroup(DATA_ROUTES),
   ...[...READ_API, SAVED_QUERY_ROUTES].map(documentGroup),
   documentActOnErrors,
   documentGroup(ALERT_ROUTES),
