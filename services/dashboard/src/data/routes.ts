@@ -105,7 +105,6 @@ const policyPut = <B extends z.ZodTypeAny>(path: string, summary: string, body: 
     path,
     summary,
     description,
-    security: OPERATOR,
     params: projectParams,
     body,
     answers: answers(policyAnswer),
@@ -115,12 +114,12 @@ const policyPut = <B extends z.ZodTypeAny>(path: string, summary: string, body: 
 export const DATA_ROUTES: RouteGroup<DataDeps> = {
   name: 'data',
   description: 'Retention, scrubbing, quotas, sampling and deletion per project (docs/data.md); operator token.',
+  security: OPERATOR,
   routes: [
     route({
       method: 'get',
       path: '/api/admin/projects/:id/data-policy',
       summary: "The project's data policy and what is in effect",
-      security: OPERATOR,
       params: projectParams,
       answers: answers(policyAnswer),
       handle: async (d, _input, request) => policyOf(d, await projectOf(request)),
@@ -131,7 +130,6 @@ export const DATA_ROUTES: RouteGroup<DataDeps> = {
       summary: 'Set the retention per kind (days; null: RETENTION_DAYS)',
       description:
         'Applies to events received from now on. A shorter retention also hides older stored events from every read at once, and starts a deletion (reason "retention") of them.',
-      security: OPERATOR,
       params: projectParams,
       body: retentionBody,
       answers: answers(policyAnswer),
@@ -178,7 +176,6 @@ export const DATA_ROUTES: RouteGroup<DataDeps> = {
       path: '/api/admin/projects/:id/deletions',
       summary: "Delete some of the project's events (a service, a time range, some kinds)",
       description: 'Runs in the background (lightweight deletes); follow it with GET /api/admin/deletions/{deletionId}.',
-      security: OPERATOR,
       params: projectParams,
       body: deleteEventsBody,
       // No body: every event of the project; a JSON null is not an object (400).
@@ -196,7 +193,6 @@ export const DATA_ROUTES: RouteGroup<DataDeps> = {
       method: 'get',
       path: '/api/admin/projects/:id/deletions',
       summary: "The project's deletions, newest first",
-      security: OPERATOR,
       params: projectParams,
       answers: answers(z.object({ deletions: z.array(deletion) })),
       async handle(d, _input, request) {
@@ -210,7 +206,6 @@ export const DATA_ROUTES: RouteGroup<DataDeps> = {
       summary: 'Delete the project and all its events',
       description:
         'The project, its key, origins and settings go at once (its key stops working); its events are deleted from every table in the background, and events of it still in Kafka are never written.',
-      security: OPERATOR,
       params: projectParams,
       answers: answers(oneDeletion, undefined, 202),
       async handle(d, _input, request, reply) {
@@ -224,7 +219,6 @@ export const DATA_ROUTES: RouteGroup<DataDeps> = {
       method: 'get',
       path: '/api/admin/deletions',
       summary: 'Deletions the caller may see, newest first',
-      security: OPERATOR,
       answers: answers(z.object({ deletions: z.array(deletion) })),
       async handle(d, _input, request) {
         const out = [];
@@ -236,7 +230,6 @@ export const DATA_ROUTES: RouteGroup<DataDeps> = {
       method: 'get',
       path: '/api/admin/deletions/:deletionId',
       summary: 'One deletion and its progress',
-      security: OPERATOR,
       params: deletionParams,
       answers: answers(oneDeletion, (docs) => ({ 404: docs.errorResponse('Unknown deletion (or one the caller may not see).', 'Deletion not found') })),
       async handle(d, { params }, request) {
