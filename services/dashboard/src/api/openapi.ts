@@ -3,6 +3,7 @@ import { documentHealth } from '@devtrail/runtime';
 import { PROJECT_ROUTES } from './projects.ts';
 import { ALERT_ROUTES } from './alerts.ts';
 import { DATA_ROUTES } from '../data/routes.ts';
+import { DELETION_ROUTES } from '../deletion/routes.ts';
 import { documentActOnErrors } from './act-on-errors-docs.ts';
 import { documentGroup } from '@devtrail/http/route';
 import { READ_API } from './read-api.ts';
@@ -14,6 +15,7 @@ import { UPLOAD_TOKEN_ROUTES } from '../source-maps/upload-tokens.ts';
 export const DASHBOARD_API_DOCS: DocumentRoutes[] = [
   documentGroup(PROJECT_ROUTES),
   documentGroup(DATA_ROUTES),
+  documentGroup(DELETION_ROUTES),
   ...[...READ_API, SAVED_QUERY_ROUTES].map(documentGroup),
   documentActOnErrors,
   documentGroup(ALERT_ROUTES),
