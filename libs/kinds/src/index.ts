@@ -77,7 +77,7 @@ export { ROOTS_TABLE } from './span/roots.ts';
 export type { LlmEvent } from './llm/event.ts';
 export { llmToEvent, llmUsageSchema, type LlmUsageInput } from './llm/request.ts';
 export { GEN_AI, genAiUsage } from './llm/otlp.ts';
-export { readLlmUsage, type LlmDimension, type LlmMeasure, type LlmUsageRow, type LlmUsageSummary } from './llm/read.ts';
+export { readLlmUsage, SUMMARY_MEASURES, type LlmDimension, type LlmMeasure, type LlmUsageRow, type LlmUsageSummary } from './llm/read.ts';
 export {
   BREAKDOWN_SORTS,
   CALL_SORTS,

@@ -38,7 +38,7 @@ export type LlmUsageRow<D extends LlmDimension, M extends LlmMeasure> = Pick<Dim
 
 /** The read API's breakdown (its defaults). */
 const SUMMARY_BY = ['day', 'model', 'provider', 'service'] as const;
-const SUMMARY_MEASURES = [
+export const SUMMARY_MEASURES = [
   'calls',
   'input_tokens',
   'output_tokens',

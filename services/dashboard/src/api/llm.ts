@@ -9,6 +9,7 @@ import {
   readLlmMetadataKeys,
   readLlmSessions,
   readLlmUsage,
+  SUMMARY_MEASURES,
   type LlmCallFilter,
   type LlmMetadataRow,
   type LlmSession,
@@ -109,18 +110,6 @@ const llmFilter = async (d: ReadDeps, projectId: string, q: LlmFiltersQuery): Pr
 const metadataKeysQuery = llmFiltersQuery.omit({ cursor: true, limit: true });
 const breakdownQuery = rangeQuery.extend({ buckets: queryInt(2, 500).default(48), service: z.string().max(500).optional() });
 const MEASURES = ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd', 'estimated_cost_usd'] as const;
-const SUMMARY_MEASURES = [
-  'calls',
-  'input_tokens',
-  'output_tokens',
-  'cost_usd',
-  'sent_cost_usd',
-  'estimated_cost_usd',
-  'estimated_calls',
-  'unpriced_calls',
-  'latency_p50_ms',
-  'latency_p95_ms',
-] as const;
 const numbers = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, z.number()])) as Record<K, z.ZodNumber>;
 
 export const LLM_ROUTES: RouteGroup<ReadDeps> = {
