@@ -44,6 +44,8 @@ export { defaultFingerprintText, fingerprint, fingerprintParts, type Fingerprint
 export { errorTypeOf } from './error/error-type.ts';
 export { stripMessage } from './error/message-mask.ts';
 export { previousFingerprint } from './error/fingerprint-previous.ts';
+export { earlierFingerprints, earlierList, fingerprintV2 } from './error/fingerprint-v2.ts';
+export { groupType } from './error/type-family.ts';
 export { exceptionReport } from './error/otlp.ts';
 export {
   GROUP_SORTS,

@@ -7,12 +7,17 @@ import type { FingerprintInput } from '../../src/error/fingerprint.ts';
 
 export type Report = FingerprintInput;
 
+/** The classes of docs/fingerprint.md's cross-platform normalisations. */
+export type Variation = 'path' | 'address' | 'id' | 'code' | 'subclass' | 'wording';
+
 export interface Issue {
   /** The true issue: one bug at one place. */
   id: string;
   platform: 'node' | 'browser' | 'python' | 'java' | 'go' | 'ruby' | 'dotnet';
   /** Its messages carry ids or values: it must never be split by them. */
   idsInMessage?: boolean;
+  /** What varies between its reports that rule v2 split on (platforms-and-browsers.ts). */
+  varies?: Variation;
   /** How many reports of it the stream holds. */
   reports: number;
   make(r: Rng, i: number): Report;
