@@ -46,6 +46,7 @@ export { stripMessage } from './error/message-mask.ts';
 export { previousFingerprint } from './error/fingerprint-previous.ts';
 export { earlierFingerprints, earlierList, fingerprintV2 } from './error/fingerprint-v2.ts';
 export { groupType } from './error/type-family.ts';
+export { similarGroups, SIMILAR_MAX, SIMILAR_SCAN, type Similar } from './error/similar.ts';
 export { exceptionReport } from './error/otlp.ts';
 export {
   GROUP_SORTS,

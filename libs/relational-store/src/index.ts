@@ -39,6 +39,16 @@ export {
   type TriageChange,
 } from './triage-repo.ts';
 export {
+  ownershipRepo,
+  MAX_COMMENTS_PER_GROUP,
+  MAX_COMMENT_CHARS,
+  COMMENTS_PAGE,
+  type OwnershipRepo,
+  type Assignee,
+  type Comment,
+  type AssignRefusal,
+} from './ownership-repo.ts';
+export {
   alertsRepo,
   newSigningSecret,
   ALERT_RULES_CHANNEL,

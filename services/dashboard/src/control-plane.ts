@@ -15,6 +15,7 @@ import { retentionLookup } from './data/project-retention.ts';
 import { startDeletionWorker } from './data/deletion-worker.ts';
 import { deletionPublisher } from './data/deletion-publisher.ts';
 import { registerTriageRoutes } from './api/triage-routes.ts';
+import { registerOwnershipRoutes } from './api/ownership-routes.ts';
 import { registerAlertRoutes } from './api/alert-routes.ts';
 import { registerSourceMapUploads, registerSymbolication, type SourceMapLimits } from './api/source-map-routes.ts';
 import { uploadTokenAuthenticator } from './api/upload-token-authenticator.ts';
@@ -90,6 +91,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     registerExploreRoutes(api, searches, retention, opts.llmPrices ?? defaultPrices());
     registerSavedQueryRoutes(api, savedQueriesRepo(adapters.relational));
     registerTriageRoutes(api, reads, adapters.relational, retention);
+    registerOwnershipRoutes(api, reads, adapters.relational, retention);
     registerAlertRoutes(api, adapters.relational, { delivery: opts.delivery ?? deliveryOptionsOf(defaults().alerts), publicUrl: opts.publicUrl });
     registerSymbolication(api, reads, adapters.relational, retention, maps, files);
     registerUploadTokenRoutes(api, tokens);

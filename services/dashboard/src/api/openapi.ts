@@ -4,11 +4,20 @@ import { documentAdminApi } from './admin-docs.ts';
 import { documentReadApi } from './read-docs.ts';
 import { documentDataApi } from '../data/data-docs.ts';
 import { documentActOnErrors } from './act-on-errors-docs.ts';
+import { documentOwnership } from './ownership-docs.ts';
 import { documentExploreApi } from './explore-docs.ts';
 import { documentUploadTokens } from './upload-token-docs.ts';
 
 // The dashboard's route groups, documented beside their handlers, in the document's order.
-export const DASHBOARD_API_DOCS: DocumentRoutes[] = [documentAdminApi, documentDataApi, documentReadApi, documentExploreApi, documentActOnErrors, documentUploadTokens];
+export const DASHBOARD_API_DOCS: DocumentRoutes[] = [
+  documentAdminApi,
+  documentDataApi,
+  documentReadApi,
+  documentExploreApi,
+  documentActOnErrors,
+  documentOwnership,
+  documentUploadTokens,
+];
 
 let cached: Record<string, unknown> | undefined;
 

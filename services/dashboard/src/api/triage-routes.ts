@@ -2,7 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { ColumnStore } from '@devtrail/column-store';
 import { membersOf, readErrorGroups, readErrors, readGroupBreakdown, type ErrorGroup, type GroupSort } from '@devtrail/kinds';
 import { notFound } from '@devtrail/http';
-import { effectiveStatus, errorGroupsRepo, triageRepo, usersRepo, type GroupState, type RelationalStore, type TriageChange } from '@devtrail/relational-store';
+import {
+  effectiveStatus,
+  errorGroupsRepo,
+  ownershipRepo,
+  triageRepo,
+  usersRepo,
+  type GroupState,
+  type RelationalStore,
+  type TriageChange,
+} from '@devtrail/relational-store';
 import { projectOf } from './access.ts';
 import { actorOf } from './actor.ts';
 import { apiTimeRange, fingerprintParam } from './api-schemas.ts';
@@ -60,6 +69,7 @@ export function registerTriageRoutes(app: FastifyInstance, store: ColumnStore, r
   const users = usersRepo(relational);
   const groupsRepo = errorGroupsRepo(relational);
   const mergesOf = mergesLookup(relational);
+  const owning = ownershipRepo(relational);
 
   app.get(TRIAGE_PATHS.groups, async (request) => {
     const projectId = await projectOf(request);
@@ -70,8 +80,14 @@ export function registerTriageRoutes(app: FastifyInstance, store: ColumnStore, r
     const now = Date.now();
     const seen = { search: q.q, sort: q.sort, merges: await mergesOf(projectId) };
     let groups: ErrorGroup[];
-    if (q.status === 'resolved' || q.status === 'ignored') {
-      const fps = await repo.fingerprintsWithStatus(projectId, q.status, TRIAGE_SCAN_LIMIT);
+    const me = request.principal?.userId;
+    if (q.assigned === 'me' || q.status === 'resolved' || q.status === 'ignored') {
+      const fps =
+        q.assigned === 'me'
+          ? me
+            ? await owning.assignedTo(projectId, me, TRIAGE_SCAN_LIMIT)
+            : []
+          : await repo.fingerprintsWithStatus(projectId, q.status as 'resolved' | 'ignored', TRIAGE_SCAN_LIMIT);
       groups = [];
       for (let i = 0; i < fps.length; i += CH_IN_CHUNK)
         groups.push(
@@ -98,14 +114,12 @@ export function registerTriageRoutes(app: FastifyInstance, store: ColumnStore, r
         ...seen,
       });
     }
-    const states = await repo.states(
-      projectId,
-      groups.map((g) => g.fingerprint),
-    );
+    const fps = groups.map((g) => g.fingerprint);
+    const [states, assignees] = await Promise.all([repo.states(projectId, fps), owning.assignees(projectId, fps)]);
     const out: TriagedGroup[] = groups
       .filter((g) => matches(q.status, states.get(g.fingerprint), now))
       .slice(0, limit)
-      .map((g) => ({ ...g, state: stateJson(states.get(g.fingerprint), now) }));
+      .map((g) => ({ ...g, state: stateJson(states.get(g.fingerprint), now), assignee: assignees.get(g.fingerprint) ?? null }));
     return { groups: out };
   });
 
@@ -124,11 +138,13 @@ export function registerTriageRoutes(app: FastifyInstance, store: ColumnStore, r
     const retentionDays = (await retentionOf(projectId)).error;
     const merges = await mergesOf(projectId);
     const fingerprint = merges.get(asked) ?? asked; // a merged group answers as its target
-    const [[group], states, history, breakdown] = await Promise.all([
+    const [[group], states, history, breakdown, assignees, members] = await Promise.all([
       readErrorGroups(store, { projectId, retentionDays, fingerprint, merges, range: { fromMs: 0 } }),
       repo.states(projectId, [fingerprint]),
       repo.history(projectId, fingerprint),
       readGroupBreakdown(store, projectId, membersOf(fingerprint, merges)),
+      owning.assignees(projectId, [fingerprint]),
+      users.membersOf(projectId),
     ]);
     const state = states.get(fingerprint);
     if (!group && !state) throw notFound('Error group');
@@ -148,6 +164,9 @@ export function registerTriageRoutes(app: FastifyInstance, store: ColumnStore, r
       by_release: sum('release'),
       by_environment: sum('environment'),
       history: history.map(historyJson),
+      assignee: assignees.get(fingerprint) ?? null,
+      // Whom it can be assigned to: the project's members, enabled.
+      assignable: members.filter((m) => !m.disabled).map((m) => ({ id: m.id, name: m.username })),
     };
   });
 

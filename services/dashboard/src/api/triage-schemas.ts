@@ -8,7 +8,11 @@ import { errorGroupsQuery } from './explore-schemas.ts';
 export const TRIAGE_FILTERS = ['all', 'unresolved', 'new', 'regressed', 'resolved', 'ignored'] as const;
 export const TRIAGE_ACTIONS = ['resolve', 'resolve_in_release', 'unresolve', 'ignore'] as const;
 
-export const triageListQuery = errorGroupsQuery.extend({ status: z.enum(TRIAGE_FILTERS).default('unresolved') });
+export const triageListQuery = errorGroupsQuery.extend({
+  status: z.enum(TRIAGE_FILTERS).default('unresolved'),
+  /** "me": only the groups assigned to the signed-in user (none for the operator token). */
+  assigned: z.enum(['me']).optional(),
+});
 
 export const triageBody = z
   .object({
