@@ -66,7 +66,16 @@ export {
 } from './error/read.ts';
 export { ERROR_SEARCH } from './error/search.ts';
 export { readGroupBreakdown, type GroupBreakdownRow } from './error/group-breakdown.ts';
-export { readGroupChart, readGroupReleases, readGroupTags, type GroupChart, type GroupRelease, type GroupTag } from './error/group-detail.ts';
+export {
+  readGroupChart,
+  readGroupReleases,
+  readGroupTags,
+  readGroupUsers,
+  type GroupUser,
+  type GroupChart,
+  type GroupRelease,
+  type GroupTag,
+} from './error/group-detail.ts';
 
 export { spanStatuses, type SpanEvent } from './span/event.ts';
 export { spanSchema, spanToEvent, type SpanInput } from './span/request.ts';

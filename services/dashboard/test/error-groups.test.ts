@@ -156,7 +156,8 @@ describe('error groups: upgrade, merge, list and group page', () => {
       error_message: `Order ${1000 + i} not found`,
       stack_trace: `NotFoundError: Order ${1000 + i} not found\n    at loadOrder (/app/src/orders.ts:${10 + i}:3)`,
       user_id: `user-${i % 5}`,
-      context: { browser: i % 2 ? 'Firefox' : 'Chrome', user_agent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)', tenant: `t${i % 2}` },
+      ...(i % 3 === 0 ? { trace_id: `${(i + 10).toString(16).padStart(2, '0')}`.repeat(16) } : {}),
+      context: { browser: i % 2 ? 'Firefox' : 'Chrome', user_agent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)', tenant: `t${i % 2}`, request_id: `req-${i}` },
     });
     let fp = '';
     for (let i = 0; i < 12; i++) fp = (await ingest(dt.url, project.key, 'errors', report(i))).body.fingerprint as string;
@@ -186,6 +187,24 @@ describe('error groups: upgrade, merge, list and group page', () => {
     expect(tag('browser')).toEqual({ Chrome: 6, Firefox: 6 });
     expect(tag('os')).toEqual({ Windows: 12 });
     expect(tag('context.tenant')).toEqual({ t0: 6, t1: 6 });
+    // a tag whose every value is its own (a request id) is left out
+    expect(page.tags.map((t: any) => t.key)).not.toContain('context.request_id');
+    // the most affected users: user-0 and user-1 three times each (i = 0, 5, 10 and 1, 6, 11)
+    expect(
+      page.top_users
+        .slice(0, 2)
+        .map((u: any) => [u.user_id, u.count])
+        .sort(),
+    ).toEqual([
+      ['user-0', 3],
+      ['user-1', 3],
+    ]);
+    expect(page.top_users).toHaveLength(5);
+    // occurrences with a trace only
+    const traced = (await api('GET', `/errors?fingerprint=${fp}&from=${Date.parse(page.group.first_seen)}&has_trace=true`)).body.errors;
+    expect(traced).toHaveLength(4);
+    expect(traced.every((e: any) => e.trace_id !== '')).toBe(true);
+    expect((await api('GET', `/errors?fingerprint=${fp}&has_trace=maybe`)).status).toBe(400);
     expect(page.releases.map((r: any) => [r.release, r.count])).toEqual([
       ['2026.11.1', 4],
       ['2026.11.2', 4],

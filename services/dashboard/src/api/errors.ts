@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { KINDS, membersOf, readErrorGroups, readErrors, readGroupChart, readGroupReleases, readGroupTags, severities, type ErrorGroup } from '@devtrail/kinds';
+import {
+  KINDS,
+  membersOf,
+  readErrorGroups,
+  readErrors,
+  readGroupChart,
+  readGroupReleases,
+  readGroupTags,
+  readGroupUsers,
+  severities,
+  type ErrorGroup,
+} from '@devtrail/kinds';
 import { notFound } from '@devtrail/http';
 import { sameKeys } from '@devtrail/http/api-docs';
 import { route, type RouteGroup } from '@devtrail/http/route';
@@ -59,7 +70,7 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
       security: OPERATOR,
       params: projectParams,
       query: errorsQuery,
-      notes: { trace_id: 'Only occurrences reported with this trace id.' },
+      notes: { trace_id: 'Only occurrences reported with this trace id.', has_trace: 'true: only occurrences reported with a trace id.' },
       answers: answers(z.object({ errors: z.array(errorRecord), next_cursor: NEXT_CURSOR })),
       async handle(d, { query: q }, request) {
         const projectId = await projectOf(request);
@@ -69,6 +80,7 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
           // a group's occurrences include those of the groups merged into it
           fingerprints: q.fingerprint ? membersOf(q.fingerprint, await d.mergesOf(projectId)) : undefined,
           traceId: q.trace_id,
+          hasTrace: q.has_trace === 'true',
           range: apiTimeRange(q),
           cursor: q.cursor,
           limit: q.limit,
@@ -129,6 +141,9 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
             .object({ from: z.string().datetime(), step_ms: z.number().int(), counts: z.array(z.number().int()) })
             .openapi({ description: 'Distinct occurrences per step over the range (48 steps at most).' }),
           recent: z.array(errorRecord),
+          top_users: z
+            .array(z.object({ user_id: z.string(), count: z.number().int(), last_seen: z.string().datetime() }))
+            .openapi({ description: 'The 10 users with the most occurrences, with when each last met it.' }),
           next_cursor: NEXT_CURSOR.openapi({
             description: "For the next page of occurrences: GET /errors with this fingerprint, from the group's first_seen, and this cursor.",
           }),
@@ -144,13 +159,14 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
         const [group] = await readErrorGroups(d.reads, { projectId, retentionDays, fingerprint, merges, range: { fromMs: 0 } });
         if (!group) throw notFound('Error group');
         const scope = { projectId, retentionDays, fingerprints: membersOf(group.fingerprint, merges) };
-        const [recent, tags, releases, chart] = await Promise.all([
+        const [recent, tags, releases, chart, topUsers] = await Promise.all([
           readErrors(d.reads, { ...scope, range: { fromMs: Date.parse(group.first_seen) }, limit: 20 }),
           readGroupTags(d.reads, scope),
           readGroupReleases(d.reads, scope),
           readGroupChart(d.reads, { ...scope, range: { fromMs: q.from ?? Date.parse(group.first_seen), toMs: q.to } }),
+          readGroupUsers(d.reads, scope),
         ]);
-        return { group, merged: scope.fingerprints.slice(1), tags, releases, chart, recent: recent.errors, next_cursor: recent.nextCursor };
+        return { group, merged: scope.fingerprints.slice(1), tags, releases, chart, recent: recent.errors, top_users: topUsers, next_cursor: recent.nextCursor };
       },
     }),
   ],
