@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { z, type AnyZodObject, type ZodTypeAny } from 'zod';
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { describeFields, json, openApiPath, type ApiDocs, type DocumentRoutes, type ResponseConfig } from './api-docs.ts';
@@ -31,6 +31,10 @@ export interface RouteSpec<D, P extends AnyZodObject | undefined, Q extends AnyZ
   params?: P;
   query?: Q;
   body?: B;
+  /** 'bytes': the handler takes the body as it came (a source map, which a worker parses); `body` documents it. */
+  bodyAs?: 'bytes';
+  /** Fastify's options of the route (a body limit, a hook), from the group's dependencies. */
+  options?(deps: D): RouteShorthandOptions;
   /** The document's words on some query or body fields; validation is unchanged. */
   notes?: Record<string, string>;
   /** The answers, from the document's shared parts (the 400, 401, 404 and 503 bodies). */
@@ -53,10 +57,14 @@ export interface RouteGroup<D> {
   routes: Route<D>[];
 }
 
-/** Serves every route of a group on `app` (whose hooks authenticate the caller). */
-export function serveGroup<D>(app: FastifyInstance, group: RouteGroup<D>, deps: D): void {
-  for (const r of group.routes) {
+/** Whether a route admits a project's upload token (its security names it): served in the scope that authenticates those. */
+export const admitsUploadTokens = <D>(r: Route<D>) => r.security.some((s) => 'uploadToken' in s);
+
+/** Serves the routes of a group (those `only` keeps) on `app`, whose hooks authenticate the caller. */
+export function serveGroup<D>(app: FastifyInstance, group: RouteGroup<D>, deps: D, only: (r: Route<D>) => boolean = () => true): void {
+  for (const r of group.routes.filter(only)) {
     app.route({
+      ...r.options?.(deps),
       method: r.method.toUpperCase() as Uppercase<Method>,
       url: r.path,
       handler: (request, reply) =>
@@ -65,7 +73,7 @@ export function serveGroup<D>(app: FastifyInstance, group: RouteGroup<D>, deps: 
           {
             params: r.params ? r.params.parse(request.params) : undefined,
             query: r.query ? r.query.parse(request.query) : undefined,
-            body: r.body ? r.body.parse(request.body) : undefined,
+            body: r.body && r.bodyAs !== 'bytes' ? r.body.parse(request.body) : undefined,
           },
           request,
           reply,

@@ -5,7 +5,7 @@ import { STORE_TIMESTAMP_PATTERN } from '@devtrail/column-store/store-domain';
 import type { Deletion } from '@devtrail/relational-store';
 import { pgText } from '@devtrail/http';
 
-// Bodies and answers of the data routes (data-routes.ts, docs/data.md, docs/api.md).
+// Bodies and answers of the data routes (routes.ts, docs/data.md, docs/api.md).
 
 export const retentionBody = z.object({ retention_days: retentionSchema }).strict();
 export const scrubbingBody = scrubbingSchema;
