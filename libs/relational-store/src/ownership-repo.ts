@@ -35,7 +35,7 @@ export function ownershipRepo(store: RelationalStore) {
       fingerprint: string,
       userId: string | null,
       actor: Actor,
-    ): Promise<{ ok: true; assignee: Assignee | null } | { ok: false; reason: AssignRefusal }> {
+    ): Promise<{ ok: true; assignee: Assignee | null; changed: boolean } | { ok: false; reason: AssignRefusal }> {
       return store.transaction(async (tx) => {
         let assignee: Assignee | null = null;
         if (userId !== null) {
@@ -52,7 +52,7 @@ export function ownershipRepo(store: RelationalStore) {
           'SELECT status, assignee_id FROM error_group_states WHERE project_id = $1 AND fingerprint = $2 FOR UPDATE',
           [projectId, fingerprint],
         );
-        if ((before.assignee_id ?? null) === (assignee?.id ?? null)) return { ok: true as const, assignee };
+        if ((before.assignee_id ?? null) === (assignee?.id ?? null)) return { ok: true as const, assignee, changed: false };
         await tx.query('UPDATE error_group_states SET assignee_id = $3, updated_at = now() WHERE project_id = $1 AND fingerprint = $2', [
           projectId,
           fingerprint,
@@ -68,7 +68,7 @@ export function ownershipRepo(store: RelationalStore) {
           before.status,
           assignee ? { assignee: assignee.name, assignee_id: assignee.id } : {},
         );
-        return { ok: true as const, assignee };
+        return { ok: true as const, assignee, changed: true };
       });
     },
 

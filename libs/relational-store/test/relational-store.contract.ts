@@ -235,7 +235,8 @@ export function relationalStoreContract(name: string, open: () => Promise<{ stor
       const actor = { kind: 'user' as const, id: ana.id, name: 'ana.owner' };
       const [g1, g2] = ['1'.repeat(64), '2'.repeat(64)];
       expect(await owning.assign(project.id, g1, bo.id, actor)).toEqual({ ok: false, reason: 'not_a_member' }); // another project's member
-      expect(await owning.assign(project.id, g1, ana.id, actor)).toEqual({ ok: true, assignee: { id: ana.id, name: 'ana.owner' } });
+      expect(await owning.assign(project.id, g1, ana.id, actor)).toEqual({ ok: true, assignee: { id: ana.id, name: 'ana.owner' }, changed: true });
+      expect(await owning.assign(project.id, g1, ana.id, actor)).toMatchObject({ ok: true, changed: false });
       expect(await owning.assignedTo(project.id, ana.id, 10)).toEqual([g1]);
       expect(await owning.assignedTo(other.id, ana.id, 10)).toEqual([]);
       expect((await owning.assignees(project.id, [g1, g2])).get(g1)?.name).toBe('ana.owner');
@@ -254,7 +255,7 @@ export function relationalStoreContract(name: string, open: () => Promise<{ stor
       expect((await owning.comments(project.id, g2)).length).toBe(100);
       expect((await store.query('SELECT 1 FROM error_group_comments WHERE project_id = $1 AND fingerprint = $2', [project.id, g2])).length).toBe(MAX_COMMENTS_PER_GROUP);
       expect((await owning.assignees(project.id, [g2])).get(g2)?.id).toBe(ana.id);
-      expect(await owning.assign(project.id, g2, null, actor)).toEqual({ ok: true, assignee: null });
+      expect(await owning.assign(project.id, g2, null, actor)).toEqual({ ok: true, assignee: null, changed: true });
       expect(await owning.assignedTo(project.id, ana.id, 10)).toEqual([]);
     });
 

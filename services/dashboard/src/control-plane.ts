@@ -102,7 +102,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     for (const group of READ_API) serveGroup(api, group, readDeps);
     serveGroup(api, SAVED_QUERY_ROUTES, savedQueriesRepo(adapters.relational));
     registerTriageRoutes(api, reads, adapters.relational, retention);
-    serveGroup(api, OWNERSHIP_ROUTES, { reads, relational: adapters.relational, retentionOf: retention, mergesOf: readDeps.mergesOf });
+    serveGroup(api, OWNERSHIP_ROUTES, { reads, relational: adapters.relational, retentionOf: retention, mergesOf: readDeps.mergesOf, publicUrl: opts.publicUrl });
     serveGroup(api, ALERT_ROUTES, { relational: adapters.relational, delivery: opts.delivery ?? deliveryOptionsOf(defaults().alerts), publicUrl: opts.publicUrl });
     serveGroup(api, SOURCE_MAP_ROUTES, mapDeps, (r) => !admitsUploadTokens(r));
     serveGroup(api, UPLOAD_TOKEN_ROUTES, tokens);

@@ -45,6 +45,22 @@ describe('owning an issue', () => {
     // the list asked for "assigned to me" answers (no events stored: an empty list, not an error)
     expect((await mia.b.call('GET', `/api/projects/${mine}/error-groups/triage?assigned=me&status=all`)).statusCode).toBe(200);
     expect((await owner.call('GET', `/api/projects/${mine}/error-groups/triage?assigned=you`)).statusCode).toBe(400);
+    // a group_assigned rule was notified of the assignment, once (re-assigning the same person is no change)
+    const queued = async () =>
+      (await t.adapters.relational.query<{ payload: any }>("SELECT payload FROM alert_notifications WHERE dedup_key LIKE 'assigned|%'")).map((r) => r.payload);
+    expect(await queued()).toEqual([]);
+    const rule = await owner.call('POST', `/api/projects/${mine}/alert-rules`, {
+      name: 'assignments',
+      type: 'group_assigned',
+      destinations: [{ type: 'webhook', url: 'https://hooks.example.com/devtrail' }],
+    });
+    expect(rule.statusCode, rule.body).toBe(201);
+    expect((await mia.b.call('PUT', `${group}/assignee`, { user_id: null })).statusCode).toBe(200);
+    expect((await mia.b.call('PUT', `${group}/assignee`, { user_id: mia.id })).statusCode).toBe(200);
+    expect((await mia.b.call('PUT', `${group}/assignee`, { user_id: mia.id })).statusCode).toBe(200);
+    const sent = await queued();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ title: `Assigned to mia: ${fp}`, text: 'by mia', rule: { type: 'group_assigned' } });
     expect((await mia.b.call('PUT', `${group}/assignee`, { user_id: null })).json().assignee).toBeNull();
     expect((await mia.b.call('PUT', `${group}/assignee`, { user_id: 'not-a-uuid' })).statusCode).toBe(400);
   });

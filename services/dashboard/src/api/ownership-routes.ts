@@ -9,6 +9,7 @@ import { actorOf } from './actor.ts';
 import { fingerprintParam } from './api-schemas.ts';
 import type { MergesOf } from './group-merges.ts';
 import { assigneeBody, commentBody } from './ownership-schemas.ts';
+import { notifyAssignment } from './assignment-alert.ts';
 import { answers, OPERATOR, projectAnd } from './project-route.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
 
@@ -25,6 +26,8 @@ export interface OwnershipDeps {
   relational: RelationalStore;
   retentionOf: RetentionOf;
   mergesOf: MergesOf;
+  /** DEVTRAIL_PUBLIC_URL, for the link in an assignment's notification. */
+  publicUrl?: string;
 }
 
 const groupParams = projectAnd(fingerprintParam);
@@ -66,8 +69,13 @@ export const OWNERSHIP_ROUTES: RouteGroup<OwnershipDeps> = {
       async handle(d, { params, body }, request) {
         const projectId = await projectOf(request);
         const fingerprint = await targetOf(d, projectId, params.fingerprint);
-        const done = await ownershipRepo(d.relational).assign(projectId, fingerprint, body.user_id, await actorOf(request, usersRepo(d.relational)));
+        const by = await actorOf(request, usersRepo(d.relational));
+        const done = await ownershipRepo(d.relational).assign(projectId, fingerprint, body.user_id, by);
         if (!done.ok) throw httpError(400, 'That user is not a member of this project.');
+        if (done.changed && done.assignee) {
+          const [group] = await readErrorGroups(d.reads, { projectId, retentionDays: (await d.retentionOf(projectId)).error, fingerprint, range: { fromMs: 0 } });
+          await notifyAssignment(d.relational, projectId, group, fingerprint, done.assignee, by.name, d.publicUrl);
+        }
         return { fingerprint, assignee: done.assignee };
       },
     }),
