@@ -2,7 +2,9 @@ import { z } from 'zod';
 import {
   KINDS,
   membersOf,
+  readErrorActivity,
   readErrorGroups,
+  readErrorServices,
   readErrors,
   readGroupChart,
   readGroupReleases,
@@ -15,11 +17,12 @@ import { notFound } from '@devtrail/http';
 import { sameKeys } from '@devtrail/http/api-docs';
 import { route, type RouteGroup } from '@devtrail/http/route';
 import { projectOf } from './access.ts';
-import { apiTimeRange, errorsQuery, fingerprintParam, rangeQuery } from './api-schemas.ts';
+import { bucketsOf } from '@devtrail/column-store';
+import { apiTimeRange, errorsQuery, fingerprintParam, queryInt, rangeQuery } from './api-schemas.ts';
 import { errorGroupsQuery } from './explore-schemas.ts';
-import { answers, OPERATOR, PAGED_RANGE_NOTE, projectAnd, projectParams } from './project-route.ts';
+import { answers, OPERATOR, PAGED_RANGE_NOTE, projectAnd, projectParams, RANGE_NOTE } from './project-route.ts';
 import type { ReadDeps } from './read-deps.ts';
-import { NEXT_CURSOR, SEARCH_NOTE } from './read-notes.ts';
+import { AXIS, axisOf, NEXT_CURSOR, SEARCH_NOTE } from './read-notes.ts';
 
 // Errors as they are read: occurrences, groups and one group's page (libs/kinds/src/error/).
 // Triage (states, merges, alerts) is the act-on-errors API beside it.
@@ -55,6 +58,15 @@ const tag = z
     values: z.array(z.object({ value: z.string(), count: z.number().int() })).openapi({ description: 'The 10 most frequent values, by distinct occurrences.' }),
   })
   .openapi('ErrorGroupTag');
+
+const activityQuery = rangeQuery.extend({
+  fingerprints: z
+    .string()
+    .max(65 * 100)
+    .transform((s) => s.split(',').filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[0-9a-f]{64}$/)).max(100)),
+  buckets: queryInt(2, 200).default(24),
+});
 
 const errorsKept = async (d: ReadDeps, projectId: string) => (await d.retentionOf(projectId)).error;
 
@@ -167,6 +179,51 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
           readGroupUsers(d.reads, scope),
         ]);
         return { group, merged: scope.fingerprints.slice(1), tags, releases, chart, recent: recent.errors, top_users: topUsers, next_cursor: recent.nextCursor };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/projects/:id/error-activity',
+      summary: "Some groups' occurrences per time bucket (the errors list's sparklines)",
+      description: RANGE_NOTE,
+      security: OPERATOR,
+      params: projectParams,
+      query: activityQuery,
+      notes: { fingerprints: 'Comma-separated group fingerprints, at most 100.', buckets: 'Buckets over the range, 2 to 200 (default 24).' },
+      answers: answers(
+        z.object({
+          ...AXIS,
+          series: z
+            .record(z.array(z.number().int()))
+            .openapi({ description: 'Per fingerprint asked for: distinct occurrences per bucket (a merged group counts its members).' }),
+        }),
+      ),
+      async handle(d, { query: q }, request) {
+        const projectId = await projectOf(request);
+        const buckets = bucketsOf(apiTimeRange(q), q.buckets);
+        const series = await readErrorActivity(d.searches, {
+          projectId,
+          retentionDays: await errorsKept(d, projectId),
+          fingerprints: q.fingerprints,
+          buckets,
+          merges: await d.mergesOf(projectId),
+        });
+        return { ...axisOf(buckets), series };
+      },
+    }),
+    // The errors list's service picker.
+    route({
+      method: 'get',
+      path: '/api/projects/:id/error-services',
+      summary: 'The services that reported errors in the range',
+      description: PAGED_RANGE_NOTE,
+      security: OPERATOR,
+      params: projectParams,
+      query: rangeQuery,
+      answers: answers(z.object({ services: z.array(z.string()) })),
+      async handle(d, { query: q }, request) {
+        const projectId = await projectOf(request);
+        return { services: await readErrorServices(d.searches, { projectId, retentionDays: await errorsKept(d, projectId), range: apiTimeRange(q) }) };
       },
     }),
   ],

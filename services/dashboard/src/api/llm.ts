@@ -17,7 +17,7 @@ import {
 import { sameKeys } from '@devtrail/http/api-docs';
 import { route, type RouteGroup } from '@devtrail/http/route';
 import { projectOf } from './access.ts';
-import { apiTimeRange, rangeQuery } from './api-schemas.ts';
+import { apiTimeRange, queryInt, rangeQuery } from './api-schemas.ts';
 import { llmCallsQuery, llmFiltersQuery, llmLatencyQuery, llmMetadataQuery, llmSessionsQuery } from './explore-schemas.ts';
 import { pricesOf } from './llm-estimates.ts';
 import { answers, OPERATOR, PAGED_RANGE_NOTE, projectParams, RANGE_NOTE } from './project-route.ts';
@@ -107,6 +107,21 @@ const llmFilter = async (d: ReadDeps, projectId: string, q: LlmFiltersQuery): Pr
   session: q.session,
 });
 const metadataKeysQuery = llmFiltersQuery.omit({ cursor: true, limit: true });
+const breakdownQuery = rangeQuery.extend({ buckets: queryInt(2, 500).default(48), service: z.string().max(500).optional() });
+const MEASURES = ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd', 'estimated_cost_usd'] as const;
+const SUMMARY_MEASURES = [
+  'calls',
+  'input_tokens',
+  'output_tokens',
+  'cost_usd',
+  'sent_cost_usd',
+  'estimated_cost_usd',
+  'estimated_calls',
+  'unpriced_calls',
+  'latency_p50_ms',
+  'latency_p95_ms',
+] as const;
+const numbers = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, z.number()])) as Record<K, z.ZodNumber>;
 
 export const LLM_ROUTES: RouteGroup<ReadDeps> = {
   name: 'llm',
@@ -212,6 +227,38 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
         const projectId = await projectOf(request);
         const buckets = bucketsOf(apiTimeRange(q), q.buckets);
         return { ...axisOf(buckets), ...(await readLlmLatency(d.searches, await llmFilter(d, projectId, q), buckets)) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/projects/:id/llm-breakdown',
+      summary: "LLM usage per time bucket and model, and per model over the range (the LLM page's chart and table)",
+      description: RANGE_NOTE,
+      security: OPERATOR,
+      params: projectParams,
+      query: breakdownQuery,
+      notes: { buckets: 'Buckets over the range, 2 to 500 (default 48).', service: 'Only calls of this service.' },
+      answers: answers(
+        z.object({
+          ...AXIS,
+          series: z
+            .array(z.object({ bucket: z.number().int().openapi({ description: "The bucket's start, epoch milliseconds." }), model: z.string(), ...numbers(MEASURES) }))
+            .openapi({ description: `Per bucket and model (at most 20,000 rows); tokens is input plus output, costs effective (${LLM_COST_NOTES.cost_usd})` }),
+          models: z
+            .array(z.object({ model: z.string(), provider: z.string(), ...numbers(SUMMARY_MEASURES) }))
+            .openapi({ description: 'Per model over the range, costliest first (at most 1,000).' }),
+        }),
+      ),
+      async handle(d, { query: q }, request) {
+        const projectId = await projectOf(request);
+        const buckets = bucketsOf(apiTimeRange(q), q.buckets);
+        const retentionDays = (await d.retentionOf(projectId)).llm;
+        const prices = pricesOf(d.prices);
+        const [series, models] = await Promise.all([
+          readLlmUsage(d.searches, { projectId, retentionDays, prices, buckets, service: q.service, by: ['bucket', 'model'], measures: MEASURES, limit: 20_000 }),
+          readLlmUsage(d.searches, { projectId, retentionDays, prices, buckets, service: q.service, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
+        ]);
+        return { ...axisOf(buckets), series, models };
       },
     }),
   ],
