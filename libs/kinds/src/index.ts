@@ -44,13 +44,13 @@ export { searchTerms } from './search/terms.ts';
 
 export { fingerprintHex, severities, type ErrorEvent } from './error/event.ts';
 export { breadcrumbSchema, clientFingerprintSchema, errorReportSchema, MAX_BREADCRUMBS, errorToEvent, type ErrorReport } from './error/request.ts';
-export { defaultFingerprintText, fingerprint, fingerprintParts, type FingerprintInput, type FingerprintParts } from './error/fingerprint.ts';
-export { errorTypeOf } from './error/error-type.ts';
-export { stripMessage } from './error/message-mask.ts';
-export { previousFingerprint } from './error/fingerprint-previous.ts';
-export { earlierFingerprints, earlierList, fingerprintV2 } from './error/fingerprint-v2.ts';
-export { groupType } from './error/type-family.ts';
-export { similarGroups, SIMILAR_MAX, SIMILAR_SCAN, type Similar } from './error/similar.ts';
+export { defaultFingerprintText, fingerprint, fingerprintParts, type FingerprintInput, type FingerprintParts } from './error/grouping/fingerprint.ts';
+export { errorTypeOf } from './error/grouping/error-type.ts';
+export { stripMessage } from './error/grouping/message-mask.ts';
+export { previousFingerprint } from './error/grouping/fingerprint-previous.ts';
+export { earlierFingerprints, earlierList, fingerprintV2 } from './error/grouping/fingerprint-v2.ts';
+export { groupType } from './error/grouping/type-family.ts';
+export { similarGroups, SIMILAR_MAX, SIMILAR_SCAN, type Similar } from './error/grouping/similar.ts';
 export { exceptionReport } from './error/otlp.ts';
 export {
   GROUP_SORTS,

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { storeTimestamp } from '@devtrail/column-store/store-domain';
 import { id, jsonObject, sharedRequestFields } from '../request-fields.ts';
 import { severities, type ErrorEvent } from './event.ts';
-import { errorTypeOf } from './error-type.ts';
-import { fingerprint } from './fingerprint.ts';
-import { earlierFingerprints } from './fingerprint-v2.ts';
+import { errorTypeOf } from './grouping/error-type.ts';
+import { fingerprint } from './grouping/fingerprint.ts';
+import { earlierFingerprints } from './grouping/fingerprint-v2.ts';
 
 // POST /ingest/errors: one error report (docs/api.md). The receiver fingerprints it
 // (fingerprint.ts) and stamps the receive time.

@@ -1,5 +1,5 @@
 import { exceptionReport } from '../../src/error/otlp.ts';
-import type { FingerprintInput } from '../../src/error/fingerprint.ts';
+import type { FingerprintInput } from '../../src/error/grouping/fingerprint.ts';
 
 // The grouping corpus's tools: a seeded generator (the corpus is the same on every run),
 // the values real reports carry in their messages, the ways one error's report varies

@@ -12,9 +12,9 @@ import {
   type RelationalStore,
   type TriageChange,
 } from '@devtrail/relational-store';
-import { projectOf } from './access.ts';
-import { actorOf } from './actor.ts';
-import { apiTimeRange, fingerprintParam } from './api-schemas.ts';
+import { projectOf } from '../api/access.ts';
+import { actorOf } from '../api/actor.ts';
+import { apiTimeRange, fingerprintParam } from '../api/api-schemas.ts';
 import { mergeBody, triageBody, triageListQuery, type TriageBody } from './triage-schemas.ts';
 import { mergesLookup } from './group-merges.ts';
 import { conflict } from './merge-answers.ts';

@@ -16,13 +16,13 @@ import {
 import { notFound } from '@devtrail/http';
 import { sameKeys } from '@devtrail/http/api-docs';
 import { route, type RouteGroup } from '@devtrail/http/route';
-import { projectOf } from './access.ts';
+import { projectOf } from '../api/access.ts';
 import { bucketsOf } from '@devtrail/column-store';
-import { apiTimeRange, errorsQuery, fingerprintParam, queryInt, rangeQuery } from './api-schemas.ts';
-import { errorGroupsQuery } from './explore-schemas.ts';
-import { answers, OPERATOR, PAGED_RANGE_NOTE, projectAnd, projectParams, RANGE_NOTE } from './project-route.ts';
-import type { ReadDeps } from './read-deps.ts';
-import { AXIS, axisOf, NEXT_CURSOR, SEARCH_NOTE } from './read-notes.ts';
+import { apiTimeRange, errorsQuery, fingerprintParam, queryInt, rangeQuery } from '../api/api-schemas.ts';
+import { errorGroupsQuery } from '../api/explore-schemas.ts';
+import { answers, OPERATOR, PAGED_RANGE_NOTE, projectAnd, projectParams, RANGE_NOTE } from '../api/project-route.ts';
+import type { ReadDeps } from '../api/read-deps.ts';
+import { AXIS, axisOf, NEXT_CURSOR, SEARCH_NOTE } from '../api/read-notes.ts';
 
 // Errors as they are read: occurrences, groups and one group's page (libs/kinds/src/error/).
 // Triage (states, merges, alerts) is the act-on-errors API beside it.

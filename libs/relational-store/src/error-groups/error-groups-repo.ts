@@ -1,6 +1,6 @@
-import type { RelationalStore } from './relational-store.ts';
+import type { RelationalStore } from '../relational-store.ts';
 import { addHistory, lockStates, saveState, type Actor } from './triage-repo.ts';
-import { PROJECT_CHANGED_CHANNEL } from './projects-repo.ts';
+import { PROJECT_CHANGED_CHANNEL } from '../projects-repo.ts';
 
 // Which group an error event joins (docs/fingerprint.md, "Upgrading" and "Merging groups"):
 // a group merged by hand into another sends its events there; an event whose previous-rule

@@ -1,8 +1,8 @@
 import { z, type AnyZodObject } from 'zod';
 import { notFound } from '@devtrail/http';
 import { json, openApiPath, type ApiDocs } from '@devtrail/http/api-docs';
-import { apiAnswers } from './access-docs.ts';
-import { fingerprintParam } from './api-schemas.ts';
+import { apiAnswers } from '../api/access-docs.ts';
+import { fingerprintParam } from '../api/api-schemas.ts';
 import { TRIAGE_PATHS } from './triage-routes.ts';
 import { mergeBody, triageBody, triageListQuery, TRIAGE_ACTIONS } from './triage-schemas.ts';
 import { MERGE_REFUSALS } from './merge-answers.ts';

@@ -4,13 +4,13 @@ import { readErrorGroups, similarGroups, SIMILAR_SCAN } from '@devtrail/kinds';
 import { httpError, notFound } from '@devtrail/http';
 import { route, type RouteGroup } from '@devtrail/http/route';
 import { MAX_COMMENTS_PER_GROUP, ownershipRepo, triageRepo, usersRepo, type RelationalStore } from '@devtrail/relational-store';
-import { projectOf } from './access.ts';
-import { actorOf } from './actor.ts';
-import { fingerprintParam } from './api-schemas.ts';
+import { projectOf } from '../api/access.ts';
+import { actorOf } from '../api/actor.ts';
+import { fingerprintParam } from '../api/api-schemas.ts';
 import type { MergesOf } from './group-merges.ts';
 import { assigneeBody, commentBody } from './ownership-schemas.ts';
 import { notifyAssignment } from './assignment-alert.ts';
-import { answers, OPERATOR, projectAnd } from './project-route.ts';
+import { answers, OPERATOR, projectAnd } from '../api/project-route.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
 
 // Issues a team owns (docs/alerts.md, "Owning an issue"): assigning a group to a member of its

@@ -1,4 +1,4 @@
-import type { RelationalStore } from './relational-store.ts';
+import type { RelationalStore } from '../relational-store.ts';
 import { addHistory, type Actor } from './triage-repo.ts';
 
 // Issues a team owns (docs/alerts.md, "Owning an issue"): who a group is assigned to, and the

@@ -9,7 +9,7 @@ import { Badge } from '../components/badges.js';
 import { Sparkline } from '../components/sparkline.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
-import { TriageActions, stateLabel } from '../components/triage-panel.js';
+import { TriageActions, stateLabel } from './triage-panel.js';
 import { useEffect, useState } from 'preact/hooks';
 import { FilterChips } from '../components/filter-chips.js';
 

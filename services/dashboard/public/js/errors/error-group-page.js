@@ -6,14 +6,14 @@ import { useData } from '../lib/use-data.js';
 import { formatNumber, formatTime, timeAgo, zoneLabel } from '../lib/format.js';
 import { aroundParams, projectHref } from '../lib/view-state.js';
 import { fieldTerm } from '../lib/search-text.js';
-import { ErrorTitle } from './errors.js';
+import { ErrorTitle } from './errors-page.js';
 import { Badge } from '../components/badges.js';
 import { JsonView } from '../components/json-view.js';
 import { ErrorBox, Loading, Empty } from '../components/status.js';
 import { SymbolicatedStack } from '../components/symbolicated-stack.js';
-import { GroupChart } from '../components/group-chart.js';
-import { TagBreakdown } from '../components/tag-breakdown.js';
-import { TriagePanel } from '../components/triage-panel.js';
+import { GroupChart } from './group-chart.js';
+import { TagBreakdown } from './tag-breakdown.js';
+import { TriagePanel } from './triage-panel.js';
 
 function Breadcrumbs({ items }) {
   if (!Array.isArray(items) || items.length === 0) return html`<span class="muted">none</span>`;

@@ -1,5 +1,5 @@
 import { fingerprintParts } from './fingerprint.ts';
-import type { ErrorGroup } from './read.ts';
+import type { ErrorGroup } from '../read.ts';
 
 // "Similar issues" (docs/fingerprint.md, "Similar issues"): open groups that are likely the same
 // bug as a group, offered for a merge. Two groups are similar when their latest reports' in-app

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fingerprintHex } from '@devtrail/kinds';
 import { pgText } from '@devtrail/http';
-import { errorGroupsQuery } from './explore-schemas.ts';
+import { errorGroupsQuery } from '../api/explore-schemas.ts';
 
 // Request schemas of the triage routes (triage-routes.ts); the OpenAPI document is made from them.
 
