@@ -12,9 +12,10 @@ import { SAVED_QUERY_ROUTES } from './api/saved-queries.ts';
 import { exportSlots } from './api/export-slots.ts';
 import { defaultPrices } from './api/llm-estimates.ts';
 import { DATA_ROUTES } from './data/routes.ts';
+import { DELETION_ROUTES } from './deletion/routes.ts';
 import { retentionLookup } from './data/project-retention.ts';
-import { startDeletionWorker } from './data/deletion-worker.ts';
-import { deletionPublisher } from './data/deletion-publisher.ts';
+import { startDeletionWorker } from './deletion/worker.ts';
+import { deletionPublisher } from './deletion/publisher.ts';
 import { registerTriageRoutes } from './errors/triage-routes.ts';
 import { OWNERSHIP_ROUTES } from './errors/ownership-routes.ts';
 import { ALERT_ROUTES } from './api/alerts.ts';
@@ -90,6 +91,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? [])]));
     serveGroup(api, PROJECT_ROUTES, { repo, defaultRateLimit: opts.defaultRateLimitPerMinute });
     serveGroup(api, DATA_ROUTES, { relational: adapters.relational, defaultRetentionDays: opts.defaultRetentionDays });
+    serveGroup(api, DELETION_ROUTES, adapters.relational);
     const readDeps = {
       reads,
       searches,

@@ -82,16 +82,16 @@ const ruleNotFound = () => (docs: ApiDocs) => ({ 404: docs.errorResponse('Unknow
 export const ALERT_ROUTES: RouteGroup<AlertDeps> = {
   name: 'alerts',
   description: 'Alert rules, their notifications and deliveries, and test deliveries (docs/alerts.md); operator token or session.',
+  security: OPERATOR,
+  params: projectParams,
+  projectOf,
   routes: [
     route({
       method: 'get',
       path: '/api/projects/:id/alert-rules',
       summary: 'Alert rules',
-      security: OPERATOR,
-      params: projectParams,
       answers: answers(z.object({ rules: z.array(rule) })),
-      async handle(d, _input, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId }) {
         return { rules: (await repoOf(d).rules(projectId)).map((r) => ruleJson(r)) };
       },
     }),
@@ -99,12 +99,9 @@ export const ALERT_ROUTES: RouteGroup<AlertDeps> = {
       method: 'post',
       path: '/api/projects/:id/alert-rules',
       summary: 'Create an alert rule (webhook signing secrets appear in this answer only)',
-      security: OPERATOR,
-      params: projectParams,
       body: ruleInput,
       answers: answers(z.object({ rule }), undefined, 201),
-      async handle(d, { body }, request, reply) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, body }, _request, reply) {
         if (body.destinations.some((x) => 'id' in x)) throw badRequest('A new rule has no destinations to keep yet', '{ type, url }', '{ id }', ['destinations']);
         const made = await repoOf(d).createRule(projectId, body);
         return reply.code(201).send({ rule: ruleJson(made, newIds(new Set(), made)) });
@@ -114,11 +111,9 @@ export const ALERT_ROUTES: RouteGroup<AlertDeps> = {
       method: 'get',
       path: '/api/projects/:id/alert-rules/:ruleId',
       summary: 'Show an alert rule',
-      security: OPERATOR,
       params: projectAnd(ruleIdParam),
       answers: answers(z.object({ rule }), ruleNotFound()),
-      async handle(d, { params }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, params }) {
         return { rule: ruleJson(await ruleOf(d, projectId, params.ruleId)) };
       },
     }),
@@ -126,12 +121,10 @@ export const ALERT_ROUTES: RouteGroup<AlertDeps> = {
       method: 'put',
       path: '/api/projects/:id/alert-rules/:ruleId',
       summary: 'Replace an alert rule ({ id } keeps a destination)',
-      security: OPERATOR,
       params: projectAnd(ruleIdParam),
       body: ruleInput,
       answers: answers(z.object({ rule }), ruleNotFound()),
-      async handle(d, { params, body }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, params, body }) {
         const before = await ruleOf(d, projectId, params.ruleId);
         const unknown = body.destinations.find((x) => 'id' in x && !before.destinations.some((b) => b.id === x.id));
         if (unknown) throw badRequest("Not one of this rule's destinations", 'a destination id of this rule', 'another id', ['destinations']);
@@ -144,11 +137,9 @@ export const ALERT_ROUTES: RouteGroup<AlertDeps> = {
       method: 'delete',
       path: '/api/projects/:id/alert-rules/:ruleId',
       summary: 'Delete an alert rule',
-      security: OPERATOR,
       params: projectAnd(ruleIdParam),
       answers: answers(undefined, ruleNotFound(), 204),
-      async handle(d, { params }, request, reply) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, params }, _request, reply) {
         const r = await ruleOf(d, projectId, params.ruleId);
         await repoOf(d).deleteRule(projectId, r.id);
         return reply.code(204).send();
@@ -158,11 +149,9 @@ export const ALERT_ROUTES: RouteGroup<AlertDeps> = {
       method: 'post',
       path: '/api/projects/:id/alert-rules/:ruleId/test',
       summary: 'Send a test notification to each destination now',
-      security: OPERATOR,
       params: projectAnd(ruleIdParam),
       answers: answers(z.object({ notifications: z.array(notification) }), ruleNotFound()),
-      async handle(d, { params }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, params }) {
         const repo = repoOf(d);
         const r = await ruleOf(d, projectId, params.ruleId);
         const message = testMessage(r, `test|${randomUUID()}`, d.publicUrl);
@@ -178,12 +167,9 @@ export const ALERT_ROUTES: RouteGroup<AlertDeps> = {
       method: 'get',
       path: '/api/projects/:id/alert-notifications',
       summary: 'Notifications, newest first, with every delivery attempt',
-      security: OPERATOR,
-      params: projectParams,
       query: notificationsQuery,
       answers: answers(z.object({ notifications: z.array(notification) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return { notifications: (await repoOf(d).notifications(projectId, { ruleId: q.rule_id, limit: q.limit })).map(notificationJson) };
       },
     }),

@@ -126,18 +126,18 @@ const numbers = <K extends string>(keys: readonly K[]) => Object.fromEntries(key
 export const LLM_ROUTES: RouteGroup<ReadDeps> = {
   name: 'llm',
   description: 'LLM usage: per day, call by call, by session, by a metadata key, latency; operator token or session.',
+  security: OPERATOR,
+  params: projectParams,
+  projectOf,
   routes: [
     route({
       method: 'get',
       path: '/api/projects/:id/llm-usage',
       summary: 'LLM usage per day, model, provider and service',
       description: PAGED_RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: rangeQuery,
       answers: answers(z.object({ usage: z.array(llmSummary) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return {
           usage: await readLlmUsage(d.reads, { projectId, retentionDays: (await d.retentionOf(projectId)).llm, prices: pricesOf(d.prices), range: apiTimeRange(q) }),
         };
@@ -148,8 +148,6 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/llm-calls',
       summary: 'LLM calls one by one, newest first or sorted, cursor-paginated',
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: llmCallsQuery,
       notes: {
         metadata: 'key:value: calls whose metadata has this key with this value.',
@@ -159,8 +157,7 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
         order: 'desc (default: newest, costliest, largest, slowest first) or asc.',
       },
       answers: answers(z.object({ calls: z.array(llmCall), next_cursor: z.string().nullable() })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         const r = await readLlmCalls(d.searches, { ...(await llmFilter(d, projectId, q)), cursor: q.cursor, limit: q.limit, sort: q.sort, order: q.order });
         return { calls: r.calls, next_cursor: r.nextCursor };
       },
@@ -170,13 +167,10 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/llm-sessions',
       summary: 'LLM sessions (calls sharing a session.id or gen_ai.conversation.id), latest activity first',
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: llmSessionsQuery,
       notes: { limit: 'At most this many sessions (default 50).' },
       answers: answers(z.object({ sessions: z.array(llmSession) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return { sessions: await readLlmSessions(d.searches, { ...(await llmFilter(d, projectId, q)), limit: q.limit }) };
       },
     }),
@@ -185,8 +179,6 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/llm-calls/by-metadata',
       summary: 'LLM usage per value of one metadata key',
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: llmMetadataQuery,
       notes: {
         key: 'The metadata key (top level), e.g. enduser.id, session.id or feature.',
@@ -194,8 +186,7 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
         sort: 'calls (default), cost (effective), tokens or latency (p95): largest first.',
       },
       answers: answers(z.object({ key: z.string(), values: z.array(metadataRow) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         const rows = await readLlmByMetadata(d.searches, { ...(await llmFilter(d, projectId, q)), key: q.key, limit: q.limit, sort: q.sort });
         return { key: q.key, values: rows };
       },
@@ -205,12 +196,9 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/llm-calls/metadata-keys',
       summary: 'The metadata keys of the newest 10,000 LLM calls, most common first',
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: metadataKeysQuery,
       answers: answers(z.object({ keys: z.array(z.object({ key: z.string(), calls: z.number().int() })) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return { keys: await readLlmMetadataKeys(d.searches, await llmFilter(d, projectId, q)) };
       },
     }),
@@ -219,12 +207,9 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/llm-calls/latency',
       summary: 'LLM latency p50 and p95 and calls per time bucket',
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: llmLatencyQuery,
       answers: answers(z.object({ ...AXIS, p50: series, p95: series, calls: series })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         const buckets = bucketsOf(apiTimeRange(q), q.buckets);
         return { ...axisOf(buckets), ...(await readLlmLatency(d.searches, await llmFilter(d, projectId, q), buckets)) };
       },
@@ -234,8 +219,6 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/llm-breakdown',
       summary: "LLM usage per time bucket and model, and per model over the range (the LLM page's chart and table)",
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: breakdownQuery,
       notes: { buckets: 'Buckets over the range, 2 to 500 (default 48).', service: 'Only calls of this service.' },
       answers: answers(
@@ -249,8 +232,7 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
             .openapi({ description: 'Per model over the range, costliest first (at most 1,000).' }),
         }),
       ),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         const buckets = bucketsOf(apiTimeRange(q), q.buckets);
         const retentionDays = (await d.retentionOf(projectId)).llm;
         const prices = pricesOf(d.prices);

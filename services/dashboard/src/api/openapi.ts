@@ -3,6 +3,7 @@ import { documentHealth } from '@devtrail/runtime';
 import { PROJECT_ROUTES } from './projects.ts';
 import { ALERT_ROUTES } from './alerts.ts';
 import { DATA_ROUTES } from '../data/routes.ts';
+import { DELETION_ROUTES } from '../deletion/routes.ts';
 import { documentActOnErrors } from '../errors/triage-docs.ts';
 import { documentGroup } from '@devtrail/http/route';
 import { OWNERSHIP_ROUTES } from '../errors/ownership-routes.ts';
@@ -15,6 +16,7 @@ import { UPLOAD_TOKEN_ROUTES } from '../source-maps/upload-tokens.ts';
 export const DASHBOARD_API_DOCS: DocumentRoutes[] = [
   documentGroup(PROJECT_ROUTES),
   documentGroup(DATA_ROUTES),
+  documentGroup(DELETION_ROUTES),
   ...[...READ_API, SAVED_QUERY_ROUTES].map(documentGroup),
   documentActOnErrors,
   documentGroup(OWNERSHIP_ROUTES),

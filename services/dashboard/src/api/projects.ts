@@ -77,12 +77,12 @@ export interface ProjectDeps {
 export const PROJECT_ROUTES: RouteGroup<ProjectDeps> = {
   name: 'admin',
   description: 'Projects, keys, origins, limits, drain secrets; operator token.',
+  security: OPERATOR,
   routes: [
     route({
       method: 'post',
       path: '/api/admin/projects',
       summary: 'Create a project and its first API key',
-      security: OPERATOR,
       body: createProjectBody,
       notes: { rate_limit_per_minute: 'Requests per minute per key; default RATE_LIMIT_PER_MINUTE (5000).' },
       answers: adminAnswers(projectWithKey, {
@@ -106,7 +106,6 @@ export const PROJECT_ROUTES: RouteGroup<ProjectDeps> = {
       method: 'get',
       path: '/api/admin/projects',
       summary: 'List projects',
-      security: OPERATOR,
       answers: adminAnswers(z.object({ projects: z.array(project) })),
       async handle(d, _input, request) {
         const all = await d.repo.list();
@@ -120,7 +119,6 @@ export const PROJECT_ROUTES: RouteGroup<ProjectDeps> = {
       method: 'get',
       path: '/api/admin/projects/:id',
       summary: 'Show a project',
-      security: OPERATOR,
       params: projectParams,
       answers: adminAnswers(projectOnly, { project: true }),
       handle: async (d, { params }, request) => ({ project: await visible(d.repo, request, params.id) }),
@@ -129,7 +127,6 @@ export const PROJECT_ROUTES: RouteGroup<ProjectDeps> = {
       method: 'post',
       path: '/api/admin/projects/:id/revoke-key',
       summary: 'Revoke the active key and issue a new one (the old key stops working at once)',
-      security: OPERATOR,
       params: projectParams,
       answers: adminAnswers(projectWithKey, { project: true, write: true }),
       async handle(d, { params }, request) {
@@ -143,7 +140,6 @@ export const PROJECT_ROUTES: RouteGroup<ProjectDeps> = {
       method: 'put',
       path: '/api/admin/projects/:id/allowed-origins',
       summary: 'Replace the allowed origins (empty list: allow all)',
-      security: OPERATOR,
       params: projectParams,
       body: originsBody,
       notes: {
@@ -171,7 +167,6 @@ export const PROJECT_ROUTES: RouteGroup<ProjectDeps> = {
       method: 'put',
       path: '/api/admin/projects/:id/rate-limit',
       summary: 'Set the per-key rate limit (requests per minute)',
-      security: OPERATOR,
       params: projectParams,
       body: rateLimitBody,
       answers: adminAnswers(projectOnly, { project: true, write: true }),
@@ -185,7 +180,6 @@ export const PROJECT_ROUTES: RouteGroup<ProjectDeps> = {
       method: 'put',
       path: '/api/admin/projects/:id/drain-secret',
       summary: 'Set (or clear with null) the Vercel drain secret',
-      security: OPERATOR,
       params: projectParams,
       body: drainSecretBody,
       notes: { secret: '8 to 200 characters; null stops signature checks.' },

@@ -3,17 +3,17 @@ import type { FastifyRequest } from 'fastify';
 import { dataPolicySchema, KIND_NAMES, llmPolicySchema, nameOfKind, resolvePolicy, type DataPolicy } from '@devtrail/data-policy';
 import { isDeletionKind } from '@devtrail/contract';
 import { EVENT_KINDS } from '@devtrail/kinds';
-import { httpError, notFound } from '@devtrail/http';
-import { sameKeys } from '@devtrail/http/api-docs';
+import { notFound } from '@devtrail/http';
 import { route, type RouteGroup } from '@devtrail/http/route';
-import { dataPolicyRepo, deletionsRepo, type Deletion, type RelationalStore } from '@devtrail/relational-store';
+import { dataPolicyRepo, deletionsRepo, type RelationalStore } from '@devtrail/relational-store';
 import { projectOf } from '../api/access.ts';
 import { answers, OPERATOR, projectParams } from '../api/project-route.ts';
-import { deleteEventsBody, deletionIdParam, deletionJson, llmBody, quotasBody, retentionBody, samplingBody, scrubbingBody, type DeletionJson } from './data-schemas.ts';
+import { llmBody, quotasBody, retentionBody, samplingBody, scrubbingBody } from './data-schemas.ts';
+import { requester } from '../deletion/routes.ts';
 
-// /api/admin: a project's data policy (retention, scrubbing, quotas and spike guard,
-// sampling), deletions of its events, and its deletion (docs/data.md). Writes go through the
-// admin API's authentication and per-project access like every admin route.
+// /api/admin: a project's data policy (retention, scrubbing, quotas and spike guard, sampling;
+// docs/data.md). Writes go through the admin API's authentication and per-project access like
+// every admin route; a shorter retention starts a deletion (../deletion/).
 
 const byKind = (t: z.ZodTypeAny) => z.object(Object.fromEntries(KIND_NAMES.map((n) => [n, t])));
 const policyAnswer = z
@@ -30,36 +30,11 @@ const policyAnswer = z
     }),
   })
   .openapi('DataPolicy');
-const table = z.object({ rows_at_start: z.number().int(), remaining: z.number().int(), done: z.boolean() });
-const deletion = z
-  .object({
-    id: z.string().uuid(),
-    project_id: z.string().uuid(),
-    project_name: z.string(),
-    reason: z.enum(['project', 'events', 'retention']).openapi({ description: 'The project deleted; some of its events; or what a shorter retention left behind.' }),
-    filter: z.record(z.unknown()).openapi({ description: 'kinds, service, from, to, as requested.' }),
-    requested_by: z.string().openapi({ description: '"operator" or "user:<id>".' }),
-    requested_at: z.string().datetime(),
-    status: z.enum(['pending', 'running', 'done', 'failed']),
-    phase: z.string().openapi({ description: 'pending, deleting, groups, verifying or done (docs/data.md#deletion).' }),
-    percent: z.number().int().min(0).max(100),
-    tables: z.record(table).openapi({ description: 'Per ClickHouse table: rows found when the deletion reached it, rows left.' }),
-    error: z.string().nullable(),
-    finished_at: z.string().datetime().nullable(),
-  })
-  .openapi('Deletion');
-sameKeys<z.infer<typeof deletion>, DeletionJson>(true);
-const oneDeletion = z.object({ deletion });
-const deletionParams = z.object({ deletionId: deletionIdParam.shape.deletionId.openapi({ format: 'uuid' }) });
-
 export interface DataDeps {
   relational: RelationalStore;
   /** RETENTION_DAYS: the retention of kinds a project did not set. */
   defaultRetentionDays: number;
 }
-
-/** Who asked, as a deletion records it. */
-const requester = (request: FastifyRequest) => (request.principal!.kind === 'operator' ? 'operator' : `user:${request.principal!.userId}`);
 
 async function stored(d: DataDeps, id: string): Promise<DataPolicy> {
   const p = await dataPolicyRepo(d.relational).get(id);
@@ -94,10 +69,6 @@ async function change(d: DataDeps, request: FastifyRequest, edit: (p: DataPolicy
   return policyOf(d, id);
 }
 
-/** The operator sees every deletion; a user those of projects they may access, and the project deletions they asked for. */
-const visible = async (request: FastifyRequest, del: Deletion) =>
-  request.principal!.kind === 'operator' || del.requestedBy === requester(request) || (await request.principal!.canAccess(del.projectId));
-
 /** A policy route: PUT a part of it, answered with the whole. */
 const policyPut = <B extends z.ZodTypeAny>(path: string, summary: string, body: B, edit: (p: DataPolicy, b: z.output<B>) => DataPolicy, description?: string) =>
   route({
@@ -105,7 +76,6 @@ const policyPut = <B extends z.ZodTypeAny>(path: string, summary: string, body: 
     path,
     summary,
     description,
-    security: OPERATOR,
     params: projectParams,
     body,
     answers: answers(policyAnswer),
@@ -114,13 +84,13 @@ const policyPut = <B extends z.ZodTypeAny>(path: string, summary: string, body: 
 
 export const DATA_ROUTES: RouteGroup<DataDeps> = {
   name: 'data',
-  description: 'Retention, scrubbing, quotas, sampling and deletion per project (docs/data.md); operator token.',
+  description: 'Retention, scrubbing, quotas and sampling per project (docs/data.md); operator token.',
+  security: OPERATOR,
   routes: [
     route({
       method: 'get',
       path: '/api/admin/projects/:id/data-policy',
       summary: "The project's data policy and what is in effect",
-      security: OPERATOR,
       params: projectParams,
       answers: answers(policyAnswer),
       handle: async (d, _input, request) => policyOf(d, await projectOf(request)),
@@ -131,7 +101,6 @@ export const DATA_ROUTES: RouteGroup<DataDeps> = {
       summary: 'Set the retention per kind (days; null: RETENTION_DAYS)',
       description:
         'Applies to events received from now on. A shorter retention also hides older stored events from every read at once, and starts a deletion (reason "retention") of them.',
-      security: OPERATOR,
       params: projectParams,
       body: retentionBody,
       answers: answers(policyAnswer),
@@ -173,77 +142,5 @@ export const DATA_ROUTES: RouteGroup<DataDeps> = {
       llm: b.llm,
     })),
     policyPut('/api/admin/projects/:id/sampling', 'Set the sampling of logs and spans (share kept, by trace)', samplingBody, (p, b) => ({ ...p, sampling: b.sampling })),
-    route({
-      method: 'post',
-      path: '/api/admin/projects/:id/deletions',
-      summary: "Delete some of the project's events (a service, a time range, some kinds)",
-      description: 'Runs in the background (lightweight deletes); follow it with GET /api/admin/deletions/{deletionId}.',
-      security: OPERATOR,
-      params: projectParams,
-      body: deleteEventsBody,
-      // No body: every event of the project; a JSON null is not an object (400).
-      bodyAs: 'bytes',
-      answers: answers(oneDeletion, undefined, 202),
-      async handle(d, _input, request, reply) {
-        const id = await projectOf(request);
-        const filter = deleteEventsBody.parse(request.body === undefined ? {} : request.body);
-        const del = await deletionsRepo(d.relational).deleteEvents(id, 'events', filter, requester(request));
-        if (!del) throw notFound('Project');
-        return reply.code(202).send({ deletion: deletionJson(del) });
-      },
-    }),
-    route({
-      method: 'get',
-      path: '/api/admin/projects/:id/deletions',
-      summary: "The project's deletions, newest first",
-      security: OPERATOR,
-      params: projectParams,
-      answers: answers(z.object({ deletions: z.array(deletion) })),
-      async handle(d, _input, request) {
-        const id = await projectOf(request);
-        return { deletions: (await deletionsRepo(d.relational).list([id])).map(deletionJson) };
-      },
-    }),
-    route({
-      method: 'delete',
-      path: '/api/admin/projects/:id',
-      summary: 'Delete the project and all its events',
-      description:
-        'The project, its key, origins and settings go at once (its key stops working); its events are deleted from every table in the background, and events of it still in Kafka are never written.',
-      security: OPERATOR,
-      params: projectParams,
-      answers: answers(oneDeletion, undefined, 202),
-      async handle(d, _input, request, reply) {
-        const id = await projectOf(request);
-        const del = await deletionsRepo(d.relational).deleteProject(id, requester(request));
-        if (!del) throw notFound('Project');
-        return reply.code(202).send({ deletion: deletionJson(del) });
-      },
-    }),
-    route({
-      method: 'get',
-      path: '/api/admin/deletions',
-      summary: 'Deletions the caller may see, newest first',
-      security: OPERATOR,
-      answers: answers(z.object({ deletions: z.array(deletion) })),
-      async handle(d, _input, request) {
-        const out = [];
-        for (const del of await deletionsRepo(d.relational).list(null)) if (await visible(request, del)) out.push(deletionJson(del));
-        return { deletions: out };
-      },
-    }),
-    route({
-      method: 'get',
-      path: '/api/admin/deletions/:deletionId',
-      summary: 'One deletion and its progress',
-      security: OPERATOR,
-      params: deletionParams,
-      answers: answers(oneDeletion, (docs) => ({ 404: docs.errorResponse('Unknown deletion (or one the caller may not see).', 'Deletion not found') })),
-      async handle(d, { params }, request) {
-        const del = await deletionsRepo(d.relational).get(params.deletionId);
-        if (!del || !(await visible(request, del))) throw httpError(404, 'Deletion not found');
-        return { deletion: deletionJson(del) };
-      },
-    }),
   ],
 };

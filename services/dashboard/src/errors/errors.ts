@@ -73,19 +73,19 @@ const errorsKept = async (d: ReadDeps, projectId: string) => (await d.retentionO
 export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
   name: 'errors',
   description: 'Errors as read: occurrences, groups and a group’s page; operator token or session.',
+  security: OPERATOR,
+  params: projectParams,
+  projectOf,
   routes: [
     route({
       method: 'get',
       path: '/api/projects/:id/errors',
       summary: 'Error occurrences, newest first, optionally of one group or one trace',
       description: PAGED_RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: errorsQuery,
       notes: { trace_id: 'Only occurrences reported with this trace id.', has_trace: 'true: only occurrences reported with a trace id.' },
       answers: answers(z.object({ errors: z.array(errorRecord), next_cursor: NEXT_CURSOR })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         const r = await readErrors(d.reads, {
           projectId,
           retentionDays: await errorsKept(d, projectId),
@@ -105,8 +105,6 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/error-groups',
       summary: 'Error groups with an occurrence in the range, most recently seen first (or by sort)',
       description: PAGED_RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: errorGroupsQuery,
       notes: {
         service: 'Groups with an occurrence of this service in the range.',
@@ -115,8 +113,7 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
         sort: 'last_seen (default), first_seen, events (range_count), users: largest first.',
       },
       answers: answers(z.object({ groups: z.array(errorGroup) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return {
           groups: await readErrorGroups(d.reads, {
             projectId,
@@ -137,7 +134,6 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/error-groups/:fingerprint',
       summary: 'One error group: counts, users, tags, releases, its chart and its 20 most recent occurrences (a merged group answers as its target)',
       description: PAGED_RANGE_NOTE,
-      security: OPERATOR,
       params: projectAnd(fingerprintParam),
       query: rangeQuery.pick({ from: true, to: true }),
       notes: { from: "The chart's start (default: the group's first seen)." },
@@ -162,8 +158,7 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
         }),
         (docs) => ({ 404: docs.errorResponse('Unknown project, or nothing found.', notFound('Error group').message) }),
       ),
-      async handle(d, { params, query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, params, query: q }) {
         const retentionDays = await errorsKept(d, projectId);
         const merges = await d.mergesOf(projectId);
         // A group merged into another is read as that one (its answer names the target).
@@ -186,8 +181,6 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/error-activity',
       summary: "Some groups' occurrences per time bucket (the errors list's sparklines)",
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: activityQuery,
       notes: { fingerprints: 'Comma-separated group fingerprints, at most 100.', buckets: 'Buckets over the range, 2 to 200 (default 24).' },
       answers: answers(
@@ -198,8 +191,7 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
             .openapi({ description: 'Per fingerprint asked for: distinct occurrences per bucket (a merged group counts its members).' }),
         }),
       ),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         const buckets = bucketsOf(apiTimeRange(q), q.buckets);
         const series = await readErrorActivity(d.searches, {
           projectId,
@@ -217,12 +209,9 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/error-services',
       summary: 'The services that reported errors in the range',
       description: PAGED_RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: rangeQuery,
       answers: answers(z.object({ services: z.array(z.string()) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return { services: await readErrorServices(d.searches, { projectId, retentionDays: await errorsKept(d, projectId), range: apiTimeRange(q) }) };
       },
     }),

@@ -10,7 +10,7 @@ import { fingerprintParam } from '../api/api-schemas.ts';
 import type { MergesOf } from './group-merges.ts';
 import { assigneeBody, commentBody } from './ownership-schemas.ts';
 import { notifyAssignment } from './assignment-alert.ts';
-import { answers, OPERATOR, projectAnd } from '../api/project-route.ts';
+import { answers, OPERATOR, projectAnd, projectParams } from '../api/project-route.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
 
 // Issues a team owns (docs/alerts.md, "Owning an issue"): assigning a group to a member of its
@@ -57,17 +57,18 @@ const commentJson = (c: { id: string; at: string; actor: { kind: string; id: str
 export const OWNERSHIP_ROUTES: RouteGroup<OwnershipDeps> = {
   name: 'owning issues',
   description: 'Assignees, comments and similar issues of error groups (docs/alerts.md#owning-an-issue); operator token or session.',
+  security: OPERATOR,
+  params: projectParams,
+  projectOf,
   routes: [
     route({
       method: 'put',
       path: '/api/projects/:id/error-groups/:fingerprint/assignee',
       summary: 'Assign the group to a member of the project (null: unassign); recorded in its history',
-      security: OPERATOR,
       params: groupParams,
       body: assigneeBody,
       answers: answers(z.object({ fingerprint: z.string(), assignee: person.nullable() })),
-      async handle(d, { params, body }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, params, body }, request) {
         const fingerprint = await targetOf(d, projectId, params.fingerprint);
         const by = await actorOf(request, usersRepo(d.relational));
         const done = await ownershipRepo(d.relational).assign(projectId, fingerprint, body.user_id, by);
@@ -83,11 +84,9 @@ export const OWNERSHIP_ROUTES: RouteGroup<OwnershipDeps> = {
       method: 'get',
       path: '/api/projects/:id/error-groups/:fingerprint/comments',
       summary: "The group's comments, newest first (at most 100)",
-      security: OPERATOR,
       params: groupParams,
       answers: answers(z.object({ comments: z.array(comment) })),
-      async handle(d, { params }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, params }) {
         const fingerprint = await targetOf(d, projectId, params.fingerprint);
         return { comments: (await ownershipRepo(d.relational).comments(projectId, fingerprint)).map(commentJson) };
       },
@@ -96,7 +95,6 @@ export const OWNERSHIP_ROUTES: RouteGroup<OwnershipDeps> = {
       method: 'post',
       path: '/api/projects/:id/error-groups/:fingerprint/comments',
       summary: 'Comment on the group (1 to 2,000 characters)',
-      security: OPERATOR,
       params: groupParams,
       body: commentBody,
       answers: answers(
@@ -104,8 +102,7 @@ export const OWNERSHIP_ROUTES: RouteGroup<OwnershipDeps> = {
         (docs) => ({ 409: docs.errorResponse('The group holds its most comments already.', `This group holds ${MAX_COMMENTS_PER_GROUP} comments already.`) }),
         201,
       ),
-      async handle(d, { params, body }, request, reply) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, params, body }, request, reply) {
         const fingerprint = await targetOf(d, projectId, params.fingerprint);
         const added = await ownershipRepo(d.relational).addComment(projectId, fingerprint, await actorOf(request, usersRepo(d.relational)), body.body);
         if (!added) throw httpError(409, `This group holds ${MAX_COMMENTS_PER_GROUP} comments already.`);
@@ -117,13 +114,11 @@ export const OWNERSHIP_ROUTES: RouteGroup<OwnershipDeps> = {
       path: '/api/projects/:id/error-groups/:fingerprint/similar',
       summary: 'Open groups of the last 30 days whose in-app frames or stripped message overlap this one: candidates for a merge',
       description: `Looks at the ${SIMILAR_SCAN} groups seen most recently; answers at most 10.`,
-      security: OPERATOR,
       params: groupParams,
       answers: answers(z.object({ fingerprint: z.string(), similar: z.array(similar) }), (docs) => ({
         404: docs.errorResponse('Unknown project or error group.', notFound('Error group').message),
       })),
-      async handle(d, { params }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, params }) {
         const merges = await d.mergesOf(projectId);
         const fingerprint = merges.get(params.fingerprint) ?? params.fingerprint;
         const retentionDays = (await d.retentionOf(projectId)).error;

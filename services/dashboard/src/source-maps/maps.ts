@@ -99,13 +99,15 @@ async function notFull(d: SourceMapDeps, request: FastifyRequest) {
 export const SOURCE_MAP_ROUTES: RouteGroup<SourceMapDeps> = {
   name: 'source maps',
   description: 'Source maps: uploads by release and file, and a group’s stack at its original source (docs/source-maps.md).',
+  security: OPERATOR,
+  params: projectParams,
+  projectOf,
   routes: [
     route({
       method: 'post',
       path: '/api/projects/:id/source-maps',
       summary: 'Upload a source map for a release and file URL (an upload token may upload; the API key may not)',
       security: UPLOADERS,
-      params: projectParams,
       body: sourceMapUpload,
       bodyAs: 'bytes',
       // Before the body is read: a project at its limit takes no more bytes.
@@ -117,8 +119,7 @@ export const SOURCE_MAP_ROUTES: RouteGroup<SourceMapDeps> = {
         },
       }),
       answers: answers(z.object({ source_map: sourceMap }), undefined, 201),
-      async handle(d, _input, request, reply) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId }, request, reply) {
         if (!Buffer.isBuffer(request.body)) throw badRequest('Request body is empty', 'JSON body', 'empty body');
         const checked = await d.pool.check(request.body).catch(budgetAnswer);
         if (!checked.ok) {
@@ -142,11 +143,9 @@ export const SOURCE_MAP_ROUTES: RouteGroup<SourceMapDeps> = {
       path: '/api/projects/:id/source-maps',
       summary: 'List uploaded source maps',
       security: UPLOADERS,
-      params: projectParams,
       query: sourceMapList,
       answers: answers(z.object({ source_maps: z.array(sourceMap) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return { source_maps: (await d.repo.list(projectId, q.release)).map(infoJson) };
       },
     }),
@@ -155,11 +154,9 @@ export const SOURCE_MAP_ROUTES: RouteGroup<SourceMapDeps> = {
       path: '/api/projects/:id/source-maps',
       summary: 'Delete a release’s source maps (or one file’s)',
       security: UPLOADERS,
-      params: projectParams,
       query: sourceMapDelete,
       answers: answers(z.object({ deleted: z.number().int() })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return { deleted: await d.repo.remove(projectId, q.release, q.url ? urlKey(q.url) : undefined) };
       },
     }),
@@ -167,7 +164,6 @@ export const SOURCE_MAP_ROUTES: RouteGroup<SourceMapDeps> = {
       method: 'get',
       path: '/api/projects/:id/error-groups/:fingerprint/symbolicated',
       summary: "A group's latest (or one) occurrence's stack at its original source",
-      security: OPERATOR,
       params: projectAnd(fingerprintParam),
       query: symbolicatedQuery,
       answers: answers(
@@ -183,8 +179,7 @@ export const SOURCE_MAP_ROUTES: RouteGroup<SourceMapDeps> = {
         }),
         (docs) => ({ 404: docs.errorResponse('Unknown project, or nothing found.', notFound('Error event').message) }),
       ),
-      async handle(d, { params, query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, params, query: q }) {
         return symbolicate(d, projectId, (await d.retentionOf(projectId)).error, params.fingerprint, q.event_id);
       },
     }),

@@ -30,16 +30,16 @@ const readOnly = (docs: ApiDocs) => ({ 403: docs.errorResponse('A read-only dash
 export const UPLOAD_TOKEN_ROUTES: RouteGroup<UploadTokensRepo> = {
   name: 'upload tokens',
   description: "A project's upload tokens: the secret `devtrail sourcemaps upload` and CI upload source maps with (docs/source-maps.md); operator token or session.",
+  security: OPERATOR,
+  params: projectParams,
+  projectOf,
   routes: [
     route({
       method: 'get',
       path: '/api/projects/:id/upload-tokens',
       summary: "The project's active upload tokens, newest first (never the secrets)",
-      security: OPERATOR,
-      params: projectParams,
       answers: answers(z.object({ upload_tokens: z.array(token) })),
-      async handle(repo, _input, request) {
-        const projectId = await projectOf(request);
+      async handle(repo, { projectId }) {
         return { upload_tokens: (await repo.list(projectId)).map(uploadTokenJson) };
       },
     }),
@@ -47,8 +47,6 @@ export const UPLOAD_TOKEN_ROUTES: RouteGroup<UploadTokensRepo> = {
       method: 'post',
       path: '/api/projects/:id/upload-tokens',
       summary: 'Create an upload token (the secret is in this answer only)',
-      security: OPERATOR,
-      params: projectParams,
       body: uploadTokenBody,
       notes: { name: '1 to 100 characters: what uses it (a CI pipeline, say).' },
       answers: answers(
@@ -59,8 +57,7 @@ export const UPLOAD_TOKEN_ROUTES: RouteGroup<UploadTokensRepo> = {
         (docs) => ({ ...readOnly(docs), 409: docs.errorResponse(`The project has ${MAX_UPLOAD_TOKENS} active upload tokens already.`, TOO_MANY_UPLOAD_TOKENS) }),
         201,
       ),
-      async handle(repo, { body }, request, reply) {
-        const projectId = await projectOf(request);
+      async handle(repo, { projectId, body }, _request, reply) {
         const made = await repo.create(projectId, body.name);
         if (!made) throw httpError(409, TOO_MANY_UPLOAD_TOKENS);
         return reply.code(201).send({ upload_token: uploadTokenJson(made.token), token: made.secret });
@@ -70,7 +67,6 @@ export const UPLOAD_TOKEN_ROUTES: RouteGroup<UploadTokensRepo> = {
       method: 'delete',
       path: '/api/projects/:id/upload-tokens/:tokenId',
       summary: 'Revoke an upload token (it stops working at once)',
-      security: OPERATOR,
       params: projectAnd(uploadTokenParam),
       answers: answers(
         undefined,
@@ -80,8 +76,7 @@ export const UPLOAD_TOKEN_ROUTES: RouteGroup<UploadTokensRepo> = {
         }),
         204,
       ),
-      async handle(repo, { params }, request, reply) {
-        const projectId = await projectOf(request);
+      async handle(repo, { projectId, params }, _request, reply) {
         if (!(await repo.revoke(projectId, params.tokenId))) throw notFound('Upload token');
         return reply.code(204).send();
       },
