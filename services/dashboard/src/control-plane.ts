@@ -16,7 +16,7 @@ import { DELETION_ROUTES } from './deletion/routes.ts';
 import { retentionLookup } from './data/project-retention.ts';
 import { startDeletionWorker } from './deletion/worker.ts';
 import { deletionPublisher } from './deletion/publisher.ts';
-import { registerTriageRoutes } from './errors/triage-routes.ts';
+import { TRIAGE_ROUTES } from './errors/triage-routes.ts';
 import { OWNERSHIP_ROUTES } from './errors/ownership-routes.ts';
 import { ALERT_ROUTES } from './api/alerts.ts';
 import { SOURCE_MAP_ROUTES, takeMapsAsBytes, type SourceMapLimits } from './source-maps/maps.ts';
@@ -103,7 +103,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     };
     for (const group of READ_API) serveGroup(api, group, readDeps);
     serveGroup(api, SAVED_QUERY_ROUTES, savedQueriesRepo(adapters.relational));
-    registerTriageRoutes(api, reads, adapters.relational, retention);
+    serveGroup(api, TRIAGE_ROUTES, { reads, relational: adapters.relational, retentionOf: retention, mergesOf: readDeps.mergesOf });
     serveGroup(api, OWNERSHIP_ROUTES, { reads, relational: adapters.relational, retentionOf: retention, mergesOf: readDeps.mergesOf, publicUrl: opts.publicUrl });
     serveGroup(api, ALERT_ROUTES, { relational: adapters.relational, delivery: opts.delivery ?? deliveryOptionsOf(defaults().alerts), publicUrl: opts.publicUrl });
     serveGroup(api, SOURCE_MAP_ROUTES, mapDeps, (r) => !admitsUploadTokens(r));
