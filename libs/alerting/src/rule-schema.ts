@@ -6,7 +6,7 @@ import { webhookUrlProblem } from './safe-request.ts';
 // Alert rules as the API takes them (docs/alerts.md, "Rules"). A rule is a type, its
 // parameters, and where its notifications go. Windows are whole minutes, at most a day.
 
-export const RULE_TYPES = ['new_group', 'regressed_group', 'event_count', 'llm_cost', 'no_events', 'consumer_lag', 'crash_free_rate'] as const;
+export const RULE_TYPES = ['new_group', 'regressed_group', 'group_assigned', 'event_count', 'llm_cost', 'no_events', 'consumer_lag', 'crash_free_rate'] as const;
 export type RuleType = (typeof RULE_TYPES)[number];
 
 export const MAX_WINDOW_MINUTES = 1440;
@@ -21,6 +21,8 @@ const windowMinutes = z.number().int().min(1).max(MAX_WINDOW_MINUTES);
 export const ruleParams = {
   new_group: z.object({}).strict(),
   regressed_group: z.object({}).strict(),
+  // A person assigned a group (docs/alerts.md, "Owning an issue"): the dashboard queues it.
+  group_assigned: z.object({}).strict(),
   event_count: z
     .object({
       source: z.enum(['error_group', 'log_level', 'error_spans']),

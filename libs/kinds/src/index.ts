@@ -44,10 +44,13 @@ export { searchTerms } from './search/terms.ts';
 
 export { fingerprintHex, severities, type ErrorEvent } from './error/event.ts';
 export { breadcrumbSchema, clientFingerprintSchema, errorReportSchema, MAX_BREADCRUMBS, errorToEvent, type ErrorReport } from './error/request.ts';
-export { defaultFingerprintText, fingerprint, fingerprintParts, type FingerprintInput, type FingerprintParts } from './error/fingerprint.ts';
-export { errorTypeOf } from './error/error-type.ts';
-export { stripMessage } from './error/message-mask.ts';
-export { previousFingerprint } from './error/fingerprint-previous.ts';
+export { defaultFingerprintText, fingerprint, fingerprintParts, type FingerprintInput, type FingerprintParts } from './error/grouping/fingerprint.ts';
+export { errorTypeOf } from './error/grouping/error-type.ts';
+export { stripMessage } from './error/grouping/message-mask.ts';
+export { previousFingerprint } from './error/grouping/fingerprint-previous.ts';
+export { earlierFingerprints, earlierList, fingerprintV2 } from './error/grouping/fingerprint-v2.ts';
+export { groupType } from './error/grouping/type-family.ts';
+export { similarGroups, SIMILAR_MAX, SIMILAR_SCAN, type Similar } from './error/grouping/similar.ts';
 export { exceptionReport } from './error/otlp.ts';
 export {
   GROUP_SORTS,
@@ -63,7 +66,16 @@ export {
 } from './error/read.ts';
 export { ERROR_SEARCH } from './error/search.ts';
 export { readGroupBreakdown, type GroupBreakdownRow } from './error/group-breakdown.ts';
-export { readGroupChart, readGroupReleases, readGroupTags, type GroupChart, type GroupRelease, type GroupTag } from './error/group-detail.ts';
+export {
+  readGroupChart,
+  readGroupReleases,
+  readGroupTags,
+  readGroupUsers,
+  type GroupUser,
+  type GroupChart,
+  type GroupRelease,
+  type GroupTag,
+} from './error/group-detail.ts';
 
 export { spanStatuses, type SpanEvent } from './span/event.ts';
 export { spanSchema, spanToEvent, type SpanInput } from './span/request.ts';

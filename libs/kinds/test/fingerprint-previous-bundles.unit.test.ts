@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { previousFingerprint as fingerprint, normaliseFrames, normalisePath } from '../src/error/fingerprint-previous.ts';
+import { previousFingerprint as fingerprint, normaliseFrames, normalisePath } from '../src/error/grouping/fingerprint-previous.ts';
 
 // The previous rule (frozen, docs/fingerprint.md#upgrading) on minified browser stacks (docs/fingerprint.md, "Bundled JavaScript"): the same bug from two
 // deploys of one release is one group, whatever host, deployment query or content hash the

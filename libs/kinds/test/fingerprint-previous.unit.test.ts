@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { previousFingerprint as fingerprint, previousFingerprintParts as fingerprintParts } from '../src/error/fingerprint-previous.ts';
+import { previousFingerprint as fingerprint, previousFingerprintParts as fingerprintParts } from '../src/error/grouping/fingerprint-previous.ts';
 import { cpuMs } from '../../../test/support/cpu-time.ts';
 
 // The previous grouping rule, frozen (docs/fingerprint.md#upgrading): the receiver still

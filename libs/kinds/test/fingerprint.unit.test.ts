@@ -99,7 +99,7 @@ describe('the message rule (no in-app frame)', () => {
       stripMessage(
         "Request req_7Hq2XkLmNpQrSt for cus_NffrFeUfNV2Hib failed at 2026-06-01T10:00:00Z from 10.0.0.5:5432 (https://api.example.com/v1?id=7) user jane@example.com job 01ARZ3NDEKTSV4RRFFQ69G5FAV in /var/data/x.csv at 0x7ffe3c2a token a1b2c3d4e5f6 'abc' \"def\" can't",
       ),
-    ).toBe("Request <id> for <id> failed at <time> from <ip> (<url>) user <email> job <id> in <path> at <hex> token <id> <str> <str> can't");
+    ).toBe("Request <id> for <id> failed at <time> from <ip> (<url>) user <email> job <id> in <path> at <hex> token <n> <str> <str> can't");
     expect(stripMessage("invalid literal for int() with base 10: ''")).toBe(stripMessage("invalid literal for int() with base 10: 'ten'"));
     expect(stripMessage('For input string: "1O"')).toBe('For input string: <str>');
   });

@@ -37,7 +37,17 @@ export {
   type Actor,
   type HistoryEntry,
   type TriageChange,
-} from './triage-repo.ts';
+} from './error-groups/triage-repo.ts';
+export {
+  ownershipRepo,
+  MAX_COMMENTS_PER_GROUP,
+  MAX_COMMENT_CHARS,
+  COMMENTS_PAGE,
+  type OwnershipRepo,
+  type Assignee,
+  type Comment,
+  type AssignRefusal,
+} from './error-groups/ownership-repo.ts';
 export {
   alertsRepo,
   newSigningSecret,
@@ -57,4 +67,12 @@ export { sourceMapsRepo, type SourceMapsRepo, type SourceMapInfo, type SourceMap
 export { mapFiles, type MapFiles } from './source-map-files.ts';
 export { savedQueriesRepo, MAX_SAVED_QUERIES, type SavedQueriesRepo, type SavedQuery } from './saved-queries-repo.ts';
 export { uploadTokensRepo, MAX_UPLOAD_TOKENS, type UploadTokensRepo, type UploadToken } from './upload-tokens-repo.ts';
-export { errorGroupsRepo, MAX_MERGES, PREVIOUS_RULE_DAYS, type ErrorGroupsRepo, type GroupLookup, type Merge, type MergeRefusal } from './error-groups-repo.ts';
+export {
+  errorGroupsRepo,
+  MAX_MERGES,
+  PREVIOUS_RULE_DAYS,
+  type ErrorGroupsRepo,
+  type GroupLookup,
+  type Merge,
+  type MergeRefusal,
+} from './error-groups/error-groups-repo.ts';

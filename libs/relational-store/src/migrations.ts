@@ -1,6 +1,7 @@
 import type { RelationalStore } from './relational-store.ts';
 import { ACT_ON_ERRORS_MIGRATIONS } from './migrations-act-on-errors.ts';
-import { GROUPING_MIGRATIONS } from './migrations-grouping.ts';
+import { GROUPING_MIGRATIONS } from './error-groups/migrations-grouping.ts';
+import { OWNERSHIP_MIGRATIONS } from './error-groups/migrations-ownership.ts';
 
 // Ordered, append-only. Each runs once, in its own transaction, recorded in
 // schema_migrations; an advisory lock keeps two starting processes from racing.
@@ -219,6 +220,7 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
     `,
   },
   ...GROUPING_MIGRATIONS,
+  ...OWNERSHIP_MIGRATIONS,
   {
     version: 40,
     name: 'source map bytes in a file or the row, their size counted',

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN, hashApiKey } from '@devtrail/access';
 import {
   errorGroupsRepo,
+  ownershipRepo,
+  MAX_COMMENTS_PER_GROUP,
   triageRepo,
   MAX_SAVED_QUERIES,
   MIGRATIONS,
@@ -218,6 +220,43 @@ export function relationalStoreContract(name: string, open: () => Promise<{ stor
           [c, b, 'Ada'],
         ]),
       );
+    });
+
+    it('assigns a group to a member of its project only, with history; comments are bounded and follow a merge', async () => {
+      const projects = projectsRepo(store);
+      const users = usersRepo(store);
+      const owning = ownershipRepo(store);
+      const { project } = await projects.create('owned', 100);
+      const { project: other } = await projects.create('elsewhere', 100);
+      const ana = (await users.create('ana.owner', 'x'))!;
+      const bo = (await users.create('bo.owner', 'x'))!;
+      await users.addMember(project.id, ana.id);
+      await users.addMember(other.id, bo.id);
+      const actor = { kind: 'user' as const, id: ana.id, name: 'ana.owner' };
+      const [g1, g2] = ['1'.repeat(64), '2'.repeat(64)];
+      expect(await owning.assign(project.id, g1, bo.id, actor)).toEqual({ ok: false, reason: 'not_a_member' }); // another project's member
+      expect(await owning.assign(project.id, g1, ana.id, actor)).toEqual({ ok: true, assignee: { id: ana.id, name: 'ana.owner' }, changed: true });
+      expect(await owning.assign(project.id, g1, ana.id, actor)).toMatchObject({ ok: true, changed: false });
+      expect(await owning.assignedTo(project.id, ana.id, 10)).toEqual([g1]);
+      expect(await owning.assignedTo(other.id, ana.id, 10)).toEqual([]);
+      expect((await owning.assignees(project.id, [g1, g2])).get(g1)?.name).toBe('ana.owner');
+      const history = await triageRepo(store).history(project.id, g1);
+      expect(history.map((h) => [h.action, h.actor.name, h.details.assignee])).toEqual([['assign', 'ana.owner', 'ana.owner']]);
+
+      expect((await owning.addComment(project.id, g2, actor, 'looks like the cache'))?.body).toBe('looks like the cache');
+      await expect(owning.addComment(project.id, g2, actor, 'x'.repeat(2001))).rejects.toThrow();
+      await store.query(
+        `INSERT INTO error_group_comments (project_id, fingerprint, actor_kind, actor_name, body) SELECT $1, $2, 'system', 'x', 'c' || g FROM generate_series(2, $3) g`,
+        [project.id, g2, MAX_COMMENTS_PER_GROUP],
+      );
+      expect(await owning.addComment(project.id, g2, actor, 'one too many')).toBeNull();
+      // a merge moves the comments and, to an unassigned target, the assignee
+      expect((await errorGroupsRepo(store).merge(project.id, g1, g2, actor)).ok).toBe(true);
+      expect((await owning.comments(project.id, g2)).length).toBe(100);
+      expect((await store.query('SELECT 1 FROM error_group_comments WHERE project_id = $1 AND fingerprint = $2', [project.id, g2])).length).toBe(MAX_COMMENTS_PER_GROUP);
+      expect((await owning.assignees(project.id, [g2])).get(g2)?.id).toBe(ana.id);
+      expect(await owning.assign(project.id, g2, null, actor)).toEqual({ ok: true, assignee: null, changed: true });
+      expect(await owning.assignedTo(project.id, ana.id, 10)).toEqual([]);
     });
 
     it('saves log searches per project: replaces by name, bounded, gone with the project', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBatch, newEvents } from '@devtrail/contract';
-import { errorReportSchema, errorToEvent, fingerprint, previousFingerprint, type ErrorEvent } from '@devtrail/kinds';
+import { errorReportSchema, errorToEvent, fingerprint, fingerprintV2, previousFingerprint, type ErrorEvent } from '@devtrail/kinds';
 import { ingest, startDashboard } from './support/dashboard.ts';
 
 // Error groups end to end in one process (receiver, sinks, alerts consumer, read API; the
@@ -41,11 +41,11 @@ describe('error groups: upgrade, merge, list and group page', () => {
   const sql = <T>(q: string, params: unknown[] = []) => dt.adapters.relational.query<T>(q, params);
   const groupCount = async (fp: string) => (await api('GET', `/error-groups/${fp}`)).body.group?.count ?? 0;
 
-  /** An event as a receiver before this rule wrote it: the previous rule's fingerprint, no previous_fingerprint. */
-  async function produceAsBefore(report: Record<string, unknown>) {
+  /** An event as a receiver before this rule wrote it: an earlier rule's fingerprint (v1's by default), no previous_fingerprint. */
+  async function produceAsBefore(report: Record<string, unknown>, rule: (r: never) => string = previousFingerprint) {
     const event = errorToEvent(errorReportSchema.parse(report), new Date().toISOString()) as Partial<ErrorEvent>;
     delete event.previous_fingerprint;
-    event.fingerprint = previousFingerprint(report as never);
+    event.fingerprint = rule(errorReportSchema.parse(report) as never);
     const producer = dt.adapters.messageLog.createProducer();
     await producer.connect();
     await producer.send([
@@ -97,6 +97,25 @@ describe('error groups: upgrade, merge, list and group page', () => {
     expect(fresh.body.fingerprint).toBe(fingerprint({ error_message: 'x', stack_trace: 'RangeError: x\n    at somewhereElse (/app/dist/x.js:1:1)' }));
   }, 90_000);
 
+  it('a group rule v2 made (before the cross-platform normalisations) takes the same error after the upgrade', async () => {
+    // Typed by its code under the current rule (ECONNREFUSED), as Error under v2: another fingerprint.
+    const refused = (ip: string) => ({
+      service: 'cart',
+      environment: 'production',
+      error_message: `connect ECONNREFUSED ${ip}:5432`,
+      stack_trace: `Error: connect ECONNREFUSED ${ip}:5432\n    at async loadCart (/app/dist/cart/load.js:21:9)`,
+    });
+    const made = await produceAsBefore(refused('10.0.0.5'), fingerprintV2 as never);
+    expect(made).not.toBe(fingerprint(refused('10.0.0.5')));
+    await until(
+      'the v2 group and its state',
+      async () => (await groupCount(made)) === 1 && (await sql('SELECT 1 FROM error_group_states WHERE fingerprint = $1', [made])).length === 1,
+    );
+    const res = await ingest(dt.url, project.key, 'errors', refused('10.0.0.9'));
+    expect(res).toEqual({ status: 200, body: { ok: true, fingerprint: made } });
+    await until('the new event in the v2 group', async () => (await groupCount(made)) === 2);
+  }, 60_000);
+
   it("merges a group into another: its stored and later events, and its history, are the target's", async () => {
     const a = (await ingest(dt.url, project.key, 'errors', { error_message: 'a', stack_trace: 'Error: a\n    at alpha (/app/src/a.ts:1:1)', user_id: 'u1' })).body
       .fingerprint as string;
@@ -137,7 +156,8 @@ describe('error groups: upgrade, merge, list and group page', () => {
       error_message: `Order ${1000 + i} not found`,
       stack_trace: `NotFoundError: Order ${1000 + i} not found\n    at loadOrder (/app/src/orders.ts:${10 + i}:3)`,
       user_id: `user-${i % 5}`,
-      context: { browser: i % 2 ? 'Firefox' : 'Chrome', user_agent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)', tenant: `t${i % 2}` },
+      ...(i % 3 === 0 ? { trace_id: `${(i + 10).toString(16).padStart(2, '0')}`.repeat(16) } : {}),
+      context: { browser: i % 2 ? 'Firefox' : 'Chrome', user_agent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)', tenant: `t${i % 2}`, request_id: `req-${i}` },
     });
     let fp = '';
     for (let i = 0; i < 12; i++) fp = (await ingest(dt.url, project.key, 'errors', report(i))).body.fingerprint as string;
@@ -167,6 +187,24 @@ describe('error groups: upgrade, merge, list and group page', () => {
     expect(tag('browser')).toEqual({ Chrome: 6, Firefox: 6 });
     expect(tag('os')).toEqual({ Windows: 12 });
     expect(tag('context.tenant')).toEqual({ t0: 6, t1: 6 });
+    // a tag whose every value is its own (a request id) is left out
+    expect(page.tags.map((t: any) => t.key)).not.toContain('context.request_id');
+    // the most affected users: user-0 and user-1 three times each (i = 0, 5, 10 and 1, 6, 11)
+    expect(
+      page.top_users
+        .slice(0, 2)
+        .map((u: any) => [u.user_id, u.count])
+        .sort(),
+    ).toEqual([
+      ['user-0', 3],
+      ['user-1', 3],
+    ]);
+    expect(page.top_users).toHaveLength(5);
+    // occurrences with a trace only
+    const traced = (await api('GET', `/errors?fingerprint=${fp}&from=${Date.parse(page.group.first_seen)}&has_trace=true`)).body.errors;
+    expect(traced).toHaveLength(4);
+    expect(traced.every((e: any) => e.trace_id !== '')).toBe(true);
+    expect((await api('GET', `/errors?fingerprint=${fp}&has_trace=maybe`)).status).toBe(400);
     expect(page.releases.map((r: any) => [r.release, r.count])).toEqual([
       ['2026.11.1', 4],
       ['2026.11.2', 4],

@@ -1,10 +1,10 @@
-import type { ErrorEvent } from '@devtrail/kinds';
+import { earlierList, type ErrorEvent } from '@devtrail/kinds';
 import type { GroupLookup } from '@devtrail/relational-store';
 
 // The group an error event joins, decided before it is produced so that the answer names it
 // (docs/fingerprint.md, "Upgrading" and "Merging groups"): a group merged by hand sends its
-// events to the group it was merged into; an event whose previous-rule fingerprint names a
-// group that rule made joins it, so a grouping change splits no group. Answers are cached per
+// events to the group it was merged into; an event whose earlier rules' fingerprints name a
+// group one of those rules made joins it (the nearest rule first), so a grouping change splits no group. Answers are cached per
 // (project, fingerprint, previous fingerprint) for a minute and dropped for a project when
 // it changes (a merge NOTIFYs the project's channel). If PostgreSQL cannot answer, the event
 // keeps its computed group: ingestion does not wait on the relational store for grouping.
@@ -37,7 +37,7 @@ export class GroupResolver {
       found = await this.lookup(
         projectId,
         open.map((e) => e.fingerprint),
-        open.map((e) => e.previous_fingerprint).filter((p) => p !== ''),
+        open.flatMap((e) => earlierList(e.previous_fingerprint)),
       );
     } catch (err) {
       this.onFailure(err);
@@ -66,6 +66,9 @@ const keyOf = (projectId: string, e: ErrorEvent) => `${projectId}|${e.fingerprin
 function joined(e: ErrorEvent, found: GroupLookup): string {
   const merged = found.merged.get(e.fingerprint);
   if (merged) return merged;
-  if (e.previous_fingerprint === '') return e.fingerprint;
-  return found.merged.get(e.previous_fingerprint) ?? (found.previous.has(e.previous_fingerprint) ? e.previous_fingerprint : e.fingerprint);
+  for (const earlier of earlierList(e.previous_fingerprint)) {
+    const into = found.merged.get(earlier) ?? (found.previous.has(earlier) ? earlier : undefined);
+    if (into) return into;
+  }
+  return e.fingerprint;
 }

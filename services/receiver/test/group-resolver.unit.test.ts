@@ -38,6 +38,20 @@ describe('the group an error event joins', () => {
     expect(s.calls).toHaveLength(1); // one lookup for the whole request
   });
 
+  it('tries the earlier rules nearest first: v2 groups, then v1 groups, then its own (rows of one fingerprint read alike)', async () => {
+    const s = standIn({ previous: new Set([fp('1'), fp('2')]), merged: new Map([[fp('4'), fp('c')]]) });
+    const r = new GroupResolver(s.lookup);
+    const events = [
+      event(fp('a'), `${fp('1')} ${fp('2')}`),
+      event(fp('b'), `${fp('3')} ${fp('2')}`),
+      event(fp('e'), `${fp('4')} ${fp('1')}`),
+      event(fp('f'), `${fp('5')} ${fp('6')}`),
+    ];
+    await r.resolve('p', events);
+    expect(events.map((e) => e.fingerprint)).toEqual([fp('1'), fp('2'), fp('c'), fp('f')]);
+    expect(s.calls[0].previous).toEqual([fp('1'), fp('2'), fp('3'), fp('2'), fp('4'), fp('1'), fp('5'), fp('6')]);
+  });
+
   it('answers again from its cache, per project, until the project changes', async () => {
     const s = standIn({ previous: new Set([fp('1')]) });
     const r = new GroupResolver(s.lookup);

@@ -16,7 +16,7 @@ export const ERROR_FIELDS = {
   trace_id: text,
   user_id: freeText,
   breadcrumbs: jsonList(z.object({ type: z.string(), message: z.string(), timestamp: z.string() })),
-  /** The previous grouping rule's fingerprint ('' when the client chose the group): an event joins a group made under that rule (docs/fingerprint.md#upgrading). */
+  /** The earlier grouping rules' fingerprints, space-separated, nearest first ('' when the client chose the group; one fingerprint in rows written before rule v3): an event joins a live group one of them names (docs/fingerprint.md#upgrading). */
   previous_fingerprint: added(text, ''),
 };
 

@@ -4,8 +4,10 @@ import { error } from './index.ts';
 // What a group's page answers beyond its counts (docs/dashboard.md, "An error group"): where
 // it happens (the top values of release, environment, service, browser, OS and of every
 // context key), since when (every release it was seen in, first and last), and how often
-// over time. Distinct event ids over the group's fingerprints (itself and the groups merged
-// into it), within the project's retention; every list bounded.
+// over time, and who met it most. Distinct event ids over the group's fingerprints (itself and
+// the groups merged into it), within the project's retention; every list bounded. A tag whose
+// values are all distinct (a request id: each value once) says nothing of where it happens and
+// is left out.
 
 export const TAG_VALUES = 10;
 export const CONTEXT_KEYS = 20;
@@ -101,7 +103,29 @@ export async function readGroupTags(store: ColumnStore, s: Scope): Promise<Group
     list.push({ value: contextValue(r.value), count: Number(r.n) });
   }
   for (const [key, values] of byKey) out.push({ key: `context.${key}`, values });
-  return out.filter((t) => t.values.length > 0);
+  return out.filter((t) => t.values.length > 0 && !allDistinct(t.values));
+}
+
+/** Two or more values, the most frequent seen once: every occurrence has its own value. */
+const allDistinct = (values: TagValue[]) => values.length >= 2 && values[0].count === 1;
+
+export const TOP_USERS = 10;
+
+export interface GroupUser {
+  user_id: string;
+  count: number;
+  last_seen: string;
+}
+
+/** The users who met the group most, with when each last did. */
+export async function readGroupUsers(store: ColumnStore, s: Scope): Promise<GroupUser[]> {
+  const rows = await store.query<{ user_id: string; n: string | number; ls: string }>(
+    `SELECT user_id, uniqExact(event_id) AS n, max(timestamp) AS ls
+       FROM ${error.name} WHERE ${WHERE} AND user_id != ''
+      GROUP BY user_id ORDER BY n DESC, ls DESC, user_id LIMIT ${TOP_USERS}`,
+    params(s),
+  );
+  return rows.map((r) => ({ user_id: r.user_id, count: Number(r.n), last_seen: fromChTime(r.ls) }));
 }
 
 /** Every release the group was seen in, oldest first seen first. */

@@ -177,6 +177,8 @@ export async function readErrors(
     /** The group's merged fingerprints too (membersOf). */
     fingerprints?: string[];
     traceId?: string;
+    /** Only occurrences reported with a trace id (the group page's "has trace"). */
+    hasTrace?: boolean;
     range?: Partial<TimeRange>;
     cursor?: string;
     limit?: number;
@@ -194,6 +196,7 @@ export async function readErrors(
         AND ${withinRetention(error.tableDef.ttlColumn)}
         ${members ? 'AND fingerprint IN {fps:Array(FixedString(64))}' : ''}
         ${f.traceId ? 'AND trace_id = {trace:String}' : ''}
+        ${f.hasTrace ? "AND trace_id != ''" : ''}
         ${cursor ? "AND (timestamp, event_id) < (toDateTime64({ctime:String}, 3, 'UTC'), toUUID({cid:String}))" : ''}
       ORDER BY timestamp DESC, event_id DESC
       LIMIT {limit:UInt32}`,

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { storeTimestamp } from '@devtrail/column-store/store-domain';
 import { id, jsonObject, sharedRequestFields } from '../request-fields.ts';
 import { severities, type ErrorEvent } from './event.ts';
-import { errorTypeOf } from './error-type.ts';
-import { fingerprint } from './fingerprint.ts';
-import { previousFingerprint } from './fingerprint-previous.ts';
+import { errorTypeOf } from './grouping/error-type.ts';
+import { fingerprint } from './grouping/fingerprint.ts';
+import { earlierFingerprints } from './grouping/fingerprint-v2.ts';
 
 // POST /ingest/errors: one error report (docs/api.md). The receiver fingerprints it
 // (fingerprint.ts) and stamps the receive time.
@@ -38,12 +38,13 @@ export const errorReportSchema = z.object({
 export type ErrorReport = z.infer<typeof errorReportSchema>;
 
 export function errorToEvent(e: ErrorReport, now: string): ErrorEvent {
+  const fp = fingerprint(e);
   return {
     service: e.service,
     environment: e.environment,
     release: e.release ?? '',
     timestamp: now,
-    fingerprint: fingerprint(e),
+    fingerprint: fp,
     error_type: errorTypeOf(e.stack_trace, e.error_message, e.context),
     error_message: e.error_message,
     stack_trace: e.stack_trace,
@@ -52,7 +53,7 @@ export function errorToEvent(e: ErrorReport, now: string): ErrorEvent {
     trace_id: e.trace_id ?? '',
     user_id: e.user_id ?? '',
     breadcrumbs: e.breadcrumbs ?? [],
-    // A group the client chose was never the previous rule's.
-    previous_fingerprint: e.fingerprint?.length ? '' : previousFingerprint(e),
+    // A group the client chose was never an earlier rule's.
+    previous_fingerprint: earlierFingerprints(e, fp),
   };
 }

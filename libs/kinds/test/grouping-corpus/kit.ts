@@ -1,5 +1,5 @@
 import { exceptionReport } from '../../src/error/otlp.ts';
-import type { FingerprintInput } from '../../src/error/fingerprint.ts';
+import type { FingerprintInput } from '../../src/error/grouping/fingerprint.ts';
 
 // The grouping corpus's tools: a seeded generator (the corpus is the same on every run),
 // the values real reports carry in their messages, the ways one error's report varies
@@ -7,12 +7,17 @@ import type { FingerprintInput } from '../../src/error/fingerprint.ts';
 
 export type Report = FingerprintInput;
 
+/** The classes of docs/fingerprint.md's cross-platform normalisations. */
+export type Variation = 'path' | 'address' | 'id' | 'code' | 'subclass' | 'wording';
+
 export interface Issue {
   /** The true issue: one bug at one place. */
   id: string;
   platform: 'node' | 'browser' | 'python' | 'java' | 'go' | 'ruby' | 'dotnet';
   /** Its messages carry ids or values: it must never be split by them. */
   idsInMessage?: boolean;
+  /** What varies between its reports that rule v2 split on (platforms-and-browsers.ts). */
+  varies?: Variation;
   /** How many reports of it the stream holds. */
   reports: number;
   make(r: Rng, i: number): Report;

@@ -51,7 +51,11 @@ export const logsQuery = rangeQuery.extend({
 });
 
 export const releaseHealthQuery = rangeQuery.extend({ environment: z.string().max(200).optional() });
-export const errorsQuery = rangeQuery.extend({ fingerprint: fingerprintHex.optional(), trace_id: z.string().max(MAX_ID_LENGTH).optional() });
+export const errorsQuery = rangeQuery.extend({
+  fingerprint: fingerprintHex.optional(),
+  trace_id: z.string().max(MAX_ID_LENGTH).optional(),
+  has_trace: z.enum(['true', 'false']).optional(),
+});
 export const tracesQuery = rangeQuery.extend({ operation: z.string().max(500).optional() });
 
 export const projectIdParam = z.object({ id: z.string().refine(isUuid, 'must be a project id (uuid)') });

@@ -4,8 +4,9 @@ import { PROJECT_ROUTES } from './projects.ts';
 import { ALERT_ROUTES } from './alerts.ts';
 import { DATA_ROUTES } from '../data/routes.ts';
 import { DELETION_ROUTES } from '../deletion/routes.ts';
-import { documentActOnErrors } from './act-on-errors-docs.ts';
+import { TRIAGE_ROUTES } from '../errors/triage-routes.ts';
 import { documentGroup } from '@devtrail/http/route';
+import { OWNERSHIP_ROUTES } from '../errors/ownership-routes.ts';
 import { READ_API } from './read-api.ts';
 import { SAVED_QUERY_ROUTES } from './saved-queries.ts';
 import { SOURCE_MAP_ROUTES } from '../source-maps/maps.ts';
@@ -17,7 +18,8 @@ export const DASHBOARD_API_DOCS: DocumentRoutes[] = [
   documentGroup(DATA_ROUTES),
   documentGroup(DELETION_ROUTES),
   ...[...READ_API, SAVED_QUERY_ROUTES].map(documentGroup),
-  documentActOnErrors,
+  documentGroup(TRIAGE_ROUTES),
+  documentGroup(OWNERSHIP_ROUTES),
   documentGroup(ALERT_ROUTES),
   documentGroup(SOURCE_MAP_ROUTES),
   documentGroup(UPLOAD_TOKEN_ROUTES),

@@ -1,5 +1,5 @@
 import type { RouteGroup } from '@devtrail/http/route';
-import { ERROR_ROUTES } from './errors.ts';
+import { ERROR_ROUTES } from '../errors/errors.ts';
 import { INGESTION_ROUTES } from './ingestion.ts';
 import { LLM_ROUTES } from './llm.ts';
 import { LOG_ROUTES } from './logs.ts';

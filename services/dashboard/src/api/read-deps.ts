@@ -2,7 +2,7 @@ import type { ColumnStore } from '@devtrail/column-store';
 import type { LlmPriceTable } from '@devtrail/config';
 import type { RetentionOf } from '../data/project-retention.ts';
 import type { ExportSlots } from './export-slots.ts';
-import type { MergesOf } from './group-merges.ts';
+import type { MergesOf } from '../errors/group-merges.ts';
 
 /** What the read API's routes (logs.ts, traces.ts, errors.ts, llm.ts, releases.ts, ingestion.ts) read with. */
 export interface ReadDeps {

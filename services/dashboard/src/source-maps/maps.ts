@@ -8,7 +8,7 @@ import { urlKey, type MapBudget, type MapPool } from '@devtrail/source-maps';
 import { projectOf } from '../api/access.ts';
 import { fingerprintParam } from '../api/api-schemas.ts';
 import { answers, OPERATOR, projectAnd, projectParams } from '../api/project-route.ts';
-import { symbolicatedQuery } from '../api/triage-schemas.ts';
+import { symbolicatedQuery } from '../errors/triage-schemas.ts';
 import type { RetentionOf } from '../data/project-retention.ts';
 import { sourceMapDelete, sourceMapFields, sourceMapList, sourceMapUpload } from './schemas.ts';
 import { budgetAnswer, symbolicate, type FailedMaps } from './symbolicate.ts';

@@ -2,7 +2,7 @@ import type { ColumnStore } from '@devtrail/column-store';
 import { httpError, notFound } from '@devtrail/http';
 import type { SourceMapsRepo } from '@devtrail/relational-store';
 import { MapBudgetError, parseStack, urlKey, type MapPool } from '@devtrail/source-maps';
-import { occurrenceOf } from '../api/triage-routes.ts';
+import { occurrenceOf } from '../errors/triage-routes.ts';
 
 // A group's stack at its original source (docs/source-maps.md): which stored map serves each
 // file, the bytes sent to the source-map worker only when it lacks them, and maps too dear for

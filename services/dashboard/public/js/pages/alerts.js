@@ -11,6 +11,7 @@ import { ErrorBox, Empty, Loading } from '../components/status.js';
 const TYPES = [
   ['new_group', 'A new error group'],
   ['regressed_group', 'A resolved group regresses'],
+  ['group_assigned', 'A group is assigned to someone'],
   ['event_count', 'More than N events in M minutes'],
   ['llm_cost', 'LLM cost over a budget'],
   ['no_events', 'No events of a kind for M minutes'],

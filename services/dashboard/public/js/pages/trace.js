@@ -51,7 +51,8 @@ const typing = (t) => t instanceof HTMLElement && (t.isContentEditable || ['INPU
 export function TracePage({ project, params }) {
   const { traceId } = params;
   const { data, error } = useData(() => loadTrace(project.id, traceId), `${project.id}|${traceId}`);
-  const [selected, setSelected] = useState(/** @type {string | null} */ (null));
+  // ?span= opens the trace at that span (an error's occurrence links to the span that failed).
+  const [selected, setSelected] = useState(/** @type {string | null} */ (new URLSearchParams(location.search).get('span')));
   const [collapsed, setCollapsed] = useState(/** @type {Set<string>} */ (new Set()));
   const [find, setFind] = useState('');
   const [showCritical, setShowCritical] = useState(true);

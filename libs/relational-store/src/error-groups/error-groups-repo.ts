@@ -1,6 +1,6 @@
-import type { RelationalStore } from './relational-store.ts';
+import type { RelationalStore } from '../relational-store.ts';
 import { addHistory, lockStates, saveState, type Actor } from './triage-repo.ts';
-import { PROJECT_CHANGED_CHANNEL } from './projects-repo.ts';
+import { PROJECT_CHANGED_CHANNEL } from '../projects-repo.ts';
 
 // Which group an error event joins (docs/fingerprint.md, "Upgrading" and "Merging groups"):
 // a group merged by hand into another sends its events there; an event whose previous-rule
@@ -109,6 +109,13 @@ export function errorGroupsRepo(store: RelationalStore) {
           lastRelease: lastFromSource ? from.lastRelease : to.lastRelease,
         });
         await tx.query('UPDATE error_group_history SET fingerprint = $3 WHERE project_id = $1 AND fingerprint = $2', [projectId, source, final]);
+        await tx.query('UPDATE error_group_comments SET fingerprint = $3 WHERE project_id = $1 AND fingerprint = $2', [projectId, source, final]);
+        // The target keeps its assignee; an unassigned target takes the merged group's.
+        await tx.query(
+          `UPDATE error_group_states t SET assignee_id = s.assignee_id FROM error_group_states s
+            WHERE t.project_id = $1 AND t.fingerprint = $3 AND t.assignee_id IS NULL AND s.project_id = $1 AND s.fingerprint = $2`,
+          [projectId, source, final],
+        );
         await tx.query('DELETE FROM error_group_states WHERE project_id = $1 AND fingerprint = $2', [projectId, source]);
         await addHistory(tx, projectId, final, actor, 'merge', to.status, to.status, { merged: source });
         // Every receiver drops what it remembers of the project's groups.

@@ -9,19 +9,20 @@ import {
   readGroupChart,
   readGroupReleases,
   readGroupTags,
+  readGroupUsers,
   severities,
   type ErrorGroup,
 } from '@devtrail/kinds';
 import { notFound } from '@devtrail/http';
 import { sameKeys } from '@devtrail/http/api-docs';
 import { route, type RouteGroup } from '@devtrail/http/route';
-import { projectOf } from './access.ts';
+import { projectOf } from '../api/access.ts';
 import { bucketsOf } from '@devtrail/column-store';
-import { apiTimeRange, errorsQuery, fingerprintParam, queryInt, rangeQuery } from './api-schemas.ts';
-import { errorGroupsQuery } from './explore-schemas.ts';
-import { answers, OPERATOR, PAGED_RANGE_NOTE, projectAnd, projectParams, RANGE_NOTE } from './project-route.ts';
-import type { ReadDeps } from './read-deps.ts';
-import { AXIS, axisOf, NEXT_CURSOR, SEARCH_NOTE } from './read-notes.ts';
+import { apiTimeRange, errorsQuery, fingerprintParam, queryInt, rangeQuery } from '../api/api-schemas.ts';
+import { errorGroupsQuery } from '../api/explore-schemas.ts';
+import { answers, OPERATOR, PAGED_RANGE_NOTE, projectAnd, projectParams, RANGE_NOTE } from '../api/project-route.ts';
+import type { ReadDeps } from '../api/read-deps.ts';
+import { AXIS, axisOf, NEXT_CURSOR, SEARCH_NOTE } from '../api/read-notes.ts';
 
 // Errors as they are read: occurrences, groups and one group's page (libs/kinds/src/error/).
 // Triage (states, merges, alerts) is the act-on-errors API beside it.
@@ -84,7 +85,7 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
       summary: 'Error occurrences, newest first, optionally of one group or one trace',
       description: PAGED_RANGE_NOTE,
       query: errorsQuery,
-      notes: { trace_id: 'Only occurrences reported with this trace id.' },
+      notes: { trace_id: 'Only occurrences reported with this trace id.', has_trace: 'true: only occurrences reported with a trace id.' },
       answers: answers(z.object({ errors: z.array(errorRecord), next_cursor: NEXT_CURSOR })),
       async handle(d, { projectId, query: q }) {
         const r = await readErrors(d.reads, {
@@ -93,6 +94,7 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
           // a group's occurrences include those of the groups merged into it
           fingerprints: q.fingerprint ? membersOf(q.fingerprint, await d.mergesOf(projectId)) : undefined,
           traceId: q.trace_id,
+          hasTrace: q.has_trace === 'true',
           range: apiTimeRange(q),
           cursor: q.cursor,
           limit: q.limit,
@@ -149,6 +151,9 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
             .object({ from: z.string().datetime(), step_ms: z.number().int(), counts: z.array(z.number().int()) })
             .openapi({ description: 'Distinct occurrences per step over the range (48 steps at most).' }),
           recent: z.array(errorRecord),
+          top_users: z
+            .array(z.object({ user_id: z.string(), count: z.number().int(), last_seen: z.string().datetime() }))
+            .openapi({ description: 'The 10 users with the most occurrences, with when each last met it.' }),
           next_cursor: NEXT_CURSOR.openapi({
             description: "For the next page of occurrences: GET /errors with this fingerprint, from the group's first_seen, and this cursor.",
           }),
@@ -163,13 +168,14 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
         const [group] = await readErrorGroups(d.reads, { projectId, retentionDays, fingerprint, merges, range: { fromMs: 0 } });
         if (!group) throw notFound('Error group');
         const scope = { projectId, retentionDays, fingerprints: membersOf(group.fingerprint, merges) };
-        const [recent, tags, releases, chart] = await Promise.all([
+        const [recent, tags, releases, chart, topUsers] = await Promise.all([
           readErrors(d.reads, { ...scope, range: { fromMs: Date.parse(group.first_seen) }, limit: 20 }),
           readGroupTags(d.reads, scope),
           readGroupReleases(d.reads, scope),
           readGroupChart(d.reads, { ...scope, range: { fromMs: q.from ?? Date.parse(group.first_seen), toMs: q.to } }),
+          readGroupUsers(d.reads, scope),
         ]);
-        return { group, merged: scope.fingerprints.slice(1), tags, releases, chart, recent: recent.errors, next_cursor: recent.nextCursor };
+        return { group, merged: scope.fingerprints.slice(1), tags, releases, chart, recent: recent.errors, top_users: topUsers, next_cursor: recent.nextCursor };
       },
     }),
     route({

@@ -1,4 +1,4 @@
-import type { RelationalStore, SqlExecutor } from './relational-store.ts';
+import type { RelationalStore, SqlExecutor } from '../relational-store.ts';
 
 // Error group triage (docs/alerts.md, "Triage"): each group's state, and every change of
 // it with who and when. People change states through the API; the alerts consumer creates

@@ -1,3 +1,8 @@
+// FROZEN: the message masks of grouping rule v2, as they were before the cross-platform
+// normalisations (message-mask.ts). The receiver still computes v2's fingerprint so that a
+// group v2 made keeps its events (docs/fingerprint.md, "Upgrading"); changing this file
+// would split those groups. v2's text, kept as it was:
+//
 // An error message with its parameters stripped: what stays is the sentence the code wrote,
 // so that one error reported with other ids, values or addresses is one group when the
 // report has no usable stack (docs/fingerprint.md, "Without a usable stack"). The order
@@ -5,7 +10,7 @@
 // digits. Each pattern is linear (no nested quantifiers over the same characters) and sees at
 // most MESSAGE_CHARS characters.
 
-export const MESSAGE_CHARS = 1000;
+const MESSAGE_CHARS = 1000;
 
 const MASKS: Array<[RegExp, string]> = [
   // URLs of any scheme, with their query (https://…?id=7, postgres://u@h:5432/db)
@@ -44,13 +49,13 @@ const BROWSER_WORDINGS: Array<[RegExp, string]> = [
 ];
 
 /** The message as one sentence across browsers' wordings, when it is one of theirs. */
-export function browserWording(message: string): string {
+function browserWording(message: string): string {
   for (const [re, to] of BROWSER_WORDINGS) if (re.test(message)) return message.replace(re, to);
   return message;
 }
 
 /** The message with ids, values, addresses, paths, times and quoted literals masked; whitespace collapsed. */
-export function stripMessage(message: string): string {
+export function stripMessageV2(message: string): string {
   let out = browserWording(message.trim().slice(0, MESSAGE_CHARS));
   for (const [re, token] of MASKS) out = out.replace(re, token);
   return out.replace(/\s+/g, ' ').trim();

@@ -3,9 +3,11 @@ import { useState } from 'preact/hooks';
 import { api, projectApi } from '../lib/api.js';
 import { useData } from '../lib/use-data.js';
 import { formatNumber, formatTime } from '../lib/format.js';
+import { OwnershipPanel } from './ownership-panel.js';
 
 // A group's triage (docs/alerts.md, "Triage"): its state, the actions on it, where it happens
-// (releases, environments) and every change with who and when.
+// (releases, environments), who owns it (ownership-panel.js) and its activity: every change
+// with who and when.
 
 export const STATUS_LABELS = {
   new: 'New',
@@ -65,6 +67,7 @@ export function TriagePanel({ projectId, fingerprint }) {
   return html`<section class="card" data-testid="triage">
     <h2>Triage: <span data-testid="group-state">${stateLabel(data.state)}</span></h2>
     <${TriageActions} projectId=${projectId} fingerprints=${[fingerprint]} onDone=${reload} release=${data.last_release} />
+    <${OwnershipPanel} projectId=${projectId} fingerprint=${fingerprint} triage=${data} onChange=${reload} />
     <div class="grid-2">
       <div>
         <h3>Releases <span class="muted small">first ${data.first_release || '—'}, last ${data.last_release || '—'}</span></h3>
@@ -73,12 +76,12 @@ export function TriagePanel({ projectId, fingerprint }) {
         <div class="table-wrap"><table class="table compact"><tbody>${data.by_environment.map((r) => html`<tr><td>${r.environment || '(none)'}</td><td class="num">${formatNumber(r.count)}</td></tr>`)}</tbody></table></div>
       </div>
       <div>
-        <h3>History</h3>
+        <h3>Activity</h3>
         <div class="table-wrap"><table class="table compact" data-testid="triage-history">
           <tbody>
             ${data.history.map(
               (h) =>
-                html`<tr><td class="nowrap mono">${formatTime(h.at)}</td><td>${h.action.replace(/_/g, ' ')}</td><td>${h.actor.name}</td><td class="muted">${h.from_status ?? ''} → ${h.to_status}</td></tr>`,
+                html`<tr data-action=${h.action}><td class="nowrap mono">${formatTime(h.at)}</td><td>${h.action.replace(/_/g, ' ')}${h.details?.assignee ? ` to ${h.details.assignee}` : ''}</td><td>${h.actor.name}</td><td class="muted">${h.from_status ?? ''} → ${h.to_status}</td></tr>`,
             )}
           </tbody>
         </table></div>

@@ -58,4 +58,4 @@ export const historyJson = (h: HistoryEntry) => ({
   details: h.details,
 });
 
-export type TriagedGroup = ErrorGroup & { state: GroupStateJson };
+export type TriagedGroup = ErrorGroup & { state: GroupStateJson; assignee: { id: string; name: string } | null };

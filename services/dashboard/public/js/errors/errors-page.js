@@ -9,7 +9,7 @@ import { Badge } from '../components/badges.js';
 import { Sparkline } from '../components/sparkline.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
-import { TriageActions, stateLabel } from '../components/triage-panel.js';
+import { TriageActions, stateLabel } from './triage-panel.js';
 import { useEffect, useState } from 'preact/hooks';
 import { FilterChips } from '../components/filter-chips.js';
 
@@ -55,6 +55,7 @@ async function loadGroups(projectId, query, status) {
     environment: query.get('environment') || undefined,
     q: query.get('q') || undefined,
     sort: query.get('sort') || undefined,
+    assigned: query.get('assigned') === 'me' ? 'me' : undefined,
   };
   const { groups } = await api(projectApi(projectId, '/error-groups/triage'), { query: { ...bounds, ...filters, limit: 200, status } });
   let activity = {};
@@ -70,7 +71,7 @@ async function loadGroups(projectId, query, status) {
 export function ErrorsPage({ project }) {
   const { query } = useLocation();
   const status = query.get('status') || 'unresolved';
-  const key = ['range', 'from', 'to', 'service', 'environment', 'q', 'sort'].map((k) => query.get(k)).join('|');
+  const key = ['range', 'from', 'to', 'service', 'environment', 'q', 'sort', 'assigned'].map((k) => query.get(k)).join('|');
   const { data, error, loading, reload } = useData(() => loadGroups(project.id, query, status), `${project.id}|${key}|${status}`);
   const rangeKey = ['range', 'from', 'to'].map((k) => query.get(k)).join('|');
   const services = useData(() => api(projectApi(project.id, '/error-services'), { query: boundsOf(rangeOf(query)) }), `${project.id}|services|${rangeKey}`);
@@ -132,6 +133,10 @@ export function ErrorsPage({ project }) {
           ${SORTS.map(([v, label]) => html`<option value=${v}>${label}</option>`)}
         </select>
       </label>
+      <label class="filter check">
+        <input type="checkbox" data-testid="assigned-to-me" checked=${query.get('assigned') === 'me'} onChange=${(e) => setQuery({ assigned: e.currentTarget.checked ? 'me' : null }, { replace: false })} />
+        Assigned to me
+      </label>
       <button class="btn btn-primary" type="submit">Search</button>
     </form>
     <div class="triage-bar">
@@ -147,7 +152,7 @@ export function ErrorsPage({ project }) {
         ? html`<${Empty}>${query.get('q') ? 'No errors match this search in this time range.' : 'No errors in this time range.'}</${Empty}>`
         : html`<div class="table-wrap"><table class="table" data-testid="error-groups">
           <thead>
-            <tr><th></th><th>Error</th><th>State</th><th>Activity</th><th class="num" title="In the range">Events</th><th class="num" title="Distinct users in the range">Users</th><th>First seen</th><th>Last seen</th><th>Severity</th><th>Service</th><th>Releases</th></tr>
+            <tr><th></th><th>Error</th><th>State</th><th>Activity</th><th class="num" title="In the range">Events</th><th class="num" title="Distinct users in the range">Users</th><th>First seen</th><th>Last seen</th><th>Severity</th><th>Service</th><th>Releases</th><th>Assignee</th></tr>
           </thead>
           <tbody>
             ${data.groups.map(
@@ -167,6 +172,7 @@ export function ErrorsPage({ project }) {
                 <td><${Badge} value=${g.max_severity} /></td>
                 <td>${g.latest.service}</td>
                 <td class="nowrap" data-testid="group-releases">${releaseSpan(g.state)}</td>
+                <td class="nowrap" data-testid="group-assignee">${g.assignee?.name ?? '—'}</td>
               </tr>`,
             )}
           </tbody>

@@ -1,14 +1,18 @@
 import { z } from 'zod';
 import { fingerprintHex } from '@devtrail/kinds';
 import { pgText } from '@devtrail/http';
-import { errorGroupsQuery } from './explore-schemas.ts';
+import { errorGroupsQuery } from '../api/explore-schemas.ts';
 
 // Request schemas of the triage routes (triage-routes.ts); the OpenAPI document is made from them.
 
 export const TRIAGE_FILTERS = ['all', 'unresolved', 'new', 'regressed', 'resolved', 'ignored'] as const;
 export const TRIAGE_ACTIONS = ['resolve', 'resolve_in_release', 'unresolve', 'ignore'] as const;
 
-export const triageListQuery = errorGroupsQuery.extend({ status: z.enum(TRIAGE_FILTERS).default('unresolved') });
+export const triageListQuery = errorGroupsQuery.extend({
+  status: z.enum(TRIAGE_FILTERS).default('unresolved'),
+  /** "me": only the groups assigned to the signed-in user (none for the operator token). */
+  assigned: z.enum(['me']).optional(),
+});
 
 export const triageBody = z
   .object({
