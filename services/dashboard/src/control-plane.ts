@@ -8,6 +8,7 @@ import { registerAdminRoutes } from './api/admin-routes.ts';
 import { registerReadRoutes } from './api/read-routes.ts';
 import { mergesLookup } from './api/group-merges.ts';
 import { registerExploreRoutes } from './api/explore-routes.ts';
+import { registerMetricRoutes } from './metrics/metrics-routes.ts';
 import { registerSavedQueryRoutes } from './api/saved-query-routes.ts';
 import { defaultPrices } from './api/llm-estimates.ts';
 import { registerDataRoutes } from './data/data-routes.ts';
@@ -88,6 +89,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     const retention = retentionLookup(adapters.relational, opts.defaultRetentionDays);
     registerReadRoutes(api, { reads, searches }, retention, opts.lagOf, opts.llmPrices, mergesLookup(adapters.relational));
     registerExploreRoutes(api, searches, retention, opts.llmPrices ?? defaultPrices());
+    registerMetricRoutes(api, reads, retention);
     registerSavedQueryRoutes(api, savedQueriesRepo(adapters.relational));
     registerTriageRoutes(api, reads, adapters.relational, retention);
     registerAlertRoutes(api, adapters.relational, { delivery: opts.delivery ?? deliveryOptionsOf(defaults().alerts), publicUrl: opts.publicUrl });

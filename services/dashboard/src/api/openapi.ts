@@ -6,9 +6,18 @@ import { documentDataApi } from '../data/data-docs.ts';
 import { documentActOnErrors } from './act-on-errors-docs.ts';
 import { documentExploreApi } from './explore-docs.ts';
 import { documentUploadTokens } from './upload-token-docs.ts';
+import { documentMetricsApi } from '../metrics/metrics-docs.ts';
 
 // The dashboard's route groups, documented beside their handlers, in the document's order.
-export const DASHBOARD_API_DOCS: DocumentRoutes[] = [documentAdminApi, documentDataApi, documentReadApi, documentExploreApi, documentActOnErrors, documentUploadTokens];
+export const DASHBOARD_API_DOCS: DocumentRoutes[] = [
+  documentAdminApi,
+  documentDataApi,
+  documentReadApi,
+  documentExploreApi,
+  documentMetricsApi,
+  documentActOnErrors,
+  documentUploadTokens,
+];
 
 let cached: Record<string, unknown> | undefined;
 
