@@ -5,7 +5,7 @@ import { parseArgs as parseNodeArgs } from 'node:util';
 import { createChdbStore } from '@devtrail/column-store/chdb';
 import { bucketsOf, migrateColumnStore, type ColumnStore, type TableDef } from '@devtrail/column-store';
 import { clampLimit } from '@devtrail/column-store';
-import { KINDS, logWhere, parseSearch, readLogFacets, readLogs, readLogVolume, type LogFilter } from '@devtrail/kinds';
+import { KINDS, LOG_SEARCH, logWhere, parseSearch, readLogFacets, readLogs, readLogVolume, type LogFilter } from '@devtrail/kinds';
 import { percentile } from './stats.ts';
 
 // `npm run bench:search -- [--rows 10000000] [--runs 20] [--data dir] [--reuse] [--only before|after]`
@@ -107,7 +107,7 @@ function cases(needle: { req: string }, sliced: boolean): Case[] {
     name: `search ${q}`,
     search: q,
     list: true,
-    run: (s) => read(s, { retentionDays: 30, projectId: PROJECT, range, search: parseSearch(q), limit: 100 }),
+    run: (s) => read(s, { retentionDays: 30, projectId: PROJECT, range, search: parseSearch(q, LOG_SEARCH), limit: 100 }),
   });
   return [
     list('deadlock'),
@@ -121,19 +121,19 @@ function cases(needle: { req: string }, sliced: boolean): Case[] {
     { name: 'histogram, 60 buckets', run: (s) => readLogVolume(s, { retentionDays: 30, projectId: PROJECT }, bucketsOf(range, 60)) },
     {
       name: 'histogram of user_id:u_1042',
-      run: (s) => readLogVolume(s, { retentionDays: 30, projectId: PROJECT, search: parseSearch('user_id:u_1042') }, bucketsOf(range, 60)),
+      run: (s) => readLogVolume(s, { retentionDays: 30, projectId: PROJECT, search: parseSearch('user_id:u_1042', LOG_SEARCH) }, bucketsOf(range, 60)),
     },
     { name: 'facets, no search', run: (s) => readLogFacets(s, { retentionDays: 30, projectId: PROJECT, range }) },
     {
       name: 'facets of level:error service:checkout',
-      run: (s) => readLogFacets(s, { retentionDays: 30, projectId: PROJECT, range, search: parseSearch('level:error service:checkout') }),
+      run: (s) => readLogFacets(s, { retentionDays: 30, projectId: PROJECT, range, search: parseSearch('level:error service:checkout', LOG_SEARCH) }),
     },
   ];
 }
 
 /** Granules the skip indexes leave to read, of all in the range, for a search (EXPLAIN indexes = 1). */
 async function granules(store: ColumnStore, q: string): Promise<string> {
-  const { where, params } = logWhere({ retentionDays: 30, projectId: PROJECT, range: { fromMs: 0, toMs: Date.now() + 60_000 }, search: parseSearch(q) });
+  const { where, params } = logWhere({ retentionDays: 30, projectId: PROJECT, range: { fromMs: 0, toMs: Date.now() + 60_000 }, search: parseSearch(q, LOG_SEARCH) });
   const rows = await store.query<{ explain: string }>(`EXPLAIN indexes = 1 SELECT event_id FROM logs WHERE ${where.join(' AND ')}`, params);
   const text = rows.map((r) => r.explain).join('\n');
   const all = [...text.matchAll(/Granules: (\d+)\/(\d+)/g)];

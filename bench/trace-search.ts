@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { createChdbStore } from '@devtrail/column-store/chdb';
 import { migrateColumnStore, type ColumnStore, type TableDef } from '@devtrail/column-store';
-import { KINDS, parseSpanSearch, readServiceMap, readSpanServices, searchTraces, type TraceSearch } from '@devtrail/kinds';
+import { KINDS, parseSearch, SPAN_SEARCH, readServiceMap, readSpanServices, searchTraces, type TraceSearch } from '@devtrail/kinds';
 import { percentile } from './stats.ts';
 
 // `npm run bench:traces -- [--rows 10000000] [--runs 10] [--data dir] [--reuse] [--only before|after] [--cases regex]`
@@ -117,7 +117,7 @@ function cases(now: number): Case[] {
   const base = { projectId: PROJECT, retentionDays: 30, range: day, limit: 200 } satisfies TraceSearch;
   const search = (q: string, more: Partial<TraceSearch> = {}): Case => ({
     name: `${q || 'no search'}${more.sort ? ` sort=${more.sort}` : ''}${more.service ? ` service=${more.service}` : ''}${more.range === hour ? ' (1 h)' : ''}`,
-    run: (s) => searchTraces(s, { ...base, search: parseSpanSearch(q), ...more }),
+    run: (s) => searchTraces(s, { ...base, search: parseSearch(q, SPAN_SEARCH), ...more }),
   });
   return [
     search(''),

@@ -40,7 +40,7 @@ export const STACK = [
   'libs/column-store/test/clickhouse-store.test.ts',
   'libs/consumer-kit/test/group-dead-letters.test.ts',
   'libs/consumer-kit/test/published-package.test.ts',
-  'libs/kinds/test/log-search-sql.test.ts',
+  'libs/kinds/test/search-sql.test.ts',
   'libs/message-log/test/kafka-log.test.ts',
   'libs/message-log/test/kafka-rebalance.test.ts',
   'libs/relational-store/test/pg-store.test.ts',
@@ -80,7 +80,7 @@ export const STACK = [
 export const FLOOR = [
   'test/floor/*.test.ts',
   'libs/column-store/test/clickhouse-store.test.ts',
-  'libs/kinds/test/log-search-sql.test.ts',
+  'libs/kinds/test/search-sql.test.ts',
   'test/retention-migration.test.ts',
   'test/clickhouse-schema.test.ts',
   'test/kind-fields.test.ts',

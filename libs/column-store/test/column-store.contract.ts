@@ -2,7 +2,7 @@ import { countLogs } from '../../../test/support/stored-counts.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucketsOf, ColumnStoreError, migrateColumnStore, perRowRetentionStep, type ColumnStore, type ReadLimits, type TableDef } from '@devtrail/column-store';
-import { parseSearch, readErrorActivity, readErrorGroups, readErrors, readLlmUsage, readLogs, readTrace } from '@devtrail/kinds';
+import { LOG_SEARCH, parseSearch, readErrorActivity, readErrorGroups, readErrors, readLlmUsage, readLogs, readTrace } from '@devtrail/kinds';
 import { toRow } from '../../../test/support/envelopes.ts';
 import { sampleEnvelopes } from './fixtures.ts';
 import { COLUMN, TIMESTAMP_EXTREMES } from '@devtrail/column-store/store-domain';
@@ -179,8 +179,8 @@ export function columnStoreContract(name: string, open: (reads: ReadLimits) => P
 
     it('filters and paginates with parameters, never SQL text', async () => {
       expect((await readLogs(store, { projectId: project, retentionDays: 30, levels: ['error'] })).logs).toHaveLength(2);
-      expect((await readLogs(store, { projectId: project, retentionDays: 30, search: parseSearch('"HELLO 3"') })).logs).toHaveLength(1);
-      expect((await readLogs(store, { projectId: project, retentionDays: 30, search: parseSearch(`"x' OR 1=1 --"`) })).logs).toHaveLength(0);
+      expect((await readLogs(store, { projectId: project, retentionDays: 30, search: parseSearch('"HELLO 3"', LOG_SEARCH) })).logs).toHaveLength(1);
+      expect((await readLogs(store, { projectId: project, retentionDays: 30, search: parseSearch(`"x' OR 1=1 --"`, LOG_SEARCH) })).logs).toHaveLength(0);
       expect((await readLogs(store, { projectId: "' OR ''='", retentionDays: 30 })).logs).toHaveLength(0);
       const p1 = await readLogs(store, { projectId: project, retentionDays: 30, limit: 2 });
       const p2 = await readLogs(store, { projectId: project, retentionDays: 30, limit: 2, cursor: p1.nextCursor! });

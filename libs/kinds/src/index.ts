@@ -35,8 +35,12 @@ export { readLogVolume, type LogVolume } from './log/volume.ts';
 export { readLogFacets, FACET_COLUMNS, METADATA_SAMPLE, type LogFacets, type FacetValue } from './log/facets.ts';
 export { readLogRanges, rangeEdges, rangesOf, rangeSearch, RANGE_BUCKETS, type LogRanges, type NumericRange } from './log/ranges.ts';
 export { readSurroundingLogs, type LogAnchor } from './log/surrounding.ts';
-export { LOG_SEARCH, parseSearch, printSearch, SearchSyntaxError, SEARCH_FIELDS, SEARCH_LIMITS, type SearchDialect, type SearchNode } from './log/search/syntax.ts';
-export { searchTerms } from './log/search/terms.ts';
+export { LOG_SEARCH } from './log/search.ts';
+export { parseSearch, printSearch, SearchSyntaxError, SEARCH_LIMITS, type SearchNode } from './search/syntax.ts';
+export { searchSql, type SearchSql } from './search/sql.ts';
+export { durationMs } from './search/check.ts';
+export type { SearchField, SearchMap } from './search/fields.ts';
+export { searchTerms } from './search/terms.ts';
 
 export { fingerprintHex, severities, type ErrorEvent } from './error/event.ts';
 export { breadcrumbSchema, clientFingerprintSchema, errorReportSchema, MAX_BREADCRUMBS, errorToEvent, type ErrorReport } from './error/request.ts';
@@ -57,7 +61,7 @@ export {
   type GroupSort,
   type Merges,
 } from './error/read.ts';
-export { errorSearchSql } from './error/search.ts';
+export { ERROR_SEARCH } from './error/search.ts';
 export { readGroupBreakdown, type GroupBreakdownRow } from './error/group-breakdown.ts';
 export { readGroupChart, readGroupReleases, readGroupTags, type GroupChart, type GroupRelease, type GroupTag } from './error/group-detail.ts';
 
@@ -66,7 +70,7 @@ export { spanSchema, spanToEvent, type SpanInput } from './span/request.ts';
 export { SPAN_KINDS } from './span/otlp.ts';
 export { readSpans, readTrace, type SpanRecord } from './span/read.ts';
 export { MAX_SERVICES, readSpanServices, searchTraces, TRACE_SORTS, type TraceSearch, type TraceSort, type TraceSummary } from './span/search.ts';
-export { durationMs, parseSpanSearch, SPAN_SEARCH, SPAN_SEARCH_FIELDS } from './span/search-dialect.ts';
+export { SPAN_SEARCH } from './span/search-fields.ts';
 export { MAX_EDGES, readServiceMap, type ServiceEdge } from './span/service-map.ts';
 export { ROOTS_TABLE } from './span/roots.ts';
 
@@ -86,7 +90,8 @@ export {
   type LlmCallSort,
   type LlmMetadataRow,
 } from './llm/calls.ts';
-export { llmSearch, type LlmCallFilter } from './llm/call-filter.ts';
+export type { LlmCallFilter } from './llm/call-filter.ts';
+export { LLM_SEARCH } from './llm/search.ts';
 export { readLlmSessions, type LlmSession } from './llm/sessions.ts';
 export { COST_SOURCES, MAX_PRICED_MODELS, type CostSource, type PriceOf } from './llm/cost.ts';
 export { capMessages, MAX_CONTENT_CHARS, MAX_MESSAGES, toMessages, type Message, type MessagePart } from './llm/messages.ts';
@@ -118,4 +123,4 @@ export {
   type MetricSeries,
   type MetricSeriesQuery,
 } from './metric/series.ts';
-export { METRIC_SEARCH, parseMetricSearch } from './metric/search.ts';
+export { METRIC_SEARCH } from './metric/search.ts';

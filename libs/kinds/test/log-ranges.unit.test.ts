@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rangeEdges, rangesOf, rangeSearch } from '../src/log/ranges.ts';
-import { parseSearch } from '../src/log/search/syntax.ts';
+import { parseSearch as parseWith } from '../src/search/syntax.ts';
+import { LOG_SEARCH } from '../src/log/search.ts';
+
+const parseSearch = (q: string) => parseWith(q, LOG_SEARCH);
 
 // A numeric metadata facet's ranges (log/ranges.ts): round edges inside the values' span, and
 // ranges that hold every number exactly once. Their counts over a real store are held to the

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChdbStore } from '@devtrail/column-store/chdb';
 import { migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
-import { KINDS, logWhere, parseSearch } from '@devtrail/kinds';
+import { KINDS, LOG_SEARCH, logWhere, parseSearch } from '@devtrail/kinds';
 import { UNHURRIED_READS } from '../../../test/support/unhurried-reads.ts';
 
 // The logs table's search indexes (log/index.ts): the migration adds them to a table made
@@ -40,7 +40,7 @@ describe('logs search indexes (chdb)', () => {
 
   /** [granules left to read, granules in the range] for a search. */
   async function granules(q: string): Promise<[number, number]> {
-    const { where, params } = logWhere({ retentionDays: 30, projectId: PROJECT, range: { fromMs: 0, toMs: Date.now() + 60_000 }, search: parseSearch(q) });
+    const { where, params } = logWhere({ retentionDays: 30, projectId: PROJECT, range: { fromMs: 0, toMs: Date.now() + 60_000 }, search: parseSearch(q, LOG_SEARCH) });
     const plan = (await store.query<{ explain: string }>(`EXPLAIN indexes = 1 SELECT event_id FROM logs WHERE ${where.join(' AND ')}`, params))
       .map((r) => r.explain)
       .join('\n');
@@ -62,7 +62,7 @@ describe('logs search indexes (chdb)', () => {
     const [left, total] = await granules('items');
     expect(left).toBe(total);
     // And the answers are right.
-    const { where, params } = logWhere({ retentionDays: 30, projectId: PROJECT, search: parseSearch('metadata.user_id:u_123456') });
+    const { where, params } = logWhere({ retentionDays: 30, projectId: PROJECT, search: parseSearch('metadata.user_id:u_123456', LOG_SEARCH) });
     expect(await store.query(`SELECT message FROM logs WHERE ${where.join(' AND ')}`, params)).toEqual([{ message: 'deadlock detected on orders' }]);
   });
 });

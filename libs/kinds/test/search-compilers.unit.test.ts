@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorSearchSql, llmSearch, parseSearch, parseSpanSearch, SearchSyntaxError } from '@devtrail/kinds';
-import { searchSql } from '../src/log/search/sql.ts';
-import { spanSearchSql } from '../src/span/search-dialect.ts';
+import { ERROR_SEARCH, LLM_SEARCH, LOG_SEARCH, parseSearch as parseWith, SearchSyntaxError, searchSql, SPAN_SEARCH } from '@devtrail/kinds';
 import { llmWhere } from '../src/llm/call-filter.ts';
 
 // Every search compiler with what a user may type that a plain object lookup or a float would
@@ -10,12 +8,15 @@ import { llmWhere } from '../src/llm/call-filter.ts';
 
 const PROTO_NAMES = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf'];
 
+const parseSearch = (q: string) => parseWith(q, LOG_SEARCH);
+const parseSpanSearch = (q: string) => parseWith(q, SPAN_SEARCH);
+
 const compilers = {
-  logs: (q: string) => searchSql(parseSearch(q)!),
-  errors: (q: string) => errorSearchSql(parseSearch(q)!),
-  spans: (q: string) => spanSearchSql(parseSpanSearch(q)!),
+  logs: (q: string) => searchSql(parseSearch(q)!, LOG_SEARCH),
+  errors: (q: string) => searchSql(parseWith(q, ERROR_SEARCH)!, ERROR_SEARCH),
+  spans: (q: string) => searchSql(parseSpanSearch(q)!, SPAN_SEARCH),
   llm: (q: string) => {
-    const { where, params } = llmWhere({ projectId: 'p', retentionDays: 30, search: llmSearch(parseSearch(q)!) }, { fromMs: 0, toMs: 1 });
+    const { where, params } = llmWhere({ projectId: 'p', retentionDays: 30, search: parseWith(q, LLM_SEARCH) }, { fromMs: 0, toMs: 1 });
     return { where: where.join(' AND '), params };
   },
 };
@@ -41,7 +42,7 @@ describe.each(Object.entries(compilers))('the %s search compiler', (_name, compi
 
 describe('comparisons past 2^53', () => {
   it('are refused with the reason, in every dialect', () => {
-    for (const parse of [parseSearch, parseSpanSearch])
+    for (const parse of [parseSearch, parseSpanSearch, (q: string) => parseWith(q, ERROR_SEARCH), (q: string) => parseWith(q, LLM_SEARCH)])
       for (const q of ['metadata.id:>12345678901234567890', 'metadata.n:<=-9007199254740993', 'metadata.n:>1e300']) {
         expect(() => parse(q)).toThrow(SearchSyntaxError);
         expect(() => parse(q)).toThrow(/compares numbers up to 2\^53 \(9007199254740991\) exactly/);
@@ -52,5 +53,14 @@ describe('comparisons past 2^53', () => {
   it('are taken up to 2^53', () => {
     const { params } = compilers.logs('metadata.n:>9007199254740991');
     expect(Object.values(params)).toContain(9007199254740991);
+  });
+});
+
+describe('a field of a kind’s map', () => {
+  it('is searchable by its one line: LLM calls by model (llm/search.ts)', () => {
+    const { where, params } = compilers.llm('model:gpt-4o* refund');
+    expect(where).toContain('model LIKE {lq0:String}');
+    expect(params.lq0).toBe('gpt-4o%');
+    expect(() => parseWith('model:>3', LLM_SEARCH)).toThrow('model cannot be compared with >: only metadata numbers can (at character 1)');
   });
 });

@@ -1,11 +1,10 @@
-import { jsonInner, metadataPaths } from '../src/log/search/sql.ts';
-import type { SearchNode } from '../src/log/search/syntax.ts';
-import { RESOURCE_KEY } from '../src/span/search-dialect.ts';
-import { at, compare, contains, metadataMatches, pattern } from './log-search-reference.ts';
+import { SPAN_SEARCH } from '../src/span/search-fields.ts';
+import type { SearchNode } from '../src/search/syntax.ts';
+import { matches } from './search-reference.ts';
 
-// The trace search as docs/dashboard.md states it, read in plain JavaScript: whether one span
-// matches a search, and which traces a search, a service and a status select, in which order.
-// The read-API test holds GET /traces to it.
+// The trace search as docs/dashboard.md states it, read in plain JavaScript: which traces a
+// search (one span matching it, search-reference.ts over the spans' map), a service and a status
+// select, in which order. The read-API test holds GET /traces to it.
 
 export interface ReferenceSpan {
   trace_id: string;
@@ -21,26 +20,7 @@ export interface ReferenceSpan {
   metadata: Record<string, unknown>;
 }
 
-export function spanMatches(node: SearchNode, s: ReferenceSpan): boolean {
-  switch (node.type) {
-    case 'and':
-      return node.children.every((c) => spanMatches(c, s));
-    case 'or':
-      return node.children.some((c) => spanMatches(c, s));
-    case 'not':
-      return !spanMatches(node.child, s);
-    case 'text':
-      return contains(s.operation, node.value, node.wildcard) || contains(JSON.stringify(s.metadata), jsonInner(node.value), node.wildcard);
-    case 'field': {
-      if (node.field === 'metadata') return metadataPaths(node.key!).some((p) => metadataMatches(at(s.metadata, p), node));
-      if (node.field === 'resource') return metadataPaths(node.key!).some((p) => metadataMatches(at(s.metadata, [RESOURCE_KEY, ...p]), node));
-      if (node.field === 'duration') return node.op === '=' ? s.duration_ms === Number(node.value) : compare(s.duration_ms, node.op as '>', Number(node.value));
-      const value = String(s[node.field as keyof ReferenceSpan]);
-      if (node.op === 'exists') return value !== '';
-      return node.wildcard ? pattern(node.value, true, true).test(value) : value === node.value;
-    }
-  }
-}
+export const spanMatches = (node: SearchNode, s: ReferenceSpan): boolean => matches(node, SPAN_SEARCH, s as unknown as Record<string, unknown>);
 
 export interface ReferenceQuery {
   fromMs: number;

@@ -5,11 +5,11 @@ import type { Adapters } from '@devtrail/runtime';
 import { deletionsRepo, mapFiles, projectsRepo, savedQueriesRepo, sourceMapsRepo, uploadTokensRepo } from '@devtrail/relational-store';
 import { operatorAuthenticator, requirePrincipal, type Authenticator } from './api/access.ts';
 import { registerAdminRoutes } from './api/admin-routes.ts';
-import { registerReadRoutes } from './api/read-routes.ts';
 import { mergesLookup } from './api/group-merges.ts';
-import { registerExploreRoutes } from './api/explore-routes.ts';
-import { registerMetricRoutes } from './metrics/metrics-routes.ts';
-import { registerSavedQueryRoutes } from './api/saved-query-routes.ts';
+import { serveGroup } from '@devtrail/http/route';
+import { READ_API } from './api/read-api.ts';
+import { SAVED_QUERY_ROUTES } from './api/saved-queries.ts';
+import { exportSlots } from './api/export-slots.ts';
 import { defaultPrices } from './api/llm-estimates.ts';
 import { registerDataRoutes } from './data/data-routes.ts';
 import { retentionLookup } from './data/project-retention.ts';
@@ -87,10 +87,17 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);
     registerDataRoutes(api, adapters.relational, opts.defaultRetentionDays);
     const retention = retentionLookup(adapters.relational, opts.defaultRetentionDays);
-    registerReadRoutes(api, { reads, searches }, retention, opts.lagOf, opts.llmPrices, mergesLookup(adapters.relational));
-    registerExploreRoutes(api, searches, retention, opts.llmPrices ?? defaultPrices());
-    registerMetricRoutes(api, reads, retention);
-    registerSavedQueryRoutes(api, savedQueriesRepo(adapters.relational));
+    const readDeps = {
+      reads,
+      searches,
+      retentionOf: retention,
+      lagOf: opts.lagOf,
+      prices: opts.llmPrices ?? defaultPrices(),
+      mergesOf: mergesLookup(adapters.relational),
+      exports: exportSlots(),
+    };
+    for (const group of READ_API) serveGroup(api, group, readDeps);
+    serveGroup(api, SAVED_QUERY_ROUTES, savedQueriesRepo(adapters.relational));
     registerTriageRoutes(api, reads, adapters.relational, retention);
     registerAlertRoutes(api, adapters.relational, { delivery: opts.delivery ?? deliveryOptionsOf(defaults().alerts), publicUrl: opts.publicUrl });
     registerSymbolication(api, reads, adapters.relational, retention, maps, files);

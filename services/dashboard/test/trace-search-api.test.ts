@@ -7,7 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, loadConfig } from '@devtrail/config';
 import { createHttpApp } from '@devtrail/http';
-import { KINDS, parseSpanSearch, printSearch, SPAN_SEARCH, type SearchNode } from '@devtrail/kinds';
+import { KINDS, parseSearch, printSearch, SPAN_SEARCH, type SearchNode } from '@devtrail/kinds';
+
+const parseSpanSearch = (q: string) => parseSearch(q, SPAN_SEARCH);
 import { embeddedAdapters } from '../../../test/support/embedded-adapters.ts';
 import { tracesMatching, type ReferenceSpan } from '../../../libs/kinds/test/span-search-reference.ts';
 import { registerControlPlane, registerDashboardUi } from '../src/index.ts';

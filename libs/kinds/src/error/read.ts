@@ -13,8 +13,9 @@ import {
 import type { RecordOf } from '../kind.ts';
 import type { ErrorEvent } from './event.ts';
 import { GROUPS_TABLE } from './groups.ts';
-import { errorSearchSql } from './search.ts';
-import type { SearchNode } from '../log/search/syntax.ts';
+import { ERROR_SEARCH } from './search.ts';
+import { searchSql } from '../search/sql.ts';
+import type { SearchNode } from '../search/syntax.ts';
 import { error } from './index.ts';
 
 const SEVERITY_NAMES = ['low', 'low', 'medium', 'high', 'critical'];
@@ -90,7 +91,7 @@ export async function readErrorGroups(
 ): Promise<ErrorGroup[]> {
   const range = rangeOrDefault(f.range);
   const g = groupExpr(f.merges);
-  const search = f.search ? errorSearchSql(f.search) : undefined;
+  const search = f.search ? searchSql(f.search, ERROR_SEARCH, 'es') : undefined;
   // Which groups: by the group each row is read as (a merged group's rows are its target's).
   const wanted = f.fingerprint ? [f.fingerprint] : f.fingerprints;
   const members = wanted?.flatMap((fp) => membersOf(fp, f.merges));

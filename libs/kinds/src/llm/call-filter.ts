@@ -1,13 +1,12 @@
 import { withinRetention, type TimeRange } from '@devtrail/column-store';
-import { searchSql } from '../log/search/sql.ts';
-import type { SearchNode } from '../log/search/syntax.ts';
+import { searchSql } from '../search/sql.ts';
+import type { SearchNode } from '../search/syntax.ts';
 import type { PriceOf } from './cost.ts';
 import { llm } from './index.ts';
+import { LLM_SEARCH } from './search.ts';
 
 // Which LLM calls a read takes (the explorer's filters, docs/api.md): the project, range and
-// retention; model, service; a metadata value and a search in the logs' syntax
-// (log/search/sql.ts: metadata is the same JSON text in both tables, and a call's input and
-// output are JSON text too); one session's calls.
+// retention; model, service; a metadata value and a search (search.ts); one session's calls.
 
 /** A top-level metadata key's value as text: a string as it is, another scalar as its JSON ('' when absent). */
 export const scalar = (key: string) => `if(JSONType(metadata, '${key}') = 'String', JSONExtractString(metadata, '${key}'), JSONExtractRaw(metadata, '${key}'))`;
@@ -25,31 +24,10 @@ export interface LlmCallFilter {
   service?: string;
   /** Calls whose metadata has this key with this value (a string, number, boolean or null as text). */
   metadata?: { key: string; value: string };
-  /** The logs' search syntax over the conversation and metadata (llmSearch). */
+  /** A parsed search over the conversation and metadata (search.ts). */
   search?: SearchNode | null;
   /** Calls of this session (SESSION_SQL). */
   session?: string;
-}
-
-/** Log fields the LLM search reads as metadata keys (the trace the call belongs to). */
-const AS_METADATA = new Set(['trace_id', 'span_id']);
-const LLM_COLUMNS = new Set(['service', 'environment', 'release', 'metadata', 'message']);
-
-/** A logs search as the LLM calls take it; throws (RangeError) naming a field calls do not have. */
-export function llmSearch(node: SearchNode): SearchNode {
-  switch (node.type) {
-    case 'and':
-    case 'or':
-      return { ...node, children: node.children.map(llmSearch) };
-    case 'not':
-      return { ...node, child: llmSearch(node.child) };
-    case 'text':
-      return node;
-    case 'field':
-      if (AS_METADATA.has(node.field)) return { ...node, field: 'metadata', key: node.field };
-      if (!LLM_COLUMNS.has(node.field) || (node.field === 'message' && node.op === 'exists')) throw new RangeError(`LLM calls cannot be searched by ${node.field}`);
-      return node;
-  }
 }
 
 /** The WHERE conditions and their parameters. */
@@ -70,12 +48,12 @@ export function llmWhere(f: LlmCallFilter, range: TimeRange) {
     params.service = f.service;
   }
   if (f.metadata) {
-    const s = searchSql({ type: 'field', field: 'metadata', key: f.metadata.key, op: '=', value: f.metadata.value, wildcard: false });
+    const s = searchSql({ type: 'field', field: 'metadata', key: f.metadata.key, op: '=', value: f.metadata.value, wildcard: false }, LLM_SEARCH);
     where.push(s.where);
     Object.assign(params, s.params);
   }
   if (f.search) {
-    const s = searchSql(llmSearch(f.search), 'lq', ['input', 'output']);
+    const s = searchSql(f.search, LLM_SEARCH, 'lq');
     where.push(s.where);
     Object.assign(params, s.params);
   }

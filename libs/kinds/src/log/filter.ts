@@ -1,7 +1,8 @@
 import { rangeOrDefault, withinRetention, type TimeRange } from '@devtrail/column-store';
 import { log } from './index.ts';
-import { searchSql } from './search/sql.ts';
-import type { SearchNode } from './search/syntax.ts';
+import { searchSql } from '../search/sql.ts';
+import type { SearchNode } from '../search/syntax.ts';
+import { LOG_SEARCH } from './search.ts';
 
 // The conditions every logs read shares (the list, the volume histogram, the facets): the
 // project, the time range, the project's retention, the fixed filters and the parsed search.
@@ -17,7 +18,7 @@ export interface LogFilter {
   environment?: string;
   release?: string;
   traceId?: string;
-  /** A parsed search (search/syntax.ts); null or absent: no search. */
+  /** A parsed search (search.ts); null or absent: no search. */
   search?: SearchNode | null;
 }
 
@@ -46,7 +47,7 @@ export function logWhere(f: LogFilter): LogWhere {
   if (f.release) add('release = {release:String}', 'release', f.release);
   if (f.traceId) add('trace_id = {trace:String}', 'trace', f.traceId);
   if (f.search) {
-    const s = searchSql(f.search);
+    const s = searchSql(f.search, LOG_SEARCH);
     where.push(s.where);
     Object.assign(params, s.params);
   }

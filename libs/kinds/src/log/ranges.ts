@@ -1,13 +1,14 @@
 import type { ColumnStore } from '@devtrail/column-store';
 import { logWhere, type LogFilter } from './filter.ts';
 import { log } from './index.ts';
-import { searchSql } from './search/sql.ts';
-import type { SearchNode } from './search/syntax.ts';
+import { searchSql } from '../search/sql.ts';
+import type { SearchNode } from '../search/syntax.ts';
+import { LOG_SEARCH } from './search.ts';
 
 // A numeric metadata key's facet as ranges (docs/dashboard.md, "Logs explorer"): the key's
 // smallest and largest number over every matching log split at round numbers, then each range
 // counted exactly with the very condition the search `metadata.<key>:>a metadata.<key>:<=b`
-// compiles to (search/sql.ts), so a range's count is the number of logs its click shows. The
+// compiles to (../search/sql.ts), so a range's count is the number of logs its click shows. The
 // first and last ranges are open-ended, so every number falls in one.
 
 export const RANGE_BUCKETS = { min: 2, max: 10, default: 5 } as const;
@@ -75,7 +76,7 @@ export async function readLogRanges(store: ColumnStore, f: LogFilter, key: strin
   if (n === 0 || bounds?.lo === null || bounds?.hi === null) return { key, min: null, max: null, ranges: [] };
   const [min, max] = [Number(bounds.lo), Number(bounds.hi)];
   const spans = rangesOf(rangeEdges(min, max, buckets, Number(bounds.ints) === n), max);
-  const counts = spans.map((r, i) => searchSql(rangeSearch(key, r), `r${i}_`));
+  const counts = spans.map((r, i) => searchSql(rangeSearch(key, r), LOG_SEARCH, `r${i}_`));
   const [row] = await store.query<Record<string, string | number>>(
     `SELECT ${counts.map((c, i) => `countIf(${c.where}) AS c${i}`).join(', ')} FROM ${log.name} FINAL WHERE ${filter}`,
     Object.assign({ ...params }, ...counts.map((c) => c.params)),

@@ -1,7 +1,8 @@
 import { parseJson, withinRetention, type ColumnStore, type TimeRange } from '@devtrail/column-store';
 import { metric } from './index.ts';
-import type { SearchNode } from '../log/search/syntax.ts';
-import { metricSearchSql, SEARCHED_JSON } from './search.ts';
+import type { SearchNode } from '../search/syntax.ts';
+import { searchSql } from '../search/sql.ts';
+import { METRIC_SEARCH } from './search.ts';
 import { deltasOf, type Delta, type PointRow } from './deltas.ts';
 import { explicitQuantile, exponentialQuantile, mergeExplicit, mergeExponential } from './histograms.ts';
 
@@ -82,18 +83,18 @@ export async function readMetricSeries(store: ColumnStore, q: MetricSeriesQuery)
     limit: MAX_SERIES_POINTS + 1,
   };
   const groups = q.groupBy.map((k, i) => groupExpr(k, i, params));
-  const search = q.filter ? metricSearchSql(q.filter) : null;
+  const search = q.filter ? searchSql(q.filter, METRIC_SEARCH, 'mq') : null;
   Object.assign(params, search?.params ?? {});
   const rows = await store.query<Row>(
     `SELECT toString(cityHash64(service, environment, release, scope, attributes, resource)) AS series, CAST([${groups.join(', ')}] AS Array(String)) AS g,
             type, temporality, monotonic, toUnixTimestamp64Milli(time) AS t, toUnixTimestamp64Milli(start_time) AS s,
             value, count, sum, min, max, bounds, bucket_counts, scale, zero_count, positive_offset, positive_counts, negative_offset, negative_counts,
             quantiles, quantile_values, exemplars
-       FROM (SELECT *, ${SEARCHED_JSON} AS metadata FROM ${metric.name} FINAL
-              WHERE project_id = {project:String} AND metric = {metric:String}
-                AND time >= fromUnixTimestamp64Milli({from:Int64}) AND time <= fromUnixTimestamp64Milli({to:Int64})
-                AND ${withinRetention(metric.tableDef.ttlColumn)})
-      ${search ? `WHERE ${search.where}` : ''}
+       FROM ${metric.name} FINAL
+      WHERE project_id = {project:String} AND metric = {metric:String}
+        AND time >= fromUnixTimestamp64Milli({from:Int64}) AND time <= fromUnixTimestamp64Milli({to:Int64})
+        AND ${withinRetention(metric.tableDef.ttlColumn)}
+        ${search ? `AND ${search.where}` : ''}
       ORDER BY series, t
       LIMIT {limit:UInt32}`,
     params,

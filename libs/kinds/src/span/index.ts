@@ -23,7 +23,7 @@ export const span = defineKind({
     indexes: [
       'idx_start start_time TYPE minmax GRANULARITY 1',
       'idx_operation operation TYPE set(1024) GRANULARITY 4',
-      // Trace search (search-dialect.ts), as the logs' search: substrings of the operation or
+      // Trace search (search-fields.ts), as the logs' search: substrings of the operation or
       // the attributes' JSON text by 4-grams, whole words (an attribute value with its quotes)
       // by tokens; the service picker's and the status' values; durations.
       'idx_service service TYPE set(256) GRANULARITY 4',

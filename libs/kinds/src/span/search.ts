@@ -1,12 +1,13 @@
 import { clampLimit, rangeOrDefault, withinRetention, type ColumnStore, type TimeRange } from '@devtrail/column-store';
-import type { SearchNode } from '../log/search/syntax.ts';
+import { searchSql } from '../search/sql.ts';
+import type { SearchNode } from '../search/syntax.ts';
 import { span } from './index.ts';
 import type { SpanRecord } from './read.ts';
-import { spanSearchSql } from './search-dialect.ts';
+import { SPAN_SEARCH } from './search-fields.ts';
 import { ROOTS_DEF, ROOTS_TABLE } from './roots.ts';
 
 // Trace search (docs/dashboard.md, "Trace search"): root spans started in the range whose
-// trace has a span matching the search (search-dialect.ts: any span, one span matching the
+// trace has a span matching the search (search-fields.ts: any span, one span matching the
 // whole search), a span of the service (any case) or environment, and the trace's status (error when any
 // span failed); by the root's operation part and duration too. Newest first or longest first,
 // ties broken by trace id so a page reads the same each time; each with its span count,
@@ -32,7 +33,7 @@ export interface TraceSearch {
   /** The project's retention of the kind: older rows are never returned (docs/data.md). */
   retentionDays: number;
   range?: Partial<TimeRange>;
-  /** A parsed trace search (search-dialect.ts); null or absent: no search. */
+  /** A parsed trace search (search-fields.ts); null or absent: no search. */
   search?: SearchNode | null;
   operation?: string;
   service?: string;
@@ -81,7 +82,7 @@ export async function searchTraces(store: ColumnStore, f: TraceSearch): Promise<
   if (f.status === 'error') where.push(tracesWith('status = {error:String}'));
   if (f.status === 'ok') where.push(`NOT ${tracesWith('status = {error:String}')}`);
   if (f.search) {
-    const s = spanSearchSql(f.search);
+    const s = searchSql(f.search, SPAN_SEARCH, 'ts');
     where.push(tracesWith(s.where));
     Object.assign(params, s.params);
   }

@@ -1,20 +1,9 @@
 import { z } from 'zod';
-import {
-  BREAKDOWN_SORTS,
-  CALL_SORTS,
-  GROUP_SORTS,
-  llmSearch,
-  MAX_EXPORT_LOGS,
-  MAX_ID_LENGTH,
-  RANGE_BUCKETS,
-  spanStatuses,
-  TRACE_SORTS,
-  type SearchNode,
-} from '@devtrail/kinds';
+import { BREAKDOWN_SORTS, CALL_SORTS, GROUP_SORTS, MAX_EXPORT_LOGS, MAX_ID_LENGTH, RANGE_BUCKETS, spanStatuses, TRACE_SORTS } from '@devtrail/kinds';
 import { EXPORT_FORMATS } from './log-export.ts';
 import { nameText, pgText } from '@devtrail/http';
 import { logsQuery, queryInt, rangeQuery } from './api-schemas.ts';
-import { searchParam, traceSearchParam } from './search-param.ts';
+import { errorSearchParam, llmSearchParam, searchParam, traceSearchParam } from './search-param.ts';
 
 // Request schemas of the explorer reads (explore-routes.ts) and saved searches
 // (saved-query-routes.ts), beside api-schemas.ts.
@@ -50,7 +39,7 @@ export const surroundingQuery = z.object({
 export const errorGroupsQuery = rangeQuery.extend({
   service: z.string().max(500).optional(),
   environment: z.string().max(500).optional(),
-  q: searchParam.optional(),
+  q: errorSearchParam.optional(),
   sort: z.enum(GROUP_SORTS).optional(),
 });
 
@@ -71,17 +60,6 @@ const metadataFilter = z
   .max(1000)
   .regex(/^[^:]+:/, 'key:value')
   .transform((s) => ({ key: s.slice(0, s.indexOf(':')), value: s.slice(s.indexOf(':') + 1) }));
-/** The logs search over LLM calls: a field calls do not have is a 400. */
-const llmSearchParam = searchParam.transform((node, ctx): SearchNode | null => {
-  if (!node) return node;
-  try {
-    return llmSearch(node);
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: `search: ${(err as Error).message}` });
-    return z.NEVER;
-  }
-});
-
 /** The filters every LLM calls read takes. */
 export const llmFiltersQuery = rangeQuery.extend({
   model: z.string().max(500).optional(),

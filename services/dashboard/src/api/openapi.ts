@@ -1,20 +1,18 @@
 import { devtrailOpenApi, type DocumentRoutes } from '@devtrail/http/api-docs';
 import { documentHealth } from '@devtrail/runtime';
 import { documentAdminApi } from './admin-docs.ts';
-import { documentReadApi } from './read-docs.ts';
 import { documentDataApi } from '../data/data-docs.ts';
 import { documentActOnErrors } from './act-on-errors-docs.ts';
-import { documentExploreApi } from './explore-docs.ts';
+import { documentGroup } from '@devtrail/http/route';
+import { READ_API } from './read-api.ts';
+import { SAVED_QUERY_ROUTES } from './saved-queries.ts';
 import { documentUploadTokens } from './upload-token-docs.ts';
-import { documentMetricsApi } from '../metrics/metrics-docs.ts';
 
 // The dashboard's route groups, documented beside their handlers, in the document's order.
 export const DASHBOARD_API_DOCS: DocumentRoutes[] = [
   documentAdminApi,
   documentDataApi,
-  documentReadApi,
-  documentExploreApi,
-  documentMetricsApi,
+  ...[...READ_API, SAVED_QUERY_ROUTES].map(documentGroup),
   documentActOnErrors,
   documentUploadTokens,
 ];

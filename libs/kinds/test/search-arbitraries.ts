@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { bareText, bareValue, SEARCH_FIELDS, type SearchNode } from '../src/log/search/syntax.ts';
-import { logLevels } from '../src/log/event.ts';
+import type { SearchMap } from '../src/search/fields.ts';
+import { bareText, bareValue, type SearchNode } from '../src/search/syntax.ts';
 
-// Generators of valid search trees (what the parser can produce) for the search syntax's
-// property tests: every field, operator and quoting case, with text full of the characters
-// the syntax gives a meaning to.
+// Generators of valid search trees (what the parser can produce from a kind's map) for the search
+// syntax's property tests: every field of the map, operator and quoting case, with text full of
+// the characters the syntax gives a meaning to.
 
 const SPECIAL = [' ', '"', '\\', '(', ')', ':', '-', '*', '%', '_', "'", '<', '>', '=', '.', '\t', '\n', 'é', 'É', '€', '😀', '{', '}', ','];
 const WORDS = ['OR', 'AND', 'NOT', 'or', 'level', 'metadata.', 'https://x', 'u_1042', 'Timeout', 'a'];
@@ -34,16 +34,19 @@ export interface Vocabulary {
   number: fc.Arbitrary<string>;
   /** Values of the exact fields (service, trace_id, ...). */
   exact: fc.Arbitrary<string>;
+  /** Durations in milliseconds as the parser answers them (a plain number). */
+  ms?: fc.Arbitrary<string>;
 }
 
-const exactFields = Object.keys(SEARCH_FIELDS).filter((f) => f !== 'level') as Array<Exclude<keyof typeof SEARCH_FIELDS, 'level'>>;
+const COMPARISONS = ['>', '>=', '<', '<='] as const;
+const MS = fc.constantFrom('0', '1', '200', '250', '600', '0.5', '1000', '2.25');
 
-/** Valid search trees over a vocabulary. */
-export function searchTreeOf(v: Vocabulary): fc.Arbitrary<SearchNode> {
+/** Valid search trees of a kind's map over a vocabulary. */
+export function searchTreeOf(map: SearchMap, v: Vocabulary): fc.Arbitrary<SearchNode> {
   const textNode: fc.Arbitrary<SearchNode> = fc.oneof(
     v.text.map((value) => ({ type: 'text' as const, value, wildcard: false })),
     wildFrom(v.text)
-      .filter(bareText)
+      .filter((t) => bareText(t, map))
       .map((value) => ({ type: 'text' as const, value, wildcard: true })),
   );
   const fieldValue = (text: fc.Arbitrary<string>) =>
@@ -54,22 +57,32 @@ export function searchTreeOf(v: Vocabulary): fc.Arbitrary<SearchNode> {
         .map((value) => ({ op: '=' as const, value, wildcard: true })),
       fc.constant({ op: 'exists' as const, value: '', wildcard: false }),
     );
-  const fieldNode: fc.Arbitrary<SearchNode> = fc.oneof(
-    fc.record({ level: fc.constantFrom(...logLevels), op: fc.constantFrom('=', '>', '>=', '<', '<=') }).map(({ level, op }) => ({
-      type: 'field' as const,
-      field: 'level' as const,
-      op: op as '=',
-      value: level,
-      wildcard: false,
-    })),
-    fc.record({ field: fc.constantFrom(...exactFields), v: fieldValue(v.exact) }).map(({ field, v: value }) => ({ type: 'field' as const, field, ...value })),
+  const named = (field: string) => (value: { op: string; value: string; wildcard: boolean }) => ({ type: 'field', field, ...value }) as SearchNode;
+  const ofField = Object.entries(map.fields).flatMap(([field, def]): fc.Arbitrary<SearchNode>[] => {
+    switch (def.match) {
+      case 'ordered':
+        return [fc.record({ value: fc.constantFrom(...def.values), op: fc.constantFrom('=', ...COMPARISONS), wildcard: fc.constant(false) }).map(named(field))];
+      case 'oneOf':
+        return [fc.record({ value: fc.constantFrom(...def.values), op: fc.constant('='), wildcard: fc.constant(false) }).map(named(field))];
+      case 'duration':
+        return [fc.record({ value: v.ms ?? MS, op: fc.constantFrom('=', ...COMPARISONS), wildcard: fc.constant(false) }).map(named(field))];
+      case 'key':
+        return []; // parsed as its keyed field's key
+      case 'absent':
+        return []; // refused by the parser
+      default:
+        return [fieldValue(def.match === 'text' ? v.text : v.exact).map(named(field))];
+    }
+  });
+  const ofKey = Object.values(map.keyed).map((k) =>
     fc
       .record({
         key: v.key,
-        v: fc.oneof(fieldValue(fc.oneof(v.text, v.number)), fc.record({ op: fc.constantFrom('>', '>=', '<', '<='), value: v.number, wildcard: fc.constant(false) })),
+        v: fc.oneof(fieldValue(fc.oneof(v.text, v.number)), fc.record({ op: fc.constantFrom(...COMPARISONS), value: v.number, wildcard: fc.constant(false) })),
       })
-      .map(({ key, v: value }) => ({ type: 'field' as const, field: 'metadata' as const, key, ...(value as { op: '='; value: string; wildcard: boolean }) })),
+      .map(({ key, v: value }) => ({ type: 'field' as const, field: k.name, key, ...(value as { op: '='; value: string; wildcard: boolean }) })),
   );
+  const fieldNode: fc.Arbitrary<SearchNode> = fc.oneof(...ofField, ...ofKey);
   return fc.letrec<{ node: SearchNode }>((tie) => ({
     node: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
@@ -82,8 +95,8 @@ export function searchTreeOf(v: Vocabulary): fc.Arbitrary<SearchNode> {
   })).node;
 }
 
-/** Valid search trees over any text. */
-export const searchTree = searchTreeOf({ text: anyText, key: KEYS, number: NUMBERS, exact: anyText });
+/** Valid search trees of a kind's map over any text. */
+export const searchTree = (map: SearchMap) => searchTreeOf(map, { text: anyText, key: KEYS, number: NUMBERS, exact: anyText });
 
 /** Any input a person could type, biased to the syntax's own characters. */
 export const anyInput = fc.oneof(

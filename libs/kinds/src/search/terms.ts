@@ -1,4 +1,4 @@
-import type { SearchNode } from './syntax.ts';
+import type { SearchNode } from './tree.ts';
 
 /** The text a search looks for in messages (its words and phrases, not negated), for the UI to highlight; wildcards split them. */
 export function searchTerms(node: SearchNode | null): string[] {

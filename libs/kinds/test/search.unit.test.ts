@@ -1,15 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseSearch, printSearch, SearchSyntaxError, SEARCH_LIMITS, type SearchNode } from '../src/log/search/syntax.ts';
-import { levelsFrom, searchSql } from '../src/log/search/sql.ts';
-import { anyInput, searchTree } from './log-search-arbitraries.ts';
+import { printSearch, SearchSyntaxError, SEARCH_LIMITS, type SearchNode } from '../src/search/syntax.ts';
+import { orderedFrom, searchSql } from '../src/search/sql.ts';
+import type { SearchMap } from '../src/search/fields.ts';
+import { ERROR_SEARCH, LLM_SEARCH, LOG_SEARCH, logLevels, parseSearch as parseWith, SPAN_SEARCH } from '../src/index.ts';
+import { anyInput, searchTree } from './search-arbitraries.ts';
 import { runs } from '../../../test/support/property.ts';
 
-// The logs explorer's search syntax (docs/dashboard.md): the parser and printer agree on
-// every tree, no input makes the parser fail other than with a readable SearchSyntaxError,
-// and the SQL of any search carries every typed value as a query parameter, never as text.
-// What the SQL selects is held to a reference reading of the syntax over chdb
-// (log-search-sql.test.ts).
+// The search syntax (docs/dashboard.md): the parser and printer agree on every tree of every
+// kind's map, no input makes the parser fail other than with a readable SearchSyntaxError, and
+// the SQL of any search carries every typed value as a query parameter, never as text. What the
+// SQL selects is held to a reference reading of the syntax over chdb (search-sql.test.ts).
+
+const MAPS: Record<string, SearchMap> = { logs: LOG_SEARCH, spans: SPAN_SEARCH, errors: ERROR_SEARCH, llm: LLM_SEARCH };
+/** The logs' search, whose examples docs/dashboard.md gives. */
+const parseSearch = (q: string) => parseWith(q, LOG_SEARCH);
+const levelsFrom = (level: string, op: '>' | '>=' | '<' | '<=') => orderedFrom(logLevels, level, op);
 
 const text = (value: string, wildcard = false): SearchNode => ({ type: 'text', value, wildcard });
 const field = (f: string, value: string, op = '=', extra: Record<string, unknown> = {}): SearchNode =>
@@ -77,14 +83,14 @@ describe('search syntax', () => {
     expect(parseSearch(Array.from({ length: 4 }, (_, i) => `a.b:*z${i}*`).join(' OR '))).not.toBeNull();
   });
 
-  it('prints every tree as text that parses back to the same tree', () => {
+  it.each(Object.entries(MAPS))('prints every tree of the %s map as text that parses back to the same tree', (_kind, map) => {
     fc.assert(
-      fc.property(searchTree, (tree) => {
-        const printed = printSearch(tree);
+      fc.property(searchTree(map), (tree) => {
+        const printed = printSearch(tree, map);
         fc.pre(printed.length <= SEARCH_LIMITS.length);
         let parsed: SearchNode | null;
         try {
-          parsed = parseSearch(printed);
+          parsed = parseWith(printed, map);
         } catch (err) {
           // A tree past the cost limits (metadata keys, wildcards) is refused, as it should be.
           fc.pre(!/more than \d+ (metadata keys|terms with a \* wildcard)/.test((err as Error).message));
@@ -92,7 +98,7 @@ describe('search syntax', () => {
         }
         expect(parsed).toEqual(tree);
       }),
-      { numRuns: runs(3000) },
+      { numRuns: runs(1500) },
     );
   });
 
@@ -107,7 +113,7 @@ describe('search syntax', () => {
           expect((err as SearchSyntaxError).position).toBeGreaterThanOrEqual(0);
           return;
         }
-        expect(parseSearch(printSearch(tree))).toEqual(tree);
+        expect(parseSearch(printSearch(tree, LOG_SEARCH))).toEqual(tree);
       }),
       { numRuns: runs(5000) },
     );
@@ -118,17 +124,17 @@ describe('search SQL', () => {
   // Literals the compiler itself writes (JSON type names); anything else quoted would be input.
   const OWN_LITERALS = new Set(["'String'", "'Int64'", "'UInt64'", "'Double'", "'Bool'", "'Null'"]);
 
-  it('carries every typed value as a parameter: the SQL text holds only its own words', () => {
+  it.each(Object.entries(MAPS))('carries every typed value of a %s search as a parameter: the SQL text holds only its own words', (_kind, map) => {
     fc.assert(
-      fc.property(searchTree, (tree) => {
-        const { where, params } = searchSql(tree);
+      fc.property(searchTree(map), (tree) => {
+        const { where, params } = searchSql(tree, map);
         const placeholders = [...where.matchAll(/\{(sq\d+):(String|Float64|UInt8|Array\(String\))\}/g)].map((m) => m[1]);
         expect(new Set(placeholders)).toEqual(new Set(Object.keys(params)));
         const bare = where.replace(/\{sq\d+:(String|Float64|UInt8|Array\(String\))\}/g, '?');
         for (const literal of bare.match(/'[^']*'/g) ?? []) expect(OWN_LITERALS).toContain(literal);
         expect(bare.replace(/'[^']*'/g, '')).toMatch(/^[A-Za-z0-9_(),?<>=! ]*$/);
       }),
-      { numRuns: runs(3000) },
+      { numRuns: runs(1500) },
     );
   });
 

@@ -1,0 +1,27 @@
+import { z, type ZodTypeAny } from 'zod';
+import { json, type ApiDocs, type ResponseConfig } from '@devtrail/http/api-docs';
+import '@devtrail/http/route';
+import { apiAnswers } from './access-docs.ts';
+import { projectIdParam } from './api-schemas.ts';
+
+// What the routes under /api/projects/:id share (each resource's file declares its routes with
+// them, libs/http route.ts): who may call them, the :id, and the answers besides the 200.
+
+/** The security requirement the document shows for the admin and read APIs (access.ts checks it). */
+export const OPERATOR = [{ operatorToken: [] }];
+
+/** The :id of a project route, as validated and documented. */
+export const projectParams = z.object({ id: projectIdParam.shape.id.openapi({ format: 'uuid', description: 'Project id.' }) });
+/** The project's :id and a route's own path parameters. */
+export const projectAnd = <T extends z.ZodRawShape>(more: z.ZodObject<T>) => projectParams.merge(more);
+
+export const RANGE_NOTE = 'from/to: ISO 8601 with offset, or epoch milliseconds. Default range: the 24 hours before `to` (default now + 60 s).';
+export const PAGED_RANGE_NOTE = `${RANGE_NOTE} limit: 1..1000, default 100.`;
+
+/** A project route's answers: `status` with `ok` (none: "Done"), the shared 400/401/404/503, then `more`. */
+export const answers =
+  (ok?: ZodTypeAny, more?: (docs: ApiDocs) => Record<string, ResponseConfig>, status = 200) =>
+  (docs: ApiDocs): Record<string, ResponseConfig> => {
+    const { errors, projectNotFound } = apiAnswers(docs);
+    return { [status]: ok ? { description: 'OK', ...json(ok) } : { description: 'Done' }, ...errors(projectNotFound), ...more?.(docs) };
+  };
