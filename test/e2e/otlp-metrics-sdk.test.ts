@@ -123,6 +123,9 @@ describe.each(['protobuf', 'json'] as const)('OpenTelemetry SDK metrics over OTL
     const rates = await values(m('orders.placed'), 'rate', by);
     expect(rates['/pay']).toBeCloseTo(9 / step, 10);
     expect(rates['/cart']).toBeCloseTo(2 / step, 10);
+    // A filter in the search syntax: an attribute key, and NOT.
+    expect(await values(m('orders.placed'), 'increase', { group_by: 'route', filter: `${filter} route:/pay` })).toEqual({ '/pay': 9 });
+    expect(await values(m('orders.placed'), 'increase', { filter: `${filter} -attributes.route:/pay` })).toEqual({ '*': 2 });
     // The latest cumulative value of each series: after the reset, /pay counts 1.
     expect(await values(m('orders.placed'), 'sum', by)).toEqual({ '/pay': 1, '/cart': 2 });
   });
