@@ -187,7 +187,7 @@ describe('POST /v1/metrics: refusals', () => {
     expect(res.statusCode).toBe(200);
     const answer = metricsResponse(res.rawPayload);
     expect(answer.partialSuccess.rejectedDataPoints).toBe(4);
-    expect(answer.partialSuccess.errorMessage).toMatch(/partial\.bad-sum.*temporality delta or cumulative/);
+    expect(answer.partialSuccess.errorMessage).toContain('metric "partial.bad-sum" point 0: temporality: A sum needs temporality delta or cumulative');
     expect(answer.partialSuccess.errorMessage).toMatch(/partial\.bad-hist.*bucket_counts has one more entry than bounds/);
     expect(answer.partialSuccess.errorMessage).toMatch(/partial\.empty.*no data/);
     expect(answer.partialSuccess.errorMessage).toMatch(/partial\.no-time.*time/);
@@ -235,5 +235,76 @@ describe('POST /v1/metrics: refusals', () => {
     });
     expect(res.statusCode).toBe(401);
     expect(await points('nokey')).toHaveLength(0);
+  });
+});
+
+describe("docs/api.md's metrics examples", () => {
+  it('POST /ingest/metrics: a gauge, a counter and a histogram', async () => {
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/ingest/metrics',
+      headers: { authorization: `Bearer ${h.project.key}`, 'content-type': 'application/json' },
+      payload: {
+        service: 'api',
+        metrics: [
+          { metric: 'doc.queue.depth', type: 'gauge', time: '2025-06-01T10:00:00Z', value: 3, attributes: { queue: 'mail' } },
+          {
+            metric: 'doc.http.requests',
+            type: 'sum',
+            temporality: 'cumulative',
+            monotonic: true,
+            start_time: '2025-06-01T09:00:00Z',
+            time: '2025-06-01T10:00:00Z',
+            value: 1042,
+            attributes: { route: '/pay' },
+          },
+          {
+            metric: 'doc.http.duration',
+            type: 'histogram',
+            temporality: 'delta',
+            unit: 'ms',
+            time: '2025-06-01T10:00:00Z',
+            bounds: [10, 100, 1000],
+            bucket_counts: [1, 2, 1, 0],
+            sum: 605,
+            min: 5,
+            max: 500,
+          },
+        ],
+      },
+    });
+    expect(res.json()).toEqual({ ok: true, count: 3 });
+    expect(await points('doc.http.duration')).toEqual([expect.objectContaining({ count: 4, start_time: '1970-01-01T00:00:00.000Z', time: '2025-06-01T10:00:00.000Z' })]);
+  });
+
+  it('POST /v1/metrics: a sum without temporality is refused alone', async () => {
+    const res = await postJson({
+      resourceMetrics: [
+        {
+          scopeMetrics: [
+            {
+              metrics: [
+                { name: 'queue.depth', gauge: { dataPoints: [{ timeUnixNano: '1748772000000000000', asDouble: 3 }] } },
+                { name: 'http.requests', sum: { dataPoints: [{ timeUnixNano: '1748772000000000000', asInt: '5' }] } },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    expect(res.json()).toEqual({
+      partialSuccess: { rejectedDataPoints: '1', errorMessage: 'metric "http.requests" point 0: temporality: A sum needs temporality delta or cumulative' },
+    });
+  });
+
+  it('a histogram whose buckets do not fit its bounds is a 400 on the native route', async () => {
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/ingest/metrics',
+      headers: { authorization: `Bearer ${h.project.key}`, 'content-type': 'application/json' },
+      payload: { metrics: [{ metric: 'doc.bad', type: 'histogram', temporality: 'delta', time: '2025-06-01T10:00:00Z', bounds: [1], bucket_counts: [1] }] },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(JSON.stringify(res.json())).toContain('bucket_counts has one more entry than bounds');
   });
 });

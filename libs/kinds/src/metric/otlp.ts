@@ -15,7 +15,7 @@ import type { OtlpPart, OtlpUnit } from '../kind.ts';
 import type { metricPointSchema } from './request.ts';
 import type { MetricType } from './event.ts';
 
-// OTLP metrics -> native data points (POST /ingest/metrics), one unit per point, so a point the
+// OTLP metrics -> native data points (POST /ingest/metrics), one body per metric; a point the
 // native schema refuses is refused alone (partial success). Field by field in docs/otlp.md
 // ("Metrics").
 
@@ -135,13 +135,14 @@ export const metricsFromOtlp: OtlpPart<MetricsRequest> = {
             rejected.push(`metric ${name}: no data (gauge, sum, histogram, exponential histogram or summary)`);
             continue;
           }
-          points.forEach((point, i) => {
+          if (points.length === 0) continue;
+          for (const point of points) {
             if (rest) point.resource = rest;
             if (sm.scope?.name) point.scope = sm.scope.name;
             if (sm.scope?.version) point.scope_version = sm.scope.version;
-            const body = { service: shared.service, environment: shared.environment, release: shared.release, metrics: [point] };
-            units.push({ body, label: `metric ${name} point ${i}` });
-          });
+          }
+          // One body per metric: a point the schema refuses is found and refused alone (the kind's split), named by its index.
+          units.push({ body: { service: shared.service, environment: shared.environment, release: shared.release, metrics: points }, label: `metric ${name} point` });
         }
     }
     return { units, rejected };

@@ -63,6 +63,7 @@ const HISTOGRAMS = new Set(['histogram', 'exponential_histogram']);
 
 function check(type: string, a: MetricAggregation): void {
   if ((a === 'rate' || a === 'increase') && !RATE_KINDS.has(type)) throw new MetricQueryError(`${a} needs a sum or a histogram; this metric is a ${type}`);
+  if ((a === 'min' || a === 'max') && type === 'summary') throw new MetricQueryError(`${a} needs a gauge, a sum or a histogram; this metric is a summary`);
   if (a.startsWith('p') && !HISTOGRAMS.has(type) && type !== 'summary') throw new MetricQueryError(`${a} needs a histogram or a summary; this metric is a ${type}`);
 }
 
