@@ -72,7 +72,7 @@ export function MetricsPage({ project }) {
     () =>
       metricName
         ? api(projectApi(project.id, '/metrics/series'), {
-            query: { ...bounds, metric: metricName, aggregation, group_by: groupBy || undefined, filter: filter || undefined },
+            query: { ...bounds, metric: metricName, aggregation, step: stepOf(bounds), group_by: groupBy || undefined, filter: filter || undefined },
           })
         : Promise.resolve(null),
     `${project.id}|series|${rangeKey}|${metricName}|${aggregation}|${groupBy}|${filter}`,
