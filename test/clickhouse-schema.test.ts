@@ -4,8 +4,8 @@ import { loadConfig } from '@devtrail/config';
 import { createClickHouseStore, ensureClickHouseDatabase, migrateColumnStore, type ColumnStore } from '@devtrail/column-store';
 import { KIND_TABLES } from '@devtrail/kinds';
 import { clickhouseSchema, SINGLE_SERVER_ONLY } from '../services/admin-cli/src/clickhouse-schema.ts';
-import { planDeletion } from '../services/dashboard/src/data/deletion-plan.ts';
-import { deleteSql, mutationsSql } from '../services/dashboard/src/data/deletion-worker.ts';
+import { planDeletion } from '../services/dashboard/src/deletion/plan.ts';
+import { deleteSql, mutationsSql } from '../services/dashboard/src/deletion/worker.ts';
 import { runCli } from './support/processes.ts';
 import { NO_STACK_REASON, STACK, stackUp } from './support/stack.ts';
 

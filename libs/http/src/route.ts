@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { z, type AnyZodObject, type ZodTypeAny } from 'zod';
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { describeFields, json, openApiPath, type ApiDocs, type DocumentRoutes, type ResponseConfig } from './api-docs.ts';
@@ -15,6 +15,8 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Out<T> = T extends ZodTypeAny ? z.output<T> : undefined;
 
 export interface RouteInput<P, Q, B> {
+  /** The project the route is about, when its group names one (RouteGroup.projectOf); '' otherwise. */
+  projectId: string;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
@@ -26,11 +28,15 @@ export interface RouteSpec<D, P extends AnyZodObject | undefined, Q extends AnyZ
   path: string;
   summary: string;
   description?: string;
-  /** Who may call it, as the document's security requirements (the group's onRequest hook checks it). */
-  security: Record<string, string[]>[];
+  /** Who may call it, as the document's security requirements (the serving scope's onRequest hook checks it); the group's by default. */
+  security?: Record<string, string[]>[];
   params?: P;
   query?: Q;
   body?: B;
+  /** 'bytes': the handler takes the body as it came (a source map, which a worker parses); `body` documents it. */
+  bodyAs?: 'bytes';
+  /** Fastify's options of the route (a body limit, a hook), from the group's dependencies. */
+  options?(deps: D): RouteShorthandOptions;
   /** The document's words on some query or body fields; validation is unchanged. */
   notes?: Record<string, string>;
   /** The answers, from the document's shared parts (the 400, 401, 404 and 503 bodies). */
@@ -50,22 +56,34 @@ export interface RouteGroup<D> {
   /** The document's tag. */
   name: string;
   description: string;
+  /** Who may call its routes, unless a route says otherwise. */
+  security: Record<string, string[]>[];
+  /** The path parameters of a route that declares none (a project's :id). */
+  params?: AnyZodObject;
+  /** The project a request is about, once the caller may see it (else it throws the 404): before the input is read. */
+  projectOf?(request: FastifyRequest): Promise<string>;
   routes: Route<D>[];
 }
 
-/** Serves every route of a group on `app` (whose hooks authenticate the caller). */
-export function serveGroup<D>(app: FastifyInstance, group: RouteGroup<D>, deps: D): void {
-  for (const r of group.routes) {
+/** Whether a route admits a project's upload token (its security names it): served in the scope that authenticates those. */
+export const admitsUploadTokens = <D>(r: Route<D>) => (r.security ?? []).some((s) => 'uploadToken' in s);
+
+/** Serves the routes of a group (those `only` keeps) on `app`, whose hooks authenticate the caller. */
+export function serveGroup<D>(app: FastifyInstance, group: RouteGroup<D>, deps: D, only: (r: Route<D>) => boolean = () => true): void {
+  for (const r of group.routes.filter(only)) {
+    const params = r.params ?? group.params;
     app.route({
+      ...r.options?.(deps),
       method: r.method.toUpperCase() as Uppercase<Method>,
       url: r.path,
-      handler: (request, reply) =>
+      handler: async (request, reply) =>
         r.handle(
           deps,
           {
-            params: r.params ? r.params.parse(request.params) : undefined,
+            projectId: group.projectOf ? await group.projectOf(request) : '',
+            params: params ? params.parse(request.params) : undefined,
             query: r.query ? r.query.parse(request.query) : undefined,
-            body: r.body ? r.body.parse(request.body) : undefined,
+            body: r.body && r.bodyAs !== 'bytes' ? r.body.parse(request.body) : undefined,
           },
           request,
           reply,
@@ -83,21 +101,23 @@ const noted = <T extends ZodTypeAny>(schema: T, notes: Record<string, string> | 
 /** The group as one tag of the OpenAPI document, each route a path of it. */
 export function documentGroup(group: RouteGroup<never>): DocumentRoutes {
   return (docs) => {
-    for (const r of group.routes)
+    for (const r of group.routes) {
+      const params = r.params ?? group.params;
       docs.registry.registerPath({
         method: r.method,
         path: openApiPath(r.path),
         tags: [group.name],
         summary: r.summary,
         description: r.description,
-        security: r.security,
+        security: r.security ?? group.security,
         request: {
-          ...(r.params ? { params: r.params } : {}),
+          ...(params ? { params } : {}),
           ...(r.query ? { query: noted(r.query, r.notes) } : {}),
           ...(r.body ? { body: { required: true, ...json(noted(r.body, r.notes)) } } : {}),
         },
         responses: r.answers(docs),
       });
+    }
     return { name: group.name, description: group.description };
   };
 }

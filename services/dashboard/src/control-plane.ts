@@ -4,22 +4,24 @@ import { loadConfig, type LlmPriceTable, type Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
 import { deletionsRepo, mapFiles, projectsRepo, savedQueriesRepo, sourceMapsRepo, uploadTokensRepo } from '@devtrail/relational-store';
 import { operatorAuthenticator, requirePrincipal, type Authenticator } from './api/access.ts';
-import { registerAdminRoutes } from './api/admin-routes.ts';
+import { PROJECT_ROUTES } from './api/projects.ts';
 import { mergesLookup } from './api/group-merges.ts';
-import { serveGroup } from '@devtrail/http/route';
+import { admitsUploadTokens, serveGroup } from '@devtrail/http/route';
 import { READ_API } from './api/read-api.ts';
 import { SAVED_QUERY_ROUTES } from './api/saved-queries.ts';
 import { exportSlots } from './api/export-slots.ts';
 import { defaultPrices } from './api/llm-estimates.ts';
-import { registerDataRoutes } from './data/data-routes.ts';
+import { DATA_ROUTES } from './data/routes.ts';
+import { DELETION_ROUTES } from './deletion/routes.ts';
 import { retentionLookup } from './data/project-retention.ts';
-import { startDeletionWorker } from './data/deletion-worker.ts';
-import { deletionPublisher } from './data/deletion-publisher.ts';
+import { startDeletionWorker } from './deletion/worker.ts';
+import { deletionPublisher } from './deletion/publisher.ts';
 import { registerTriageRoutes } from './api/triage-routes.ts';
-import { registerAlertRoutes } from './api/alert-routes.ts';
-import { registerSourceMapUploads, registerSymbolication, type SourceMapLimits } from './api/source-map-routes.ts';
-import { uploadTokenAuthenticator } from './api/upload-token-authenticator.ts';
-import { registerUploadTokenRoutes } from './api/upload-token-routes.ts';
+import { ALERT_ROUTES } from './api/alerts.ts';
+import { SOURCE_MAP_ROUTES, takeMapsAsBytes, type SourceMapLimits } from './source-maps/maps.ts';
+import { failedMaps } from './source-maps/symbolicate.ts';
+import { uploadTokenAuthenticator } from './source-maps/upload-token-authenticator.ts';
+import { UPLOAD_TOKEN_ROUTES } from './source-maps/upload-tokens.ts';
 import { deliveryOptionsOf, type DeliveryOptions } from '@devtrail/alerting';
 import { createMapPool } from '@devtrail/source-maps';
 
@@ -82,11 +84,13 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
   // bounded-read.ts); searches wait behind lookups.
   const reads = adapters.columnStore;
   const searches = readsAs(adapters.columnStore, 'search');
+  const retention = retentionLookup(adapters.relational, opts.defaultRetentionDays);
+  const mapDeps = { repo: sourceMapsRepo(adapters.relational, files), limits: sourceMaps, pool: maps, store: reads, retentionOf: retention, failed: failedMaps() };
   await app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? [])]));
-    registerAdminRoutes(api, repo, opts.defaultRateLimitPerMinute);
-    registerDataRoutes(api, adapters.relational, opts.defaultRetentionDays);
-    const retention = retentionLookup(adapters.relational, opts.defaultRetentionDays);
+    serveGroup(api, PROJECT_ROUTES, { repo, defaultRateLimit: opts.defaultRateLimitPerMinute });
+    serveGroup(api, DATA_ROUTES, { relational: adapters.relational, defaultRetentionDays: opts.defaultRetentionDays });
+    serveGroup(api, DELETION_ROUTES, adapters.relational);
     const readDeps = {
       reads,
       searches,
@@ -99,15 +103,16 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     for (const group of READ_API) serveGroup(api, group, readDeps);
     serveGroup(api, SAVED_QUERY_ROUTES, savedQueriesRepo(adapters.relational));
     registerTriageRoutes(api, reads, adapters.relational, retention);
-    registerAlertRoutes(api, adapters.relational, { delivery: opts.delivery ?? deliveryOptionsOf(defaults().alerts), publicUrl: opts.publicUrl });
-    registerSymbolication(api, reads, adapters.relational, retention, maps, files);
-    registerUploadTokenRoutes(api, tokens);
+    serveGroup(api, ALERT_ROUTES, { relational: adapters.relational, delivery: opts.delivery ?? deliveryOptionsOf(defaults().alerts), publicUrl: opts.publicUrl });
+    serveGroup(api, SOURCE_MAP_ROUTES, mapDeps, (r) => !admitsUploadTokens(r));
+    serveGroup(api, UPLOAD_TOKEN_ROUTES, tokens);
   });
   // Source map uploads also admit the project's upload tokens (a build pipeline has one); never
   // its API key, which ships in browsers (docs/security.md).
   await app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? []), uploadTokenAuthenticator(tokens)]));
-    registerSourceMapUploads(api, adapters.relational, sourceMaps, maps, files);
+    takeMapsAsBytes(api, sourceMaps);
+    serveGroup(api, SOURCE_MAP_ROUTES, mapDeps, admitsUploadTokens);
   });
   const worker = startDeletionWorker(deletionsRepo(adapters.relational), adapters.columnStore, logger, {
     graceMs: opts.deletionGraceMs,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishedOpenApi } from '../src/openapi.ts';
 import { createLogger, loadConfig } from '@devtrail/config';
 import { ERRORS } from '@devtrail/http';
 import { projectsRepo, usersRepo } from '@devtrail/relational-store';
@@ -184,4 +185,17 @@ describe("every route holds to docs/security.md's credential table", () => {
     expect(unplaced, 'routes the credential table does not place').toEqual([]);
     expect(wrong).toEqual([]);
   }, 300_000);
+});
+
+describe('the published document and the served routes', () => {
+  it('are the same /api routes: each is declared once, served and documented from one declaration', () => {
+    const doc = publishedOpenApi() as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/api/'))
+      .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const served = routesOf(dt.app)
+      .filter((r) => r.path.startsWith('/api/'))
+      .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
+    expect(new Set(served)).toEqual(new Set(documented));
+  });
 });

@@ -4,7 +4,7 @@ import { READ_LIMIT_DEFAULTS, READ_TIMEOUT } from '@devtrail/column-store';
 import { projectIdParam } from './api-schemas.ts';
 import { json, type ApiDocs, type ResponseConfig } from '@devtrail/http/api-docs';
 
-// What every /api route answers besides its 200, for admin-docs.ts and read-docs.ts:
+// What every /api route answers besides its 200 (project-route.ts, each resource's routes):
 // the schemas' 400, access.ts's 401 and 404, the stores' 503; and the :id parameter.
 
 export function apiAnswers({ validationError, errorResponse, retryAfter }: ApiDocs) {

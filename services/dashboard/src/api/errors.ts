@@ -1,14 +1,27 @@
 import { z } from 'zod';
-import { KINDS, membersOf, readErrorGroups, readErrors, readGroupChart, readGroupReleases, readGroupTags, severities, type ErrorGroup } from '@devtrail/kinds';
+import {
+  KINDS,
+  membersOf,
+  readErrorActivity,
+  readErrorGroups,
+  readErrorServices,
+  readErrors,
+  readGroupChart,
+  readGroupReleases,
+  readGroupTags,
+  severities,
+  type ErrorGroup,
+} from '@devtrail/kinds';
 import { notFound } from '@devtrail/http';
 import { sameKeys } from '@devtrail/http/api-docs';
 import { route, type RouteGroup } from '@devtrail/http/route';
 import { projectOf } from './access.ts';
-import { apiTimeRange, errorsQuery, fingerprintParam, rangeQuery } from './api-schemas.ts';
+import { bucketsOf } from '@devtrail/column-store';
+import { apiTimeRange, errorsQuery, fingerprintParam, queryInt, rangeQuery } from './api-schemas.ts';
 import { errorGroupsQuery } from './explore-schemas.ts';
-import { answers, OPERATOR, PAGED_RANGE_NOTE, projectAnd, projectParams } from './project-route.ts';
+import { answers, OPERATOR, PAGED_RANGE_NOTE, projectAnd, projectParams, RANGE_NOTE } from './project-route.ts';
 import type { ReadDeps } from './read-deps.ts';
-import { NEXT_CURSOR, SEARCH_NOTE } from './read-notes.ts';
+import { AXIS, axisOf, NEXT_CURSOR, SEARCH_NOTE } from './read-notes.ts';
 
 // Errors as they are read: occurrences, groups and one group's page (libs/kinds/src/error/).
 // Triage (states, merges, alerts) is the act-on-errors API beside it.
@@ -45,24 +58,35 @@ const tag = z
   })
   .openapi('ErrorGroupTag');
 
+const activityQuery = rangeQuery.extend({
+  // The pattern is the document's, so a list it allows is one the route takes (at most 100 fit).
+  fingerprints: z
+    .string()
+    .max(65 * 100)
+    .regex(/^,*([0-9a-f]{64}(,+|$))*$/, 'comma-separated fingerprints (64 lowercase hex)')
+    .transform((s) => s.split(',').filter(Boolean))
+    .pipe(z.array(z.string()).max(100)),
+  buckets: queryInt(2, 200).default(24),
+});
+
 const errorsKept = async (d: ReadDeps, projectId: string) => (await d.retentionOf(projectId)).error;
 
 export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
   name: 'errors',
   description: 'Errors as read: occurrences, groups and a group’s page; operator token or session.',
+  security: OPERATOR,
+  params: projectParams,
+  projectOf,
   routes: [
     route({
       method: 'get',
       path: '/api/projects/:id/errors',
       summary: 'Error occurrences, newest first, optionally of one group or one trace',
       description: PAGED_RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: errorsQuery,
       notes: { trace_id: 'Only occurrences reported with this trace id.' },
       answers: answers(z.object({ errors: z.array(errorRecord), next_cursor: NEXT_CURSOR })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         const r = await readErrors(d.reads, {
           projectId,
           retentionDays: await errorsKept(d, projectId),
@@ -81,8 +105,6 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/error-groups',
       summary: 'Error groups with an occurrence in the range, most recently seen first (or by sort)',
       description: PAGED_RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: errorGroupsQuery,
       notes: {
         service: 'Groups with an occurrence of this service in the range.',
@@ -91,8 +113,7 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
         sort: 'last_seen (default), first_seen, events (range_count), users: largest first.',
       },
       answers: answers(z.object({ groups: z.array(errorGroup) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return {
           groups: await readErrorGroups(d.reads, {
             projectId,
@@ -113,7 +134,6 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/error-groups/:fingerprint',
       summary: 'One error group: counts, users, tags, releases, its chart and its 20 most recent occurrences (a merged group answers as its target)',
       description: PAGED_RANGE_NOTE,
-      security: OPERATOR,
       params: projectAnd(fingerprintParam),
       query: rangeQuery.pick({ from: true, to: true }),
       notes: { from: "The chart's start (default: the group's first seen)." },
@@ -135,8 +155,7 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
         }),
         (docs) => ({ 404: docs.errorResponse('Unknown project, or nothing found.', notFound('Error group').message) }),
       ),
-      async handle(d, { params, query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, params, query: q }) {
         const retentionDays = await errorsKept(d, projectId);
         const merges = await d.mergesOf(projectId);
         // A group merged into another is read as that one (its answer names the target).
@@ -151,6 +170,45 @@ export const ERROR_ROUTES: RouteGroup<ReadDeps> = {
           readGroupChart(d.reads, { ...scope, range: { fromMs: q.from ?? Date.parse(group.first_seen), toMs: q.to } }),
         ]);
         return { group, merged: scope.fingerprints.slice(1), tags, releases, chart, recent: recent.errors, next_cursor: recent.nextCursor };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/projects/:id/error-activity',
+      summary: "Some groups' occurrences per time bucket (the errors list's sparklines)",
+      description: RANGE_NOTE,
+      query: activityQuery,
+      notes: { fingerprints: 'Comma-separated group fingerprints, at most 100.', buckets: 'Buckets over the range, 2 to 200 (default 24).' },
+      answers: answers(
+        z.object({
+          ...AXIS,
+          series: z
+            .record(z.array(z.number().int()))
+            .openapi({ description: 'Per fingerprint asked for: distinct occurrences per bucket (a merged group counts its members).' }),
+        }),
+      ),
+      async handle(d, { projectId, query: q }) {
+        const buckets = bucketsOf(apiTimeRange(q), q.buckets);
+        const series = await readErrorActivity(d.searches, {
+          projectId,
+          retentionDays: await errorsKept(d, projectId),
+          fingerprints: q.fingerprints,
+          buckets,
+          merges: await d.mergesOf(projectId),
+        });
+        return { ...axisOf(buckets), series };
+      },
+    }),
+    // The errors list's service picker.
+    route({
+      method: 'get',
+      path: '/api/projects/:id/error-services',
+      summary: 'The services that reported errors in the range',
+      description: PAGED_RANGE_NOTE,
+      query: rangeQuery,
+      answers: answers(z.object({ services: z.array(z.string()) })),
+      async handle(d, { projectId, query: q }) {
+        return { services: await readErrorServices(d.searches, { projectId, retentionDays: await errorsKept(d, projectId), range: apiTimeRange(q) }) };
       },
     }),
   ],

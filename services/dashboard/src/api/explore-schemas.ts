@@ -5,8 +5,8 @@ import { nameText, pgText } from '@devtrail/http';
 import { logsQuery, queryInt, rangeQuery } from './api-schemas.ts';
 import { errorSearchParam, llmSearchParam, searchParam, traceSearchParam } from './search-param.ts';
 
-// Request schemas of the explorer reads (explore-routes.ts) and saved searches
-// (saved-query-routes.ts), beside api-schemas.ts.
+// Request schemas of the explorer reads (logs.ts, traces.ts, errors.ts, llm.ts) and saved
+// searches (saved-queries.ts), beside api-schemas.ts.
 
 const { cursor: _c, limit: _l, ...logFilters } = logsQuery.shape;
 /** The logs list's filters without its paging. */

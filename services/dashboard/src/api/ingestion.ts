@@ -17,13 +17,14 @@ sameKeys<z.infer<typeof ingestionRate>, IngestionRate>(true);
 export const INGESTION_ROUTES: RouteGroup<ReadDeps> = {
   name: 'ingestion',
   description: 'Stored events per minute and kind, and consumer lag; operator token or session.',
+  security: OPERATOR,
+  params: projectParams,
+  projectOf,
   routes: [
     route({
       method: 'get',
       path: '/api/projects/:id/ingestion',
       summary: 'Stored events per minute and kind, and consumer lag',
-      security: OPERATOR,
-      params: projectParams,
       query: ingestionQuery,
       notes: { minutes: 'Look-back in minutes.' },
       answers: answers(
@@ -35,8 +36,7 @@ export const INGESTION_ROUTES: RouteGroup<ReadDeps> = {
             .openapi({ description: 'Per-consumer counters and lag when this process runs the consumers (embedded mode); null otherwise.' }),
         }),
       ),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return { per_minute: await readIngestionRates(d.reads, projectId, q.minutes), consumers: d.lagOf ? await d.lagOf().catch(() => null) : null };
       },
     }),

@@ -17,7 +17,7 @@ import {
 import { sameKeys } from '@devtrail/http/api-docs';
 import { route, type RouteGroup } from '@devtrail/http/route';
 import { projectOf } from './access.ts';
-import { apiTimeRange, rangeQuery } from './api-schemas.ts';
+import { apiTimeRange, queryInt, rangeQuery } from './api-schemas.ts';
 import { llmCallsQuery, llmFiltersQuery, llmLatencyQuery, llmMetadataQuery, llmSessionsQuery } from './explore-schemas.ts';
 import { pricesOf } from './llm-estimates.ts';
 import { answers, OPERATOR, PAGED_RANGE_NOTE, projectParams, RANGE_NOTE } from './project-route.ts';
@@ -107,22 +107,37 @@ const llmFilter = async (d: ReadDeps, projectId: string, q: LlmFiltersQuery): Pr
   session: q.session,
 });
 const metadataKeysQuery = llmFiltersQuery.omit({ cursor: true, limit: true });
+const breakdownQuery = rangeQuery.extend({ buckets: queryInt(2, 500).default(48), service: z.string().max(500).optional() });
+const MEASURES = ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd', 'estimated_cost_usd'] as const;
+const SUMMARY_MEASURES = [
+  'calls',
+  'input_tokens',
+  'output_tokens',
+  'cost_usd',
+  'sent_cost_usd',
+  'estimated_cost_usd',
+  'estimated_calls',
+  'unpriced_calls',
+  'latency_p50_ms',
+  'latency_p95_ms',
+] as const;
+const numbers = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, z.number()])) as Record<K, z.ZodNumber>;
 
 export const LLM_ROUTES: RouteGroup<ReadDeps> = {
   name: 'llm',
   description: 'LLM usage: per day, call by call, by session, by a metadata key, latency; operator token or session.',
+  security: OPERATOR,
+  params: projectParams,
+  projectOf,
   routes: [
     route({
       method: 'get',
       path: '/api/projects/:id/llm-usage',
       summary: 'LLM usage per day, model, provider and service',
       description: PAGED_RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: rangeQuery,
       answers: answers(z.object({ usage: z.array(llmSummary) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return {
           usage: await readLlmUsage(d.reads, { projectId, retentionDays: (await d.retentionOf(projectId)).llm, prices: pricesOf(d.prices), range: apiTimeRange(q) }),
         };
@@ -133,8 +148,6 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/llm-calls',
       summary: 'LLM calls one by one, newest first or sorted, cursor-paginated',
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: llmCallsQuery,
       notes: {
         metadata: 'key:value: calls whose metadata has this key with this value.',
@@ -144,8 +157,7 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
         order: 'desc (default: newest, costliest, largest, slowest first) or asc.',
       },
       answers: answers(z.object({ calls: z.array(llmCall), next_cursor: z.string().nullable() })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         const r = await readLlmCalls(d.searches, { ...(await llmFilter(d, projectId, q)), cursor: q.cursor, limit: q.limit, sort: q.sort, order: q.order });
         return { calls: r.calls, next_cursor: r.nextCursor };
       },
@@ -155,13 +167,10 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/llm-sessions',
       summary: 'LLM sessions (calls sharing a session.id or gen_ai.conversation.id), latest activity first',
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: llmSessionsQuery,
       notes: { limit: 'At most this many sessions (default 50).' },
       answers: answers(z.object({ sessions: z.array(llmSession) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return { sessions: await readLlmSessions(d.searches, { ...(await llmFilter(d, projectId, q)), limit: q.limit }) };
       },
     }),
@@ -170,8 +179,6 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/llm-calls/by-metadata',
       summary: 'LLM usage per value of one metadata key',
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: llmMetadataQuery,
       notes: {
         key: 'The metadata key (top level), e.g. enduser.id, session.id or feature.',
@@ -179,8 +186,7 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
         sort: 'calls (default), cost (effective), tokens or latency (p95): largest first.',
       },
       answers: answers(z.object({ key: z.string(), values: z.array(metadataRow) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         const rows = await readLlmByMetadata(d.searches, { ...(await llmFilter(d, projectId, q)), key: q.key, limit: q.limit, sort: q.sort });
         return { key: q.key, values: rows };
       },
@@ -190,12 +196,9 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/llm-calls/metadata-keys',
       summary: 'The metadata keys of the newest 10,000 LLM calls, most common first',
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: metadataKeysQuery,
       answers: answers(z.object({ keys: z.array(z.object({ key: z.string(), calls: z.number().int() })) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return { keys: await readLlmMetadataKeys(d.searches, await llmFilter(d, projectId, q)) };
       },
     }),
@@ -204,14 +207,40 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/llm-calls/latency',
       summary: 'LLM latency p50 and p95 and calls per time bucket',
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: llmLatencyQuery,
       answers: answers(z.object({ ...AXIS, p50: series, p95: series, calls: series })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         const buckets = bucketsOf(apiTimeRange(q), q.buckets);
         return { ...axisOf(buckets), ...(await readLlmLatency(d.searches, await llmFilter(d, projectId, q), buckets)) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/projects/:id/llm-breakdown',
+      summary: "LLM usage per time bucket and model, and per model over the range (the LLM page's chart and table)",
+      description: RANGE_NOTE,
+      query: breakdownQuery,
+      notes: { buckets: 'Buckets over the range, 2 to 500 (default 48).', service: 'Only calls of this service.' },
+      answers: answers(
+        z.object({
+          ...AXIS,
+          series: z
+            .array(z.object({ bucket: z.number().int().openapi({ description: "The bucket's start, epoch milliseconds." }), model: z.string(), ...numbers(MEASURES) }))
+            .openapi({ description: `Per bucket and model (at most 20,000 rows); tokens is input plus output, costs effective (${LLM_COST_NOTES.cost_usd})` }),
+          models: z
+            .array(z.object({ model: z.string(), provider: z.string(), ...numbers(SUMMARY_MEASURES) }))
+            .openapi({ description: 'Per model over the range, costliest first (at most 1,000).' }),
+        }),
+      ),
+      async handle(d, { projectId, query: q }) {
+        const buckets = bucketsOf(apiTimeRange(q), q.buckets);
+        const retentionDays = (await d.retentionOf(projectId)).llm;
+        const prices = pricesOf(d.prices);
+        const [series, models] = await Promise.all([
+          readLlmUsage(d.searches, { projectId, retentionDays, prices, buckets, service: q.service, by: ['bucket', 'model'], measures: MEASURES, limit: 20_000 }),
+          readLlmUsage(d.searches, { projectId, retentionDays, prices, buckets, service: q.service, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
+        ]);
+        return { ...axisOf(buckets), series, models };
       },
     }),
   ],

@@ -99,14 +99,15 @@ const logsKept = async (d: ReadDeps, projectId: string) => (await d.retentionOf(
 export const LOG_ROUTES: RouteGroup<ReadDeps> = {
   name: 'logs',
   description: 'Logs: the list, its histogram, facets and ranges, an export and surrounding lines; operator token or session.',
+  security: OPERATOR,
+  params: projectParams,
+  projectOf,
   routes: [
     route({
       method: 'get',
       path: '/api/projects/:id/logs',
       summary: 'Logs, newest first, cursor-paginated',
       description: PAGED_RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: logsQuery,
       notes: filterNotes,
       answers: answers(
@@ -116,8 +117,7 @@ export const LOG_ROUTES: RouteGroup<ReadDeps> = {
           terms: z.array(z.string()).openapi({ description: "The search's words and phrases (not negated) as the UI highlights them." }),
         }),
       ),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         // A text search may be dear: it waits behind lookups (column-store's READ_PRIORITY).
         const r = await readLogs(q.q ? d.searches : d.reads, { ...logFilter(projectId, q, await logsKept(d, projectId)), cursor: q.cursor, limit: q.limit });
         return { logs: r.logs, next_cursor: r.nextCursor, terms: searchTerms(q.q ?? null) };
@@ -128,15 +128,12 @@ export const LOG_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/logs/volume',
       summary: 'Matching logs per time bucket and level (the logs histogram)',
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: logVolumeQuery,
       notes: { ...filterNotes, buckets: 'At most this many whole-minute buckets over the range.' },
       answers: answers(
         z.object({ ...AXIS, levels: z.object(Object.fromEntries(logLevels.map((l) => [l, series])) as Record<(typeof logLevels)[number], typeof series>) }),
       ),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         const buckets = bucketsOf(apiTimeRange(q), q.buckets);
         return { ...axisOf(buckets), levels: await readLogVolume(d.searches, logFilter(projectId, q, await logsKept(d, projectId)), buckets) };
       },
@@ -146,13 +143,10 @@ export const LOG_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/logs/facets',
       summary: 'Facets of the matching logs: services, environments, releases, levels and metadata keys with counts',
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: logFiltersQuery,
       notes: filterNotes,
       answers: answers(facets),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return await readLogFacets(d.searches, logFilter(projectId, q, await logsKept(d, projectId)));
       },
     }),
@@ -161,8 +155,6 @@ export const LOG_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/logs/facets/ranges',
       summary: "A numeric metadata key's facet: exact counts of the matching logs in a few ranges of its values",
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: logRangesQuery,
       notes: {
         ...filterNotes,
@@ -170,8 +162,7 @@ export const LOG_ROUTES: RouteGroup<ReadDeps> = {
         buckets: `At most this many ranges (${RANGE_BUCKETS.min} to ${RANGE_BUCKETS.max}, default ${RANGE_BUCKETS.default}).`,
       },
       answers: answers(ranges),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return await readLogRanges(d.searches, logFilter(projectId, q, await logsKept(d, projectId)), q.key, q.buckets);
       },
     }),
@@ -180,8 +171,6 @@ export const LOG_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/logs/export',
       summary: 'The matching logs as a file: CSV or NDJSON, newest first, streamed',
       description: `The filters of GET /logs. Sent as an attachment; the body streams page by page. At most ${EXPORT_SLOTS.perProject} export of a project at a time, ${EXPORT_SLOTS.perProcess} per process.`,
-      security: OPERATOR,
-      params: projectParams,
       query: logExportQuery,
       notes: {
         ...filterNotes,
@@ -198,8 +187,7 @@ export const LOG_ROUTES: RouteGroup<ReadDeps> = {
           content: { 'text/csv': { schema: z.string() }, 'application/x-ndjson': { schema: z.string() } },
         },
       })),
-      async handle(d, { query: q }, request, reply) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }, _request, reply) {
         const filter = logFilter(projectId, q, await logsKept(d, projectId));
         const release = d.exports.take(projectId);
         try {
@@ -221,8 +209,6 @@ export const LOG_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/logs/surrounding',
       summary: 'The logs just before and after one log ("surrounding lines"), oldest first',
       description: 'Within a day either side of the log; the log itself is in the list.',
-      security: OPERATOR,
-      params: projectParams,
       query: surroundingQuery,
       notes: {
         timestamp: "The log's timestamp, which locates it.",
@@ -231,8 +217,7 @@ export const LOG_ROUTES: RouteGroup<ReadDeps> = {
         after: 'Logs after it (0 to 200, default 20).',
       },
       answers: answers(z.object({ logs: z.array(logRecord) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         const logs = await readSurroundingLogs(d.searches, {
           projectId,
           retentionDays: await logsKept(d, projectId),

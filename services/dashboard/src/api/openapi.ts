@@ -1,20 +1,26 @@
 import { devtrailOpenApi, type DocumentRoutes } from '@devtrail/http/api-docs';
 import { documentHealth } from '@devtrail/runtime';
-import { documentAdminApi } from './admin-docs.ts';
-import { documentDataApi } from '../data/data-docs.ts';
+import { PROJECT_ROUTES } from './projects.ts';
+import { ALERT_ROUTES } from './alerts.ts';
+import { DATA_ROUTES } from '../data/routes.ts';
+import { DELETION_ROUTES } from '../deletion/routes.ts';
 import { documentActOnErrors } from './act-on-errors-docs.ts';
 import { documentGroup } from '@devtrail/http/route';
 import { READ_API } from './read-api.ts';
 import { SAVED_QUERY_ROUTES } from './saved-queries.ts';
-import { documentUploadTokens } from './upload-token-docs.ts';
+import { SOURCE_MAP_ROUTES } from '../source-maps/maps.ts';
+import { UPLOAD_TOKEN_ROUTES } from '../source-maps/upload-tokens.ts';
 
 // The dashboard's route groups, documented beside their handlers, in the document's order.
 export const DASHBOARD_API_DOCS: DocumentRoutes[] = [
-  documentAdminApi,
-  documentDataApi,
+  documentGroup(PROJECT_ROUTES),
+  documentGroup(DATA_ROUTES),
+  documentGroup(DELETION_ROUTES),
   ...[...READ_API, SAVED_QUERY_ROUTES].map(documentGroup),
   documentActOnErrors,
-  documentUploadTokens,
+  documentGroup(ALERT_ROUTES),
+  documentGroup(SOURCE_MAP_ROUTES),
+  documentGroup(UPLOAD_TOKEN_ROUTES),
 ];
 
 let cached: Record<string, unknown> | undefined;

@@ -8,7 +8,7 @@ import { projectIdParam } from './api-schemas.ts';
 // them, libs/http route.ts): who may call them, the :id, and the answers besides the 200.
 
 /** The security requirement the document shows for the admin and read APIs (access.ts checks it). */
-export const OPERATOR = [{ operatorToken: [] }];
+export const OPERATOR: Record<string, string[]>[] = [{ operatorToken: [] }];
 
 /** The :id of a project route, as validated and documented. */
 export const projectParams = z.object({ id: projectIdParam.shape.id.openapi({ format: 'uuid', description: 'Project id.' }) });

@@ -29,19 +29,19 @@ sameKeys<z.infer<typeof releaseHealth>, ReleaseHealth>(true);
 export const RELEASE_ROUTES: RouteGroup<ReadDeps> = {
   name: 'releases',
   description: 'Release health from sessions; operator token or session.',
+  security: OPERATOR,
+  params: projectParams,
+  projectOf,
   routes: [
     route({
       method: 'get',
       path: '/api/projects/:id/releases/health',
       summary: 'Release health: crash-free sessions and users, adoption and the change from the previous release, newest release first',
       description: PAGED_RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: releaseHealthQuery,
       notes: { environment: 'Only sessions of this environment.' },
       answers: answers(z.object({ releases: z.array(releaseHealth) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return {
           releases: await readReleaseHealth(d.reads, {
             projectId,

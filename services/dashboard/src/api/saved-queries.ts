@@ -27,16 +27,16 @@ sameKeys<z.infer<typeof savedQuery>, ReturnType<typeof savedQueryJson>>(true);
 export const SAVED_QUERY_ROUTES: RouteGroup<SavedQueriesRepo> = {
   name: 'saved searches',
   description: "The logs explorer's saved searches, shared by a project's members; operator token or session.",
+  security: OPERATOR,
+  params: projectParams,
+  projectOf,
   routes: [
     route({
       method: 'get',
       path: '/api/projects/:id/saved-queries',
       summary: "The project's saved log searches, by name",
-      security: OPERATOR,
-      params: projectParams,
       answers: answers(z.object({ saved_queries: z.array(savedQuery) })),
-      async handle(repo, _input, request) {
-        const projectId = await projectOf(request);
+      async handle(repo, { projectId }) {
         return { saved_queries: (await repo.list(projectId)).map(savedQueryJson) };
       },
     }),
@@ -45,15 +45,12 @@ export const SAVED_QUERY_ROUTES: RouteGroup<SavedQueriesRepo> = {
       method: 'post',
       path: '/api/projects/:id/saved-queries',
       summary: 'Save a log search (a taken name is replaced)',
-      security: OPERATOR,
-      params: projectParams,
       body: savedQueryBody,
       notes: { query: SEARCH_NOTE, name: '1 to 100 characters, unique in the project.' },
       answers: answers(z.object({ saved_query: savedQuery }), (docs) => ({
         409: docs.errorResponse(`The project has ${MAX_SAVED_QUERIES} saved searches already.`, TOO_MANY_SAVED),
       })),
-      async handle(repo, { body }, request) {
-        const projectId = await projectOf(request);
+      async handle(repo, { projectId, body }, request) {
         const saved = await repo.save(projectId, { name: body.name, query: body.query, range: body.range, userId: request.principal!.userId ?? null });
         if (!saved) throw httpError(409, TOO_MANY_SAVED);
         return { saved_query: savedQueryJson(saved) };
@@ -63,15 +60,13 @@ export const SAVED_QUERY_ROUTES: RouteGroup<SavedQueriesRepo> = {
       method: 'delete',
       path: '/api/projects/:id/saved-queries/:queryId',
       summary: 'Delete a saved search',
-      security: OPERATOR,
       params: projectAnd(savedQueryParam),
       answers: answers(
         undefined,
         (docs) => ({ 404: docs.errorResponse('Unknown project or saved search.', { project: notFound('Project').message, search: notFound('Saved search').message }) }),
         204,
       ),
-      async handle(repo, { params }, request, reply) {
-        const projectId = await projectOf(request);
+      async handle(repo, { projectId, params }, _request, reply) {
         if (!(await repo.remove(projectId, params.queryId))) throw notFound('Saved search');
         return reply.code(204).send();
       },

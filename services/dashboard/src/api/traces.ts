@@ -52,14 +52,15 @@ const spansKept = async (d: ReadDeps, projectId: string) => (await d.retentionOf
 export const TRACE_ROUTES: RouteGroup<ReadDeps> = {
   name: 'traces',
   description: 'Traces and spans: trace search, one trace, spans, services and the service map; operator token or session.',
+  security: OPERATOR,
+  params: projectParams,
+  projectOf,
   routes: [
     route({
       method: 'get',
       path: '/api/projects/:id/traces',
       summary: 'Traces (their root spans) started in the range, newest or longest first',
       description: PAGED_RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: traceSearchQuery,
       notes: {
         q: TRACE_SEARCH_NOTE,
@@ -72,8 +73,7 @@ export const TRACE_ROUTES: RouteGroup<ReadDeps> = {
         status: 'error: a span of the trace failed; ok: none did.',
       },
       answers: answers(z.object({ traces: z.array(traceSummary) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         const traces = await searchTraces(d.reads, {
           projectId,
           retentionDays: await spansKept(d, projectId),
@@ -95,13 +95,11 @@ export const TRACE_ROUTES: RouteGroup<ReadDeps> = {
       method: 'get',
       path: '/api/projects/:id/traces/:traceId',
       summary: 'Every span of one trace, in start order',
-      security: OPERATOR,
       params: projectAnd(traceIdParam),
       answers: answers(z.object({ trace_id: z.string(), spans: z.array(spanRecord) }), (docs) => ({
         404: docs.errorResponse('Unknown project, or nothing found.', notFound('Trace').message),
       })),
-      async handle(d, { params }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, params }) {
         const spans = await readTrace(d.reads, projectId, params.traceId, await spansKept(d, projectId));
         if (spans.length === 0) throw notFound('Trace');
         return { trace_id: params.traceId, spans };
@@ -112,12 +110,9 @@ export const TRACE_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/spans',
       summary: 'Spans, newest first',
       description: PAGED_RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: tracesQuery,
       answers: answers(z.object({ spans: z.array(spanRecord) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return {
           spans: await readSpans(d.reads, { projectId, retentionDays: await spansKept(d, projectId), range: apiTimeRange(q), operation: q.operation, limit: q.limit }),
         };
@@ -128,12 +123,9 @@ export const TRACE_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/spans/services',
       summary: "The services spans ran in over the range, busiest first (the trace search's service picker)",
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: rangeOnlyQuery,
       answers: answers(z.object({ services: z.array(z.string()).openapi({ description: `At most ${MAX_SERVICES}.` }) })),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         return { services: await readSpanServices(d.searches, { projectId, retentionDays: await spansKept(d, projectId), range: apiTimeRange(q) }) };
       },
     }),
@@ -142,8 +134,6 @@ export const TRACE_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/service-map',
       summary: "Which service calls which over the range, from the spans' parent-child links",
       description: `An edge is a span started in the range whose parent span (within an hour around the range) ran in another service: calls, how many failed, and their duration p95 (exact). Busiest first, at most ${MAX_EDGES} edges.`,
-      security: OPERATOR,
-      params: projectParams,
       query: rangeOnlyQuery,
       answers: answers(
         z.object({
@@ -152,8 +142,7 @@ export const TRACE_ROUTES: RouteGroup<ReadDeps> = {
           edges: z.array(serviceEdge),
         }),
       ),
-      async handle(d, { query: q }, request) {
-        const projectId = await projectOf(request);
+      async handle(d, { projectId, query: q }) {
         const range = apiTimeRange(q);
         const edges = await readServiceMap(d.searches, { projectId, retentionDays: await spansKept(d, projectId), range });
         const { fromMs, toMs } = rangeOrDefault(range);

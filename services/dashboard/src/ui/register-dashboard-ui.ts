@@ -1,17 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config, LlmPriceTable, Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
-import { projectsRepo, usersRepo } from '@devtrail/relational-store';
-import { operatorAuthenticator, type Authenticator } from '../api/access.ts';
+import { usersRepo } from '@devtrail/relational-store';
+import type { Authenticator } from '../api/access.ts';
 import { registerAuthRoutes } from '../auth/auth-routes.ts';
 import { loginLimiter } from '../auth/login-limiter.ts';
 import { sessionAuthenticator } from '../auth/session-authenticator.ts';
 import { dashboardCookies } from '../auth/session-cookie.ts';
 import { sessions as sessionStore } from '../auth/sessions.ts';
 import { forgetSetupCode, issueSetupCode, type IssuedSetupCode } from '../auth/setup-code.ts';
-import { registerUiApiRoutes } from './ui-api-routes.ts';
-import { mergesLookup } from '../api/group-merges.ts';
-import { retentionLookup } from '../data/project-retention.ts';
 import { registerUiPages } from './ui-pages.ts';
 
 export interface DashboardUiOptions {
@@ -38,7 +35,7 @@ export interface DashboardUi {
 /** Sessions, trusted devices, setup codes and login counts nobody needs any more go this often. */
 const PRUNE_EVERY_MS = 10 * 60_000;
 
-/** The web UI: pages, static files, /auth (users and sessions) and the UI's chart reads. */
+/** The web UI: pages, static files and /auth (users and sessions). */
 export async function registerDashboardUi(app: FastifyInstance, adapters: Adapters, logger: Logger, opts: DashboardUiOptions): Promise<DashboardUi> {
   const users = usersRepo(adapters.relational);
   const cookies = dashboardCookies(opts.security.secureCookies);
@@ -50,16 +47,6 @@ export async function registerDashboardUi(app: FastifyInstance, adapters: Adapte
     operatorToken: opts.operatorToken,
     onOwnerCreated: () => forgetSetupCode(opts.dataDir),
   });
-  const projects = projectsRepo(adapters.relational);
-  const operator = operatorAuthenticator(opts.operatorToken, async (id) => (await projects.get(id)) !== null);
-  registerUiApiRoutes(
-    app,
-    adapters.columnStore,
-    [operator, authenticator],
-    retentionLookup(adapters.relational, opts.defaultRetentionDays),
-    opts.llmPrices,
-    mergesLookup(adapters.relational),
-  );
   await registerUiPages(app);
 
   const prune = setInterval(() => {

@@ -1,6 +1,6 @@
 import { hashApiKey, UPLOAD_TOKEN_PATTERN } from '@devtrail/access';
 import type { UploadTokensRepo } from '@devtrail/relational-store';
-import type { Authenticator } from './access.ts';
+import type { Authenticator } from '../api/access.ts';
 
 // A project's upload token as a way into the routes a build pipeline calls (source maps,
 // docs/source-maps.md): it reaches its own project only, and creates nothing. The project's

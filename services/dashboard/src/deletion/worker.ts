@@ -2,7 +2,7 @@ import { localTable, onCluster, qualified, type ClusterTarget, type ColumnStore 
 import { isRetryable } from '@devtrail/failures';
 import type { Logger } from '@devtrail/config';
 import type { Deletion, DeletionsRepo } from '@devtrail/relational-store';
-import { planDeletion, type TablePlan } from './deletion-plan.ts';
+import { planDeletion, type TablePlan } from './plan.ts';
 
 // Carries out deletions (docs/data.md#deletion) one step at a time, so any dashboard replica
 // can take the next step and a restart loses nothing: each step claims the oldest open

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { MAX_URL_KEY_LENGTH } from '@devtrail/source-maps';
-import { pgText } from '@devtrail/http';
+import { nameText, pgText } from '@devtrail/http';
 
-// Request schemas of the source-map routes (source-map-routes.ts).
+// Request schemas of the source maps and upload tokens (maps.ts, upload-tokens.ts).
 
 // As an event's release is stored: exactly as sent, so a map and the events of its release match.
 const release = pgText().min(1).max(200);
@@ -28,3 +28,6 @@ export const sourceMapFields = sourceMapUpload.omit({ source_map: true });
 
 export const sourceMapList = z.object({ release: release.optional() });
 export const sourceMapDelete = z.object({ release, url: fileUrl.optional() });
+
+export const uploadTokenBody = z.object({ name: nameText(100) }).strict();
+export const uploadTokenParam = z.object({ tokenId: z.string().uuid() });
