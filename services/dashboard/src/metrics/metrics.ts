@@ -14,7 +14,6 @@ import {
   readMetricPoints,
   readMetricSeries,
 } from '@devtrail/kinds';
-import type { FastifyRequest } from 'fastify';
 import { projectOf } from '../api/access.ts';
 import { apiTimeRange } from '../api/api-schemas.ts';
 import { answers, OPERATOR, projectParams, RANGE_NOTE } from '../api/project-route.ts';
@@ -29,28 +28,27 @@ import { keysQuery, namesQuery, pointsQuery, seriesQuery, valuesQuery } from './
 /** A series' default step: about 120 steps over the range, in whole seconds. */
 const stepOf = (fromMs: number, toMs: number) => Math.max(1, Math.ceil((toMs - fromMs) / 120 / 1000));
 
-async function scope(d: ReadDeps, request: FastifyRequest) {
-  const projectId = await projectOf(request);
-  return { projectId, retentionDays: (await d.retentionOf(projectId)).metric };
-}
+/** The project and its retention of metrics, every read's bounds. */
+const scope = async (d: ReadDeps, projectId: string) => ({ projectId, retentionDays: (await d.retentionOf(projectId)).metric });
 
 const METRIC_NOTE = { metric: "The metric's name." };
 
 export const METRIC_ROUTES: RouteGroup<ReadDeps> = {
   name: 'metrics',
   description: 'Metrics: names, attributes, points and time series; operator token or session.',
+  security: OPERATOR,
+  params: projectParams,
+  projectOf,
   routes: [
     route({
       method: 'get',
       path: '/api/projects/:id/metrics',
       summary: `The metrics sent in the range, by name, at most ${MAX_METRIC_NAMES}`,
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: namesQuery,
       answers: answers(z.object({ metrics: z.array(metricName) })),
-      async handle(d, { query: q }, request) {
-        return { metrics: await readMetricNames(d.reads, { ...(await scope(d, request)), range: apiTimeRange(q) }) };
+      async handle(d, { projectId, query: q }) {
+        return { metrics: await readMetricNames(d.reads, { ...(await scope(d, projectId)), range: apiTimeRange(q) }) };
       },
     }),
     route({
@@ -58,13 +56,11 @@ export const METRIC_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/metrics/attributes',
       summary: `A metric's attribute keys (attributes.<key>, resource.<key>) with their count of distinct values, at most ${MAX_ATTRIBUTE_KEYS}`,
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: keysQuery,
       notes: METRIC_NOTE,
       answers: answers(z.object({ keys: z.array(z.object({ key: z.string(), values: z.number().int() })) })),
-      async handle(d, { query: q }, request) {
-        return { keys: await readMetricAttributeKeys(d.reads, { ...(await scope(d, request)), range: apiTimeRange(q), metric: q.metric }) };
+      async handle(d, { projectId, query: q }) {
+        return { keys: await readMetricAttributeKeys(d.reads, { ...(await scope(d, projectId)), range: apiTimeRange(q), metric: q.metric }) };
       },
     }),
     route({
@@ -72,13 +68,11 @@ export const METRIC_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/metrics/attribute-values',
       summary: `The most frequent values of one attribute key of a metric, at most ${MAX_ATTRIBUTE_VALUES}`,
       description: RANGE_NOTE,
-      security: OPERATOR,
-      params: projectParams,
       query: valuesQuery,
       notes: { ...METRIC_NOTE, key: 'attributes.<key> (or the bare key) or resource.<key>.' },
       answers: answers(z.object({ values: z.array(z.object({ value: z.string(), points: z.number().int() })) })),
-      async handle(d, { query: q }, request) {
-        return { values: await readMetricAttributeValues(d.reads, { ...(await scope(d, request)), range: apiTimeRange(q), metric: q.metric, key: q.key }) };
+      async handle(d, { projectId, query: q }) {
+        return { values: await readMetricAttributeValues(d.reads, { ...(await scope(d, projectId)), range: apiTimeRange(q), metric: q.metric, key: q.key }) };
       },
     }),
     route({
@@ -86,13 +80,11 @@ export const METRIC_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/metrics/points',
       summary: "A metric's data points as stored, newest first",
       description: `${RANGE_NOTE} limit: 1..1000, default 100.`,
-      security: OPERATOR,
-      params: projectParams,
       query: pointsQuery,
       notes: METRIC_NOTE,
       answers: answers(z.object({ points: z.array(metricPoint) })),
-      async handle(d, { query: q }, request) {
-        return { points: await readMetricPoints(d.reads, { ...(await scope(d, request)), range: apiTimeRange(q), metric: q.metric, limit: q.limit }) };
+      async handle(d, { projectId, query: q }) {
+        return { points: await readMetricPoints(d.reads, { ...(await scope(d, projectId)), range: apiTimeRange(q), metric: q.metric, limit: q.limit }) };
       },
     }),
     route({
@@ -100,8 +92,6 @@ export const METRIC_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/metrics/series',
       summary: 'A metric as time series: filtered, grouped, one aggregation per step',
       description: `from/to: ISO 8601 with offset, or epoch milliseconds. Default range: the 24 hours before \`to\` (default now). docs/api.md#metrics.`,
-      security: OPERATOR,
-      params: projectParams,
       query: seriesQuery,
       notes: {
         ...METRIC_NOTE,
@@ -112,8 +102,8 @@ export const METRIC_ROUTES: RouteGroup<ReadDeps> = {
         filter: 'The search syntax: words, service:, environment:, release:, scope:, attribute keys, resource.<key>.',
       },
       answers: answers(metricSeries),
-      async handle(d, { query: q }, request) {
-        const s = await scope(d, request);
+      async handle(d, { projectId, query: q }) {
+        const s = await scope(d, projectId);
         // A chart ends now when no end is given (no step past the present).
         const range = rangeOrDefault(apiTimeRange(q), Date.now(), Date.now());
         try {
