@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COLUMN } from '@devtrail/column-store/store-domain';
+import { plainRecord } from '../checks.ts';
 import { amount, COMMON_FIELDS, count, flag, json, jsonList, label, oneOf, text, time, type EventOf, type FieldType } from '../fields.ts';
 
 // One data point of a metric (docs/data.md#metrics), in order: kind.ts derives its schema,
@@ -47,6 +48,22 @@ export const exemplarSchema = z.object({
 });
 export type Exemplar = z.infer<typeof exemplarSchema>;
 
+const EXEMPLAR_KEYS = ['time', 'value', 'trace_id', 'span_id', 'attributes'];
+/** exemplarSchema's check without zod, for an exemplar with exactly its keys in order (what the receiver writes); else zod decides. */
+const isExemplar = (e: unknown): boolean => {
+  if (!plainRecord(e)) return false;
+  const keys = Object.keys(e);
+  if (keys.length !== EXEMPLAR_KEYS.length || keys.some((k, i) => k !== EXEMPLAR_KEYS[i])) return false;
+  return (
+    typeof e.time === 'string' &&
+    typeof e.value === 'number' &&
+    !Number.isNaN(e.value) &&
+    typeof e.trace_id === 'string' &&
+    typeof e.span_id === 'string' &&
+    plainRecord(e.attributes)
+  );
+};
+
 export const METRIC_FIELDS = {
   ...COMMON_FIELDS,
   /** The metric's name. */
@@ -87,7 +104,7 @@ export const METRIC_FIELDS = {
   quantiles: numbers,
   quantile_values: numbers,
   /** Example measurements with the trace and span they were made in. */
-  exemplars: jsonList(exemplarSchema),
+  exemplars: { ...jsonList(exemplarSchema), is: (v: unknown) => Array.isArray(v) && v.every(isExemplar) },
   /** OTLP's data point flags (1: no recorded value). */
   flags: count,
 };
