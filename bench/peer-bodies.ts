@@ -5,7 +5,9 @@ import { OTLP_CONTENT_TYPES, OTLP_TYPES } from '@devtrail/otlp';
 // (peer-compare.ts): the same logical records written each way a client sends them. A log
 // line has a level, a message, a time, a trace and span id and five attributes (route,
 // status, duration_ms, user_id, region); a span has a name, a kind, its times, parent and
-// the same attributes. 100 records a request by default, eight records a trace.
+// the same attributes; a metric data point (a record of a metrics export) is, by turns, a
+// cumulative request counter, a latency histogram (eight bounds) or a gauge, with the route,
+// status and region as attributes. 100 records a request by default, eight records a trace.
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(Math.random() * xs.length)];
@@ -113,20 +115,62 @@ function traceRequest(ls: Line[]) {
   };
 }
 
+const BOUNDS = [5, 10, 25, 50, 100, 250, 500, 1000];
+
+/** An ExportMetricsServiceRequest as OTLP/JSON: one data point a line, of three metrics by turns. */
+function metricsRequest(ls: Line[]) {
+  const start = nanos(ls[0] ? ls[0].startMs - 3600_000 : Date.now());
+  const pointAttrs = (l: Line) => attributes({ route: l.route, status: l.status, region: String(l.attrs.region) });
+  const base = (l: Line) => ({ attributes: pointAttrs(l), startTimeUnixNano: start, timeUnixNano: nanos(l.startMs) });
+  const of = (turn: number) => ls.filter((_, i) => i % 3 === turn);
+  const metrics = [
+    {
+      name: 'http.server.request.count',
+      unit: '{request}',
+      sum: { aggregationTemporality: 2, isMonotonic: true, dataPoints: of(0).map((l) => ({ ...base(l), asInt: String(l.ms * 7) })) },
+    },
+    {
+      name: 'http.server.request.duration',
+      unit: 'ms',
+      histogram: {
+        aggregationTemporality: 2,
+        dataPoints: of(1).map((l) => {
+          // Nine requests of about the line's duration: all in its bucket.
+          const at = BOUNDS.findIndex((b) => l.ms <= b);
+          const counts = BOUNDS.map(() => '0').concat('0');
+          counts[at === -1 ? BOUNDS.length : at] = '9';
+          return { ...base(l), count: '9', sum: l.ms * 9, min: l.ms, max: l.ms, explicitBounds: BOUNDS, bucketCounts: counts };
+        }),
+      },
+    },
+    { name: 'process.memory.usage', unit: 'By', gauge: { dataPoints: of(2).map((l) => ({ ...base(l), asDouble: l.ms * 1024.5 })) } },
+  ].filter((m) => (m.sum ?? m.histogram ?? m.gauge)!.dataPoints.length > 0);
+  return { resourceMetrics: [{ resource, scopeMetrics: [{ scope: { name: 'bench' }, metrics }] }] };
+}
+
 /** The same request as protobuf: ids as bytes, encoded by the published .proto types. */
 function protobuf(type: typeof OTLP_TYPES.logsRequest, json: unknown): Buffer {
   const withBytes = JSON.parse(JSON.stringify(json), (key, v) => (/^(traceId|spanId|parentSpanId)$/.test(key) ? Buffer.from(v, 'hex') : v));
   return Buffer.from(type.encode(type.fromObject(withBytes)).finish());
 }
 
-export type BodyKind = 'native-logs' | 'otlp-logs-json' | 'otlp-logs-protobuf' | 'otlp-traces-json' | 'otlp-traces-protobuf';
+export type BodyKind =
+  | 'native-logs'
+  | 'otlp-logs-json'
+  | 'otlp-logs-protobuf'
+  | 'otlp-traces-json'
+  | 'otlp-traces-protobuf'
+  | 'otlp-metrics-json'
+  | 'otlp-metrics-protobuf';
 
-export const BODY_KINDS: Record<BodyKind, { path: string; contentType: string; signal: 'logs' | 'traces' }> = {
+export const BODY_KINDS: Record<BodyKind, { path: string; contentType: string; signal: 'logs' | 'traces' | 'metrics' }> = {
   'native-logs': { path: '/ingest/logs', contentType: 'application/json', signal: 'logs' },
   'otlp-logs-json': { path: '/v1/logs', contentType: OTLP_CONTENT_TYPES.json, signal: 'logs' },
   'otlp-logs-protobuf': { path: '/v1/logs', contentType: OTLP_CONTENT_TYPES.protobuf, signal: 'logs' },
   'otlp-traces-json': { path: '/v1/traces', contentType: OTLP_CONTENT_TYPES.json, signal: 'traces' },
   'otlp-traces-protobuf': { path: '/v1/traces', contentType: OTLP_CONTENT_TYPES.protobuf, signal: 'traces' },
+  'otlp-metrics-json': { path: '/v1/metrics', contentType: OTLP_CONTENT_TYPES.json, signal: 'metrics' },
+  'otlp-metrics-protobuf': { path: '/v1/metrics', contentType: OTLP_CONTENT_TYPES.protobuf, signal: 'metrics' },
 };
 
 /** One request body of `n` records. */
@@ -155,6 +199,10 @@ export function body(kind: BodyKind, n: number): Buffer {
       return Buffer.from(JSON.stringify(traceRequest(ls)));
     case 'otlp-traces-protobuf':
       return protobuf(OTLP_TYPES.traceRequest, traceRequest(ls));
+    case 'otlp-metrics-json':
+      return Buffer.from(JSON.stringify(metricsRequest(ls)));
+    case 'otlp-metrics-protobuf':
+      return protobuf(OTLP_TYPES.metricsRequest, metricsRequest(ls));
   }
 }
 
@@ -163,12 +211,12 @@ export function accepted(kind: BodyKind, n: number, status: number, answer: Buff
   if (status !== 200) return 0;
   if (kind === 'native-logs') return JSON.parse(answer.toString()).count ?? 0;
   const signal = BODY_KINDS[kind].signal;
-  const field = signal === 'logs' ? 'rejectedLogRecords' : 'rejectedSpans';
+  const field = { logs: 'rejectedLogRecords', traces: 'rejectedSpans', metrics: 'rejectedDataPoints' }[signal];
   let partial: Record<string, unknown> | undefined;
   if (answer.length > 0) {
     if (kind.endsWith('json')) partial = JSON.parse(answer.toString()).partialSuccess;
     else {
-      const type = signal === 'logs' ? OTLP_TYPES.logsResponse : OTLP_TYPES.traceResponse;
+      const type = { logs: OTLP_TYPES.logsResponse, traces: OTLP_TYPES.traceResponse, metrics: OTLP_TYPES.metricsResponse }[signal];
       partial = (type.toObject(type.decode(answer), { longs: Number }) as { partialSuccess?: Record<string, unknown> }).partialSuccess;
     }
   }

@@ -15,7 +15,7 @@ import { median, percentile } from './stats.ts';
 // `npx tsx bench/peer-compare.ts [flags]`: devtrail's receiver beside the OpenTelemetry
 // Collector on the collector's own job (OTLP/HTTP in, Kafka out, 200 only once Kafka
 // acknowledged), on one Kafka broker, interleaved rounds, the same records as OTLP/JSON and
-// protobuf logs and traces, and as native JSON logs. Per run: the server process's CPU time
+// protobuf logs, traces and metrics, and as native JSON logs. Per run: the server process's CPU time
 // (utime+stime) per acknowledged record, records/s, request p99, the broker's CPU, and the
 // machine's load. docs/benchmarks.md ("Beside the OpenTelemetry Collector") says how to build
 // the collector (the peer folder the coordinator provides, built in $SCRATCH/otelpeer) and
@@ -90,8 +90,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const BROKER = '127.0.0.1:39092';
 const COLLECTOR = 'http://127.0.0.1:4318';
 
-/** The collector's "sync" pipelines for both signals: no batch processor, no sending queue, acks=all, OTLP/JSON to Kafka. */
-const collectorConfig = (logsTopic: string, tracesTopic: string) => `receivers:
+/** The collector's "sync" pipelines for the three signals: no batch processor, no sending queue, acks=all, OTLP/JSON to Kafka. */
+const collectorConfig = (logsTopic: string, tracesTopic: string, metricsTopic: string) => `receivers:
   otlp:
     protocols:
       http:
@@ -108,6 +108,9 @@ exporters:
     traces:
       topic: ${tracesTopic}
       encoding: otlp_json
+    metrics:
+      topic: ${metricsTopic}
+      encoding: otlp_json
     producer:
       required_acks: -1
       allow_auto_topic_creation: false
@@ -121,6 +124,9 @@ service:
       receivers: [otlp]
       exporters: [kafka]
     traces:
+      receivers: [otlp]
+      exporters: [kafka]
+    metrics:
       receivers: [otlp]
       exporters: [kafka]
 `;
@@ -280,12 +286,12 @@ async function main() {
     let collector: ChildProcess | undefined;
     const collectorSide: Side = { label: 'collector', url: COLLECTOR, pid: () => collector!.pid! };
     const startCollector = async (run: number) => {
-      const topics = ['logs', 'traces'].map((s) => `peer-collector-${run}-${s}`);
+      const topics = ['logs', 'traces', 'metrics'].map((s) => `peer-collector-${run}-${s}`);
       await admin.createTopics({
         waitForLeaders: true,
         topics: topics.map((topic) => ({ topic, numPartitions: 6, configEntries: [{ name: 'max.message.bytes', value: '16777216' }] })),
       });
-      writeFileSync(configFile, collectorConfig(topics[0], topics[1]));
+      writeFileSync(configFile, collectorConfig(topics[0], topics[1], topics[2]));
       collector = spawn(collectorBin, ['--config', configFile], { stdio: 'ignore' });
       await waitFor('the collector', () => answers(`${COLLECTOR}/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
     };

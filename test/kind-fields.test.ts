@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyZodObject } from 'zod';
 import { EVENT_KINDS, KINDS, kindOf, type EventKind } from '@devtrail/kinds';
 import { newEnvelope } from './support/envelopes.ts';
-import { readErrors, readLlmUsage, readLogs, readReleaseHealth, readTrace } from '@devtrail/kinds';
+import { readErrors, readLlmUsage, readLogs, readMetricPoints, readReleaseHealth, readTrace } from '@devtrail/kinds';
 import { toRow } from './support/envelopes.ts';
 import { publishedOpenApi as buildOpenApiDocument } from '../services/embedded/src/openapi.ts';
 import { embeddedAdapters } from './support/embedded-adapters.ts';
@@ -19,6 +19,8 @@ const DERIVED: Record<EventKind, string[]> = {
   span: [],
   llm: ['timestamp', 'content_truncated'],
   session: [],
+  // A summary's quantiles come as pairs: their values are a column of their own.
+  metric: ['quantile_values'],
 };
 /**
  * The LLM read API is a summary per day, model, provider and service: these fields are aggregated away (latency as p50 and p95);
@@ -31,9 +33,17 @@ const NOT_READ: Record<EventKind, string[]> = {
   llm: ['environment', 'release', 'timestamp', 'operation', 'metadata', 'latency_ms', 'input', 'output', 'content_truncated'],
   // Release health is a summary per release: its sessions are counted, not listed.
   session: ['service', 'environment', 'session_id', 'distinct_id', 'status', 'start_time', 'timestamp', 'duration_ms', 'errors', 'seq'],
+  metric: [],
 };
 /** The OpenAPI component documenting what the read API answers for each kind. */
-const RECORD_SCHEMA: Record<EventKind, string> = { log: 'LogRecord', error: 'ErrorRecord', span: 'SpanRecord', llm: 'LlmUsageSummary', session: 'ReleaseHealth' };
+const RECORD_SCHEMA: Record<EventKind, string> = {
+  log: 'LogRecord',
+  error: 'ErrorRecord',
+  span: 'SpanRecord',
+  llm: 'LlmUsageSummary',
+  session: 'ReleaseHealth',
+  metric: 'MetricPoint',
+};
 /** The smallest valid request of each kind. */
 const SAMPLE: Record<EventKind, unknown> = {
   log: { logs: [{ level: 'info', message: 'm' }] },
@@ -41,16 +51,20 @@ const SAMPLE: Record<EventKind, unknown> = {
   span: { trace_id: 'fields-trace', span_id: 's', operation: 'o', start_time: new Date().toISOString(), duration_ms: 1 },
   llm: { model: 'm', provider: 'p', operation: 'o', input_tokens: 1, output_tokens: 1, latency_ms: 1 },
   session: { session_id: 's', status: 'exited', start_time: new Date().toISOString(), release: 'r1' },
+  metric: { metrics: [{ metric: 'fields.metric', type: 'gauge', time: new Date().toISOString(), value: 1 }] },
 };
 
 const keys = (schema: unknown) => Object.keys((schema as AnyZodObject).shape);
 const eventFields = (kind: EventKind) => keys(KINDS[kind].event);
 /** The request's own fields; for logs, the batch's shared fields plus an entry's. */
 function requestFields(kind: EventKind): string[] {
-  const top = keys(KINDS[kind].request);
-  if (kind !== 'log') return top;
-  const entry = ((KINDS.log.request as unknown as AnyZodObject).shape.logs as unknown as { element: AnyZodObject }).element;
-  return [...top.filter((f) => f !== 'logs'), ...keys(entry)];
+  const k = kindOf(kind);
+  const top = keys(k.request);
+  if (!k.batchField) return top;
+  let entry = ((k.request as unknown as AnyZodObject).shape[k.batchField] as unknown as { element: AnyZodObject }).element as unknown as { _def: { schema?: unknown } };
+  // A refined entry (metrics) keeps its object inside.
+  while (entry._def.schema) entry = entry._def.schema as typeof entry;
+  return [...top.filter((f) => f !== k.batchField), ...keys(entry)];
 }
 
 let adapters: Awaited<ReturnType<typeof embeddedAdapters>>;
@@ -104,6 +118,7 @@ describe.each(EVENT_KINDS)('the fields of a %s event', (kind) => {
       span: () => readTrace(adapters.columnStore, project, 'fields-trace', 30),
       llm: () => readLlmUsage(adapters.columnStore, { projectId: project, retentionDays: 30 }),
       session: () => readReleaseHealth(adapters.columnStore, { projectId: project, retentionDays: 30 }),
+      metric: () => readMetricPoints(adapters.columnStore, { projectId: project, retentionDays: 30, metric: 'fields.metric' }),
     };
     const [record] = await read[kind]();
     expect(record, 'the sample was stored').toBeDefined();

@@ -84,6 +84,7 @@ export const FLOOR = [
   'test/retention-migration.test.ts',
   'test/clickhouse-schema.test.ts',
   'test/kind-fields.test.ts',
+  'libs/kinds/test/metric-series.test.ts',
   'services/dashboard/test/explore-api.test.ts',
   'test/e2e/data-deletion.test.ts',
 ];

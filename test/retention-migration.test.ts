@@ -108,6 +108,8 @@ describe.skipIf(!up)(`migration to per-row retention${up ? '' : ` (skipped: ${NO
       'applied llm: ttl-per-row-retention',
       'created sessions',
       'applied sessions: ttl-per-row-retention',
+      'created metrics',
+      'applied metrics: ttl-per-row-retention',
     ]);
   });
 });

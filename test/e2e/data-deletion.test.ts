@@ -107,9 +107,9 @@ describe.skipIf(!up)(`deletion end to end${up ? '' : ` (skipped: ${NO_STACK_REAS
     consumers = await p.start('consumers');
     const done = await finished(del.body.deletion.id);
     expect(done.percent).toBe(100);
-    // Every table, the trace roots kept beside the spans (libs/kinds/src/span/roots.ts) and the
-    // sessions, which go with their project (docs/topics.md, "Deletions").
-    expect(Object.keys(done.tables).sort()).toEqual([...TABLES, ROOTS_TABLE, 'sessions'].sort());
+    // Every table, the trace roots kept beside the spans (libs/kinds/src/span/roots.ts), and the
+    // sessions and metrics, which go with their project (docs/topics.md, "Deletions").
+    expect(Object.keys(done.tables).sort()).toEqual([...TABLES, ROOTS_TABLE, 'sessions', 'metrics'].sort());
     // The consumers read the rest of its events from Kafka, and wrote none of them.
     await expect
       .poll(async () => {

@@ -25,7 +25,7 @@ describe.skipIf(!up)(`the Python consumer example${up ? '' : ` (skipped: ${NO_ST
   let project: { id: string; key: string };
   let group: string;
   const state = join(mkdtempSync(join(tmpdir(), 'python-consumer-')), 'state.sqlite');
-  const sent: Record<EventKind, number> = { log: 0, error: 0, span: 0, llm: 0, session: 0 };
+  const sent: Record<EventKind, number> = { log: 0, error: 0, span: 0, llm: 0, session: 0, metric: 0 };
   const send = async (path: string, body: unknown, kind: EventKind, n: number, key: string = project.key, headers: Record<string, string> = {}) => {
     const r = await ingest(receiver, path, key, body, headers);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -69,6 +69,19 @@ describe.skipIf(!up)(`the Python consumer example${up ? '' : ` (skipped: ${NO_ST
     for (const s of ['a', 'b', 'c'])
       await send('/ingest/traces', { trace_id: 't1', span_id: s, operation: 'op', start_time: new Date().toISOString(), duration_ms: 1 }, 'span', 1);
     for (let i = 0; i < 4; i++) await send('/ingest/llm', { model: 'm', provider: 'p', operation: 'chat', input_tokens: i, output_tokens: 1, latency_ms: 2 }, 'llm', 1);
+    // Metric points: a gauge and a histogram, each checked against the published event-metric.json.
+    const at = new Date().toISOString();
+    await send(
+      '/ingest/metrics',
+      {
+        metrics: [
+          { metric: 'queue.depth', type: 'gauge', time: at, value: 3, attributes: { queue: 'mail' } },
+          { metric: 'http.duration', type: 'histogram', temporality: 'delta', time: at, bounds: [10], bucket_counts: [1, 2], sum: 40, min: 2 },
+        ],
+      },
+      'metric',
+      2,
+    );
     await send('/ingest/logs', { logs: [{ level: 'info', message: 'another project' }] }, 'log', 1, other.api_key);
     // What it cannot read: a message that is not JSON, and a batch with one bad event among good ones.
     const log = createKafkaLog({ brokers: STACK.kafkaBrokers, clientId: 'python-test' });
@@ -116,11 +129,11 @@ describe.skipIf(!up)(`the Python consumer example${up ? '' : ` (skipped: ${NO_ST
     const r = await consume();
     expect(r.code, r.stderr).toBe(0);
     expect(r.summary.events).toEqual(sent);
-    expect(r.summary.events).toEqual({ log: 120 + 2 + 1, error: 2, span: 3, llm: 4, session: 0 });
+    expect(r.summary.events).toEqual({ log: 120 + 2 + 1, error: 2, span: 3, llm: 4, session: 0, metric: 2 });
     expect(r.summary.dead_letters).toBe(2); // the message that is not JSON, and the bad event alone
     expect(r.summary.duplicates).toBeGreaterThanOrEqual(2); // the retried request's two events, met twice (and whatever a crash replayed)
     expect(r.summary.other_projects).toBe(1);
-    expect(r.summary.messages).toBe(40 + 2 + 2 + 3 + 4 + 1 + 2);
+    expect(r.summary.messages).toBe(40 + 2 + 2 + 3 + 4 + 1 + 1 + 2); // … the metrics request, one message
     // The letters are on the group's own topic, not on devtrail's.
     const log = createKafkaLog({ brokers: STACK.kafkaBrokers, clientId: 'python-test' });
     const letters = (await log.watermarks(`${group}.dlq`)).reduce((n, w) => n + Number(w.high), 0);
@@ -135,6 +148,6 @@ describe.skipIf(!up)(`the Python consumer example${up ? '' : ` (skipped: ${NO_ST
     const r = await consume();
     expect(r.code, r.stderr).toBe(0);
     expect(r.summary.events).toEqual(sent);
-    expect(r.summary.messages).toBe(40 + 2 + 2 + 3 + 4 + 1 + 2 + 1);
+    expect(r.summary.messages).toBe(40 + 2 + 2 + 3 + 4 + 1 + 1 + 2 + 1);
   });
 });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { encodeAsSent, encodeBatch, HEADERS, newEvents, sequentialIds, topicNames, type Envelope } from '@devtrail/contract';
 import { encodeEnvelope, newEnvelope } from '../../../test/support/envelopes.ts';
 import { Failure } from '@devtrail/failures';
-import { logsToEvents } from '@devtrail/kinds';
+import { logsToEvents, metricBatchSchema, metricsToEvents } from '@devtrail/kinds';
 import { createMemoryLog, type MessageLog } from '@devtrail/message-log';
 import { createEventConsumer, DLQ_HEADERS, type TopicConsumer } from '../src/index.ts';
 
@@ -194,5 +194,39 @@ describe('event consumer kit', () => {
     await c.start();
     await log.createProducer().send([{ topic: topics.of('log'), messages: [encodeBatch('log', project, now, newEvents(logs('x', 'y')))] }]);
     await expect.poll(() => got, { timeout: 5000 }).toEqual(['x', 'y']);
+  });
+
+  it("the metrics topic: a consumer of the metric kind gets each data point with its type's fields; a point the envelope refuses is dead-lettered alone", async () => {
+    const log = createMemoryLog();
+    await log.ensureTopics(topics.all(), 2);
+    const got: Array<Envelope<'metric'>> = [];
+    const c = createEventConsumer({
+      kind: 'metric',
+      topics,
+      name: 'kit-metrics',
+      messageLog: log,
+      groupId: 'gm',
+      write: async (events) => void got.push(...events),
+      batchMs: 50,
+    });
+    opened.push({ log, c });
+    await c.start();
+    const body = metricBatchSchema.parse({
+      service: 'shop',
+      metrics: [
+        { metric: 'queue.depth', type: 'gauge', time: now, value: 3 },
+        { metric: 'http.duration', type: 'histogram', temporality: 'cumulative', time: now, start_time: now, bounds: [10], bucket_counts: [1, 2], sum: 40 },
+        { metric: 'bad', type: 'gauge', time: now, value: 1 },
+      ],
+    });
+    const events = metricsToEvents(body, now);
+    (events[2] as { bucket_counts: unknown }).bucket_counts = [-1];
+    await log.createProducer().send([{ topic: topics.of('metric'), messages: [encodeBatch('metric', project, now, newEvents(events))] }]);
+    await expect.poll(() => got.length, { timeout: 5000 }).toBe(2);
+    expect(got.map((e) => e.kind)).toEqual(['metric', 'metric']);
+    expect(got[0].data).toMatchObject({ metric: 'queue.depth', type: 'gauge', value: 3, service: 'shop' });
+    expect(got[1].data).toMatchObject({ metric: 'http.duration', type: 'histogram', count: 3, bounds: [10], bucket_counts: [1, 2], sum: 40 });
+    expect(topics.of('metric')).toBe('kit.metrics');
+    await expect.poll(() => c.stats().deadLettered, { timeout: 5000 }).toBe(1);
   });
 });

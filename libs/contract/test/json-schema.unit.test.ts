@@ -105,7 +105,7 @@ describe('the compatibility check', () => {
   it('lets an optional field and a new kind through', () => {
     expect(breaks((d) => (d.LogEvent.properties.host = { type: 'string' }))).toEqual([]);
     expect(
-      breaks((_d, s) => s.anyOf.push({ ...structuredClone(s.anyOf[0]), properties: { ...s.anyOf[0].properties, kind: { type: 'string', enum: ['metric'] } } })),
+      breaks((_d, s) => s.anyOf.push({ ...structuredClone(s.anyOf[0]), properties: { ...s.anyOf[0].properties, kind: { type: 'string', enum: ['profile'] } } })),
     ).toEqual([]);
   });
 

@@ -109,3 +109,30 @@ export { COST_SOURCES, MAX_PRICED_MODELS, type CostSource, type PriceOf } from '
 export { capMessages, MAX_CONTENT_CHARS, MAX_MESSAGES, toMessages, type Message, type MessagePart } from './llm/messages.ts';
 export { spanConversation } from './llm/otlp-content.ts';
 export { dropConversation, isConversationKey, parseJsonTexts } from './llm/conversation-keys.ts';
+
+export { metricTypes, temporalities, type MetricEvent, type MetricType } from './metric/event.ts';
+export { metricBatchSchema, metricPointSchema, metricsToEvents, MAX_POINTS_PER_BATCH, type MetricBatch, type MetricPoint } from './metric/request.ts';
+export { metricsFromOtlp } from './metric/otlp.ts';
+export { readMetricPoints, type MetricPointRecord } from './metric/points.ts';
+export {
+  readMetricAttributeKeys,
+  readMetricAttributeValues,
+  readMetricNames,
+  MAX_ATTRIBUTE_KEYS,
+  MAX_ATTRIBUTE_VALUES,
+  MAX_METRIC_NAMES,
+  type MetricName,
+} from './metric/read.ts';
+export {
+  METRIC_AGGREGATIONS,
+  MAX_GROUP_KEYS,
+  MAX_GROUPS,
+  MAX_SERIES_POINTS,
+  MAX_STEPS,
+  MetricQueryError,
+  readMetricSeries,
+  type MetricAggregation,
+  type MetricSeries,
+  type MetricSeriesQuery,
+} from './metric/series.ts';
+export { METRIC_SEARCH } from './metric/search.ts';

@@ -5,10 +5,11 @@ import { error } from './error/index.ts';
 import { span } from './span/index.ts';
 import { llm } from './llm/index.ts';
 import { session } from './session/index.ts';
+import { metric } from './metric/index.ts';
 
 // The telemetry kinds, each a folder of its own (kind.ts says what a kind declares). A new
 // kind is a new folder and one line here (CONTRIBUTING.md).
-export const KINDS = { log, error, span, llm, session };
+export const KINDS = { log, error, span, llm, session, metric };
 
 export type EventKind = keyof typeof KINDS;
 export const EVENT_KINDS = Object.keys(KINDS) as EventKind[];

@@ -15,7 +15,8 @@ const json = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth:
 function validValue(kind: EventKind, name: string): fc.Arbitrary<unknown> {
   const shape = kindOf(kind).event.shape[name];
   const sample = (arb: fc.Arbitrary<unknown>) => arb.filter((v) => shape.safeParse(v).success);
-  type Def = { typeName: string; values?: string[]; innerType?: { _def: Def }; type?: { _def: { shape?: () => Record<string, unknown> } } };
+  type Def = { typeName: string; values?: string[]; innerType?: { _def: Def }; type?: { _def: { typeName?: string; shape?: () => Record<string, unknown> } } };
+  const number = fc.oneof(fc.nat(), fc.double({ noNaN: true, noDefaultInfinity: true }));
   let def = (shape as unknown as { _def: Def })._def;
   if (def.typeName === 'ZodDefault') def = def.innerType!._def; // a field added later (fields.ts `added`)
   switch (def.typeName) {
@@ -24,10 +25,17 @@ function validValue(kind: EventKind, name: string): fc.Arbitrary<unknown> {
     case 'ZodEnum':
       return fc.constantFrom(...def.values!);
     case 'ZodNumber':
-      return sample(fc.oneof(fc.nat(), fc.double({ noNaN: true, noDefaultInfinity: true })));
+      return sample(number);
+    case 'ZodNullable':
+      return fc.oneof(fc.constant(null), number);
     case 'ZodRecord':
       return json;
     case 'ZodArray':
+      if (def.type?._def.typeName === 'ZodNumber') return sample(fc.array(fc.nat(), { maxLength: 3 }));
+      if (def.type?._def.shape && 'trace_id' in def.type._def.shape())
+        return fc.array(fc.record({ time: iso, value: number, trace_id: fc.string({ maxLength: 8 }), span_id: fc.string({ maxLength: 8 }), attributes: json }), {
+          maxLength: 2,
+        });
       if (def.type?._def.shape && 'role' in def.type._def.shape())
         return fc.array(fc.record({ role: fc.string({ maxLength: 8 }), parts: fc.array(json, { maxLength: 2 }) }), { maxLength: 2 });
       return fc.array(fc.record({ type: fc.string(), message: fc.string(), timestamp: iso }), { maxLength: 2 });

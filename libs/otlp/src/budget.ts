@@ -20,7 +20,8 @@ export class OtlpTooLargeError extends Error {}
 
 interface Shape {
   groups: Set<Field>;
-  records: Field;
+  /** The fields whose messages are the signal's records (metrics: the data points of each point type). */
+  records: Set<Field>;
   recordName: string;
 }
 
@@ -29,10 +30,20 @@ const fieldOf = (type: Type, name: string) => type.fields[name];
 function shape(request: Type, groupField: string, scopeField: string, recordField: string, recordName: string): Shape {
   const group = fieldOf(request, groupField);
   const scope = fieldOf(group.resolvedType as Type, scopeField);
-  return { groups: new Set([group, scope]), records: fieldOf(scope.resolvedType as Type, recordField), recordName };
+  return { groups: new Set([group, scope]), records: new Set([fieldOf(scope.resolvedType as Type, recordField)]), recordName };
 }
 
-const SHAPES: Record<OtlpSignal, Shape & { type: Type; json: [string, string, string] }> = {
+/** Metrics count their data points: a metric holds them under one of its point types. */
+function metricsShape(): Shape {
+  const s = shape(OTLP_TYPES.metricsRequest, 'resourceMetrics', 'scopeMetrics', 'metrics', 'data points');
+  const metric = [...s.records][0].resolvedType as Type;
+  const points = POINT_TYPES.map((p) => fieldOf(fieldOf(metric, p).resolvedType as Type, 'dataPoints'));
+  return { ...s, records: new Set(points) };
+}
+
+const POINT_TYPES = ['gauge', 'sum', 'histogram', 'exponentialHistogram', 'summary'];
+
+const SHAPES: Record<OtlpSignal, Shape & { type: Type; json: [string, string, string]; jsonRecords?: (record: unknown) => number }> = {
   logs: {
     type: OTLP_TYPES.logsRequest,
     json: ['resourceLogs', 'scopeLogs', 'logRecords'],
@@ -42,6 +53,12 @@ const SHAPES: Record<OtlpSignal, Shape & { type: Type; json: [string, string, st
     type: OTLP_TYPES.traceRequest,
     json: ['resourceSpans', 'scopeSpans', 'spans'],
     ...shape(OTLP_TYPES.traceRequest, 'resourceSpans', 'scopeSpans', 'spans', 'spans'),
+  },
+  metrics: {
+    type: OTLP_TYPES.metricsRequest,
+    json: ['resourceMetrics', 'scopeMetrics', 'metrics'],
+    jsonRecords: (metric) => POINT_TYPES.reduce((n, p) => n + arrayAt(objectAt(metric, p), 'dataPoints').length, 0),
+    ...metricsShape(),
   },
 };
 
@@ -55,7 +72,7 @@ class Tally {
   add(f: Field | undefined): void {
     if (++this.messages > MAX_OTLP_MESSAGES)
       throw new OtlpTooLargeError(`more than ${MAX_OTLP_MESSAGES} messages (records, attributes, values, events, links) in one request`);
-    if (f === this.s.records) {
+    if (f && this.s.records.has(f)) {
       if (++this.records > MAX_OTLP_RECORDS) throw tooManyRecords(this.s.recordName);
     } else if (f && this.s.groups.has(f) && ++this.groups > 2 * MAX_OTLP_GROUPS) throw tooManyGroups();
   }
@@ -119,7 +136,11 @@ function scanJson(body: unknown, s: (typeof SHAPES)[OtlpSignal], tally: Tally): 
   for (const g of groups) {
     const inGroup = arrayAt(g, scopeKey);
     if ((scopes += inGroup.length) + groups.length > 2 * MAX_OTLP_GROUPS) throw tooManyGroups();
-    for (const sc of inGroup) if ((records += arrayAt(sc, recordKey).length) > MAX_OTLP_RECORDS) throw tooManyRecords(s.recordName);
+    for (const sc of inGroup) {
+      const list = arrayAt(sc, recordKey);
+      records += s.jsonRecords ? list.reduce((n: number, r) => n + s.jsonRecords!(r), 0) : list.length;
+      if (records > MAX_OTLP_RECORDS) throw tooManyRecords(s.recordName);
+    }
   }
   const stack: Array<{ v: unknown; depth: number }> = [{ v: body, depth: 0 }];
   while (stack.length > 0) {
@@ -136,6 +157,8 @@ function scanJson(body: unknown, s: (typeof SHAPES)[OtlpSignal], tally: Tally): 
     }
   }
 }
+
+const objectAt = (v: unknown, key: string): unknown => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined);
 
 const arrayAt = (v: unknown, key: string): unknown[] => {
   const a = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;

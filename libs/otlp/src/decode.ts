@@ -1,7 +1,7 @@
 import type { Type } from 'protobufjs';
 import { OTLP_TYPES } from './proto-root.ts';
 import { plainDecode, plainFromObject } from './plain-messages.ts';
-import type { LogsRequest, TraceRequest } from './otlp-types.ts';
+import type { LogsRequest, MetricsRequest, TraceRequest } from './otlp-types.ts';
 
 // Request bodies -> OTLP messages. Protobuf goes through the decoder protobufjs builds
 // from the .proto files; OTLP/JSON (already parsed by the HTTP layer) goes through the
@@ -50,6 +50,18 @@ function jsonSpanIds(body: unknown): void {
   );
 }
 
+const POINT_FIELDS = ['gauge', 'sum', 'histogram', 'exponentialHistogram', 'summary'] as const;
+
+function jsonExemplarIds(body: unknown): void {
+  each(field(body, 'resourceMetrics'), (rm) =>
+    each(field(rm, 'scopeMetrics'), (sm) =>
+      each(field(sm, 'metrics'), (metric) => {
+        for (const f of POINT_FIELDS) each(field(field(metric, f), 'dataPoints'), (p) => each(field(p, 'exemplars'), hexIds));
+      }),
+    ),
+  );
+}
+
 /** How a message is made: as plain objects (plain-messages.ts), or by protobufjs itself (what the plain form is held equal to). */
 export interface MessageMaker {
   decode(type: Type, bytes: Uint8Array): unknown;
@@ -81,3 +93,8 @@ export const decodeLogsRequest = (body: unknown, encoding: OtlpEncoding, make = 
 
 export const decodeTraceRequest = (body: unknown, encoding: OtlpEncoding, make = PLAIN): TraceRequest =>
   decode<TraceRequest>(OTLP_TYPES.traceRequest, body, encoding, jsonSpanIds, make);
+
+// Metrics take protobufjs's own messages: their data points hold repeated scalars (bucket
+// counts, bounds), which the plain form does not build (plain-messages.ts).
+export const decodeMetricsRequest = (body: unknown, encoding: OtlpEncoding, make = PROTOBUFJS): MetricsRequest =>
+  decode<MetricsRequest>(OTLP_TYPES.metricsRequest, body, encoding, jsonExemplarIds, make);

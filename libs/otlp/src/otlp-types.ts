@@ -67,3 +67,73 @@ export interface Span {
 export interface TraceRequest {
   resourceSpans?: Array<{ resource?: Resource | null; scopeSpans?: Array<{ scope?: Scope | null; spans?: Span[] | null }> | null }> | null;
 }
+
+export interface Exemplar {
+  timeUnixNano?: Int64 | null;
+  asDouble?: number | null;
+  asInt?: Int64 | null;
+  spanId?: Uint8Array | null;
+  traceId?: Uint8Array | null;
+  filteredAttributes?: KeyValue[] | null;
+}
+
+/** What every data point carries. */
+export interface PointBase {
+  attributes?: KeyValue[] | null;
+  startTimeUnixNano?: Int64 | null;
+  timeUnixNano?: Int64 | null;
+  exemplars?: Exemplar[] | null;
+  flags?: number | null;
+}
+
+export interface NumberDataPoint extends PointBase {
+  asDouble?: number | null;
+  asInt?: Int64 | null;
+}
+
+export interface HistogramDataPoint extends PointBase {
+  count?: Int64 | null;
+  sum?: number | null;
+  bucketCounts?: Int64[] | null;
+  explicitBounds?: number[] | null;
+  min?: number | null;
+  max?: number | null;
+}
+
+export interface ExponentialBuckets {
+  offset?: number | null;
+  bucketCounts?: Int64[] | null;
+}
+
+export interface ExponentialHistogramDataPoint extends PointBase {
+  count?: Int64 | null;
+  sum?: number | null;
+  scale?: number | null;
+  zeroCount?: Int64 | null;
+  positive?: ExponentialBuckets | null;
+  negative?: ExponentialBuckets | null;
+  min?: number | null;
+  max?: number | null;
+  zeroThreshold?: number | null;
+}
+
+export interface SummaryDataPoint extends PointBase {
+  count?: Int64 | null;
+  sum?: number | null;
+  quantileValues?: Array<{ quantile?: number | null; value?: number | null }> | null;
+}
+
+export interface Metric {
+  name?: string | null;
+  description?: string | null;
+  unit?: string | null;
+  gauge?: { dataPoints?: NumberDataPoint[] | null } | null;
+  sum?: { dataPoints?: NumberDataPoint[] | null; aggregationTemporality?: number | null; isMonotonic?: boolean | null } | null;
+  histogram?: { dataPoints?: HistogramDataPoint[] | null; aggregationTemporality?: number | null } | null;
+  exponentialHistogram?: { dataPoints?: ExponentialHistogramDataPoint[] | null; aggregationTemporality?: number | null } | null;
+  summary?: { dataPoints?: SummaryDataPoint[] | null } | null;
+}
+
+export interface MetricsRequest {
+  resourceMetrics?: Array<{ resource?: Resource | null; scopeMetrics?: Array<{ scope?: Scope | null; metrics?: Metric[] | null }> | null }> | null;
+}

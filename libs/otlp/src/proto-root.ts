@@ -10,9 +10,17 @@ const PROTO_DIR = fileURLToPath(new URL('../proto/', import.meta.url));
 
 const root = new protobuf.Root();
 root.resolvePath = (_origin, target) => path.join(PROTO_DIR, target);
-root.loadSync(['opentelemetry/proto/collector/logs/v1/logs_service.proto', 'opentelemetry/proto/collector/trace/v1/trace_service.proto', 'google/rpc/status.proto'], {
-  keepCase: false,
-});
+root.loadSync(
+  [
+    'opentelemetry/proto/collector/logs/v1/logs_service.proto',
+    'opentelemetry/proto/collector/trace/v1/trace_service.proto',
+    'opentelemetry/proto/collector/metrics/v1/metrics_service.proto',
+    'google/rpc/status.proto',
+  ],
+  {
+    keepCase: false,
+  },
+);
 // Every field's message type resolved now: budget.ts walks them before anything is decoded.
 root.resolveAll();
 
@@ -21,5 +29,7 @@ export const OTLP_TYPES = {
   logsResponse: root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse'),
   traceRequest: root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest'),
   traceResponse: root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse'),
+  metricsRequest: root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest'),
+  metricsResponse: root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse'),
   status: root.lookupType('google.rpc.Status'),
 };

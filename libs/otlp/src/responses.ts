@@ -7,13 +7,14 @@ import type { OtlpEncoding } from './decode.ts';
 // on success, with partial_success only when something was rejected, and google.rpc.Status
 // for every 4xx/5xx.
 
-export type OtlpSignal = 'logs' | 'traces';
+export type OtlpSignal = 'logs' | 'traces' | 'metrics';
 
 export const OTLP_CONTENT_TYPES: Record<OtlpEncoding, string> = { protobuf: 'application/x-protobuf', json: 'application/json' };
 
 const RESPONSE: Record<OtlpSignal, { type: Type; rejectedField: string }> = {
   logs: { type: OTLP_TYPES.logsResponse, rejectedField: 'rejectedLogRecords' },
   traces: { type: OTLP_TYPES.traceResponse, rejectedField: 'rejectedSpans' },
+  metrics: { type: OTLP_TYPES.metricsResponse, rejectedField: 'rejectedDataPoints' },
 };
 
 export interface OtlpAnswer {

@@ -27,7 +27,7 @@ export function span(fields: Record<string, unknown> = {}, ms = 41.6) {
   return { traceId: TRACE_ID, spanId: SPAN_ID, name: 'GET /orders/:id', kind: 2, startTimeUnixNano: T0_NS, endTimeUnixNano: end, ...fields };
 }
 
-import { decodeLogsRequest, decodeTraceRequest, OTLP_TYPES, PROTOBUFJS } from '../src/index.ts';
+import { decodeLogsRequest, decodeMetricsRequest, decodeTraceRequest, OTLP_TYPES, PROTOBUFJS } from '../src/index.ts';
 
 /** The protobuf bytes of an OTLP/JSON logs request (what the protobuf exporters send). */
 export function logsProtobuf(req: unknown): Buffer {
@@ -38,4 +38,13 @@ export function logsProtobuf(req: unknown): Buffer {
 export function traceProtobuf(req: unknown): Buffer {
   const msg = OTLP_TYPES.traceRequest.fromObject(decodeTraceRequest(structuredClone(req), 'json', PROTOBUFJS) as Record<string, unknown>);
   return Buffer.from(OTLP_TYPES.traceRequest.encode(msg).finish());
+}
+
+export function metricsRequest(metrics: unknown[], res = resource(str('service.name', 'checkout'))) {
+  return { resourceMetrics: [{ resource: res, scopeMetrics: [{ scope: { name: '@acme/meter', version: '2.0.0' }, metrics }] }] };
+}
+
+export function metricsProtobuf(req: unknown): Buffer {
+  const msg = OTLP_TYPES.metricsRequest.fromObject(decodeMetricsRequest(structuredClone(req), 'json', PROTOBUFJS) as Record<string, unknown>);
+  return Buffer.from(OTLP_TYPES.metricsRequest.encode(msg).finish());
 }

@@ -20,7 +20,7 @@ import { runtimeHooks } from './runtime-hooks.js';
 import { createTraceHeaders, type SpanContext } from './trace-context.js';
 import { LocalStorageStore, storeName, type RequestStore } from './transport/request-store.js';
 import { HttpTransport, NoopTransport, type TelemetryTransport, type TransportStats } from './transport/transport.js';
-import type { Breadcrumb, CaptureErrorOptions, LlmUsageInput, LogLevel, MessageLevel, Metadata, Severity, SpanRecordInput, TagValue } from './types.js';
+import type { Breadcrumb, CaptureErrorOptions, LlmUsageInput, LogLevel, MessageLevel, Metadata, MetricInput, Severity, SpanRecordInput, TagValue } from './types.js';
 import { buildErrorReport, buildLlmRecord, buildLogEntry, buildSpanRecord, clampRelease, type WireErrorReport, type WireLogEntry, type WireSpan } from './wire.js';
 
 /** Delivery counts, and the records left out on purpose: by `sampleRate` or a `beforeSend*` hook (not counted as dropped). */
@@ -389,6 +389,30 @@ export class DevtrailClient {
           ),
         }),
       );
+    } catch {
+      // see class comment
+    }
+  }
+
+  // ---- metrics ---------------------------------------------------------------
+
+  /** Records one metric data point (docs/sdk.md#metrics): a gauge's reading, or what a counter added. */
+  metric(point: MetricInput): void {
+    if (!this.enabled) return;
+    try {
+      const iso = (t: Date | string | undefined) => (t === undefined ? undefined : new Date(t).toISOString());
+      const sum = point.type === 'sum';
+      this.transport.send('metric', {
+        metric: point.metric,
+        type: point.type,
+        value: point.value,
+        time: iso(point.time) ?? new Date().toISOString(),
+        ...(sum ? { temporality: point.temporality ?? 'delta', monotonic: point.monotonic ?? true } : {}),
+        ...(point.startTime === undefined ? {} : { start_time: iso(point.startTime) }),
+        ...(point.unit === undefined ? {} : { unit: point.unit }),
+        ...(point.description === undefined ? {} : { description: point.description }),
+        ...(point.attributes === undefined ? {} : { attributes: point.attributes }),
+      });
     } catch {
       // see class comment
     }

@@ -41,6 +41,7 @@ export type {
   CaptureErrorOptions,
   MessageLevel,
   LlmUsageInput,
+  MetricInput,
   LlmMessage,
   SpanRecordInput,
   ErrorReportInput,

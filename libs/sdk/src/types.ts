@@ -53,6 +53,27 @@ export interface LlmUsageInput {
   sessionId?: string;
 }
 
+/**
+ * One metric data point as devtrail stores it (docs/sdk.md#metrics): a gauge's reading, or what a
+ * counter added (a delta sum). For aggregation, histograms and exporting on a timer, use the
+ * OpenTelemetry metrics SDK with devtrail as its OTLP endpoint (docs/otlp.md).
+ */
+export interface MetricInput {
+  metric: string;
+  type: 'gauge' | 'sum';
+  value: number;
+  /** Sums: `delta` (default: what this point added) or `cumulative` (the total since `startTime`). */
+  temporality?: 'delta' | 'cumulative';
+  /** Sums: only grows (a counter). Default true for sums. */
+  monotonic?: boolean;
+  unit?: string;
+  description?: string;
+  attributes?: Metadata;
+  /** Default: now. */
+  time?: Date | string;
+  startTime?: Date | string;
+}
+
 /** A message of a conversation: `content` (text or parts) with OpenAI's `tool_calls` / `tool_call_id`, or GenAI's `parts`. */
 export interface LlmMessage {
   role: string;

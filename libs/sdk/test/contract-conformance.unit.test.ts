@@ -56,6 +56,8 @@ describe('SDK payloads against the receiver schemas (@devtrail/contract)', () =>
         .catch(() => {});
     });
     client.startManualSpan('manual').end({ endTime: 0 }); // end before start -> clamped to 0
+    client.metric({ metric: 'queue.depth', type: 'gauge', value: 3, attributes: { queue: 'mail', nested: deep(60) } });
+    client.metric({ metric: 'orders', type: 'sum', value: 2, unit: '{order}', time: new Date(), startTime: new Date(Date.now() - 1000) });
     createSpanExporter(client).export(
       [
         {

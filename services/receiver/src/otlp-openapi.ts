@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ERRORS, RETRY_AFTER_SECONDS, tooLarge, UNAVAILABLE } from '@devtrail/http';
 import type { ApiDocs, ResponseConfig } from '@devtrail/http/api-docs';
-import { METRICS_NOT_SUPPORTED, OTLP_PATHS } from './otlp-paths.ts';
+import { OTLP_PATHS } from './otlp-paths.ts';
 import { ingestHeaders } from './ingest-docs.ts';
 
 // The OTLP/HTTP paths in the published OpenAPI document. Their bodies are the
@@ -39,7 +39,11 @@ export function documentOtlp(docs: ApiDocs) {
           .openapi({ description: 'Only when records were refused; the others were stored.' }),
       })
       .openapi({ description: 'Export…ServiceResponse; `{}` when everything was stored.' });
-  const bodies = { logs: r.register('OtlpLogsResponse', partial('rejectedLogRecords')), traces: r.register('OtlpTraceResponse', partial('rejectedSpans')) };
+  const bodies = {
+    logs: r.register('OtlpLogsResponse', partial('rejectedLogRecords')),
+    traces: r.register('OtlpTraceResponse', partial('rejectedSpans')),
+    metrics: r.register('OtlpMetricsResponse', partial('rejectedDataPoints')),
+  };
   const both = (schema: z.ZodTypeAny, example: unknown) => ({
     'application/json': { schema, example },
     'application/x-protobuf': { schema: z.string().openapi({ format: 'binary' }) },
@@ -58,7 +62,7 @@ export function documentOtlp(docs: ApiDocs) {
     401: fail('API key missing, malformed, unknown or revoked.', ERRORS.unauthorized, 16),
     403: fail("Browser request from an origin not in the project's allowed list.", ERRORS.originNotAllowed, 7),
     413: fail(
-      'Body larger than 5 MB (counted after gzip decompression), or past a request limit counted before decoding: more than 10,000 log records or spans, 20,000 resource and scope groups, or 500,000 messages (docs/otlp.md#limits).',
+      'Body larger than 5 MB (counted after gzip decompression), or past a request limit counted before decoding: more than 10,000 log records, spans or metric data points, 20,000 resource and scope groups, or 500,000 messages (docs/otlp.md#limits).',
       tooLarge(5 * 1024 * 1024).message,
       8,
     ),
@@ -93,6 +97,12 @@ export function documentOtlp(docs: ApiDocs) {
       'trace.v1.ExportTraceServiceRequest',
       'Each span becomes a span event; GenAI spans also LLM usage, `exception` events also error reports.',
     ],
+    [
+      'metrics',
+      OTLP_PATHS.metrics,
+      'metrics.v1.ExportMetricsServiceRequest',
+      'Each data point (gauge, sum, histogram, exponential histogram, summary) becomes a metric event.',
+    ],
   ] as const) {
     r.registerPath({
       method: 'post',
@@ -108,14 +118,5 @@ export function documentOtlp(docs: ApiDocs) {
       },
     });
   }
-  r.registerPath({
-    method: 'post',
-    path: OTLP_PATHS.metrics,
-    tags: ['otlp'],
-    summary: 'OTLP/HTTP metrics: not supported',
-    description: 'Answers 404 (which exporters do not retry) after the usual key, origin and rate-limit checks.',
-    security: [{ apiKey: [] }],
-    responses: { 404: fail('Metrics are not supported.', METRICS_NOT_SUPPORTED, 12), 401: errors[401], 429: errors[429] },
-  });
   return { name: 'otlp', description: 'OpenTelemetry (OTLP/HTTP) intake; API key. Mapping: docs/otlp.md.' };
 }

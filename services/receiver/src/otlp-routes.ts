@@ -4,6 +4,7 @@ import { bodyDigest, IDEMPOTENCY_HEADER } from './idempotency.ts';
 import {
   checkOtlpBudget,
   decodeLogsRequest,
+  decodeMetricsRequest,
   decodeTraceRequest,
   exportResponse,
   OtlpDecodeError,
@@ -16,7 +17,7 @@ import {
 } from '@devtrail/otlp';
 import { produceAll, received, type IngestDeps } from './accept.ts';
 import { acceptOtlp } from './otlp-accept.ts';
-import { METRICS_NOT_SUPPORTED, OTLP_PATHS } from './otlp-paths.ts';
+import { OTLP_PATHS } from './otlp-paths.ts';
 
 // OTLP/HTTP intake (docs/otlp.md). Registered by registerIngest in the ingest scope
 // (ingest-routes.ts), so its steps 1-5 and 9 (key, origin, rate limit: one request, one
@@ -71,6 +72,7 @@ function decoded<T>(signal: OtlpSignal, body: unknown, encoding: OtlpEncoding, d
 const SIGNALS: Record<OtlpSignal, { path: string; decode: (body: unknown, encoding: OtlpEncoding) => unknown }> = {
   logs: { path: OTLP_PATHS.logs, decode: decodeLogsRequest },
   traces: { path: OTLP_PATHS.traces, decode: decodeTraceRequest },
+  metrics: { path: OTLP_PATHS.metrics, decode: decodeMetricsRequest },
 };
 
 export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps): void {
@@ -105,10 +107,5 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: IngestDeps): void
         return send(reply, 200, exportResponse(signal, encoding, accepted.rejected, accepted.reasons.join('; ')));
       });
     }
-
-    // 404 is not retried by OTLP exporters (only 429, 502, 503 and 504 are).
-    scope.post(OTLP_PATHS.metrics, async () => {
-      throw httpError(404, METRICS_NOT_SUPPORTED);
-    });
   });
 }

@@ -304,13 +304,3 @@ describe('POST /v1/traces', () => {
     expect(ops).not.toContain('backwards');
   });
 });
-
-describe('POST /v1/metrics', () => {
-  it('answers 404 with a Status that says metrics are not supported', async () => {
-    const res = await post('/v1/metrics', Buffer.alloc(0), PB);
-    expect(res.statusCode).toBe(404);
-    expect(status(res.rawPayload).message).toMatch(/does not accept OTLP metrics/);
-    const json = await postJson('/v1/metrics', { resourceMetrics: [] });
-    expect(json.json()).toEqual({ code: 12, message: expect.stringMatching(/does not accept OTLP metrics/) });
-  });
-});

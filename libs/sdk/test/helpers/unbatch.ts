@@ -1,6 +1,6 @@
 // The SDK sends every kind in POST /ingest/batch requests (docs/api.md#batch). Tests that ask
 // "what did the SDK send to /ingest/<kind>" read the records of the batches back as the single-
-// record bodies they stand for: a batch's `logs` section as one log batch, each error report,
+// record bodies they stand for: a batch's `logs` (or `metrics`) section as one batch, each error report,
 // span and LLM record as its own body, with the batch's shared fields.
 
 const SECTION_OF_PATH: Record<string, string> = {
@@ -9,6 +9,7 @@ const SECTION_OF_PATH: Record<string, string> = {
   '/ingest/traces': 'spans',
   '/ingest/llm': 'llm',
   '/ingest/sessions': 'sessions',
+  '/ingest/metrics': 'metrics',
 };
 
 export function unbatch(batches: any[], path: string): any[] {
@@ -16,10 +17,11 @@ export function unbatch(batches: any[], path: string): any[] {
   if (!section) return [];
   const out: any[] = [];
   for (const b of batches) {
-    const { logs, errors, spans, llm, sessions, ...shared } = b ?? {};
-    const records = { logs, errors, spans, llm, sessions }[section as 'logs'];
+    const { logs, errors, spans, llm, sessions, metrics, ...shared } = b ?? {};
+    const records = { logs, errors, spans, llm, sessions, metrics }[section as 'logs'];
     if (!Array.isArray(records)) continue;
-    if (section === 'logs') out.push({ ...shared, logs: records });
+    // Logs and metrics: the section is one batch of their route; the other kinds' records are bodies each.
+    if (section === 'logs' || section === 'metrics') out.push({ ...shared, [section]: records });
     else for (const r of records) out.push({ ...shared, ...r });
   }
   return out;

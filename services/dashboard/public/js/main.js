@@ -8,6 +8,7 @@ import { Routes } from './routes.js';
 import { Loading, ErrorBox } from './components/status.js';
 import { onZoneChange } from './lib/format.js';
 import { installShortcuts } from './lib/shortcuts.js';
+import { installMenusInView } from './lib/menus-in-view.js';
 import { loginHref, safeNext } from './lib/next-page.js';
 
 function App() {
@@ -50,4 +51,5 @@ function App() {
 }
 
 installShortcuts();
+installMenusInView();
 render(html`<${App} />`, /** @type {HTMLElement} */ (document.getElementById('app')));

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { DRAIN_KIND, DRAIN_PATH, EVENT_KINDS, kindOf, type EventKind } from '@devtrail/kinds';
+import type { OtlpSignal } from '@devtrail/otlp';
 import { OTLP_PATHS } from '../otlp-paths.ts';
 import { quotaExceeded, type EventQuotas } from './event-quotas.ts';
 import type { GrantPolicies } from './grant-policy.ts';
@@ -18,9 +19,10 @@ const ROUTE_KINDS: Record<string, EventKind> = {
   [DRAIN_PATH]: DRAIN_KIND,
   [OTLP_PATHS.logs]: primaryOf('logs'),
   [OTLP_PATHS.traces]: primaryOf('traces'),
+  [OTLP_PATHS.metrics]: primaryOf('metrics'),
 };
 
-function primaryOf(signal: 'logs' | 'traces'): EventKind {
+function primaryOf(signal: OtlpSignal): EventKind {
   const kind = EVENT_KINDS.find((k) => kindOf(k).otlp?.signal === signal && kindOf(k).otlp?.primary);
   if (!kind) throw new Error(`no kind takes the OTLP ${signal} signal's own records`);
   return kind;

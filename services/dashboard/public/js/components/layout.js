@@ -10,6 +10,7 @@ const PROJECT_TABS = [
   ['errors', 'Errors'],
   ['traces', 'Traces'],
   ['releases', 'Releases'],
+  ['metrics', 'Metrics'],
   ['llm', 'LLM usage'],
   ['alerts', 'Alerts'],
   ['ingestion', 'Ingestion'],

@@ -47,7 +47,7 @@ function valueAxisSize(u, values, axisIdx, cycleNum) {
 /** Fewer decimals as values grow; whole numbers without any. @param {number} v */
 const axisNumber = (v) => (Number.isInteger(v) ? formatNumber(v) : formatDecimal(v, Math.abs(v) < 0.01 ? 4 : Math.abs(v) < 1 ? 2 : 1));
 
-function options(uPlot, { data, series, height, yLabel, stacked, width, onZoom, valueFormat }) {
+function options(uPlot, { data, series, height, yLabel, stacked, width, onZoom, valueFormat, spanGaps }) {
   const ordered = stacked ? series.map((s, i) => ({ ...s, index: i })).reverse() : series.map((s, i) => ({ ...s, index: i }));
   const text = cssVar('--muted') || '#6b7280';
   const grid = cssVar('--grid') || '#e5e7eb';
@@ -87,7 +87,9 @@ function options(uPlot, { data, series, height, yLabel, stacked, width, onZoom, 
           stroke: color,
           fill: stacked ? color : undefined,
           width: stacked ? 0 : 2,
-          points: { show: !stacked && data[0].length < 60 },
+          points: { show: !stacked && (spanGaps || data[0].length < 60) },
+          // Sparse series (metrics exported every few steps): a line across the empty steps.
+          spanGaps: Boolean(spanGaps),
           paths: stacked ? uPlot.paths.bars({ size: [0.9, 60] }) : undefined,
           // Stacked: the legend shows the series' own value, not the running sum.
           value: (/** @type {unknown} */ _u, /** @type {number | null} */ v, /** @type {number} */ _si, /** @type {number | null} */ idx) =>
@@ -128,9 +130,9 @@ function options(uPlot, { data, series, height, yLabel, stacked, width, onZoom, 
 
 /**
  * @param {{ data: number[][], series: Array<{ label: string, color?: string }>, height?: number, yLabel?: string, stacked?: boolean, testId?: string,
- *   onZoom?: (fromMs: number, toMs: number) => void, valueFormat?: (v: number) => string }} props
+ *   onZoom?: (fromMs: number, toMs: number) => void, valueFormat?: (v: number) => string, spanGaps?: boolean }} props
  */
-export function TimeChart({ data, series, height = 220, yLabel, stacked = false, testId, onZoom, valueFormat }) {
+export function TimeChart({ data, series, height = 220, yLabel, stacked = false, testId, onZoom, valueFormat, spanGaps = false }) {
   const box = useRef(/** @type {HTMLDivElement | null} */ (null));
   const zoom = useRef(onZoom);
   zoom.current = onZoom;
@@ -155,6 +157,7 @@ export function TimeChart({ data, series, height = 220, yLabel, stacked = false,
         width: widthOf(box.current),
         onZoom: onZoom && ((a, b) => zoom.current?.(a, b)),
         valueFormat,
+        spanGaps,
       });
       plot = new uPlot(opts, stacked ? stack(data) : data, box.current);
       observer = new ResizeObserver(() => box.current && plot.setSize({ width: widthOf(box.current), height }));

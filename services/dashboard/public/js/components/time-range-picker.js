@@ -5,7 +5,9 @@ import { setQuery, useLocation } from '../lib/router.js';
 import { fromInputTime, toInputTime, zoneLabel } from '../lib/format.js';
 
 // The time range of the page (and of every project page, view-state.js): a preset, or a
-// custom absolute range typed in the zone the person chose (UTC or local, shown).
+// custom absolute range typed in the zone the person chose (UTC or local, shown), in the same
+// ISO 24-hour form as every time on the pages (a browser's datetime input shows its locale's
+// 12-hour clock in some locales).
 
 export function TimeRangePicker() {
   const { query } = useLocation();
@@ -32,7 +34,7 @@ export function TimeRangePicker() {
     e.preventDefault();
     const from = fromInputTime(draft.from);
     const to = fromInputTime(draft.to);
-    if (!Number.isFinite(from) || !Number.isFinite(to)) return setError('Enter a start and an end.');
+    if (!Number.isFinite(from) || !Number.isFinite(to)) return setError('Enter a start and an end as YYYY-MM-DD HH:mm (24-hour).');
     if (from >= to) return setError('The start must be before the end.');
     setError('');
     setQuery(rangeParams({ kind: 'absolute', from, to }), { replace: false });
@@ -50,8 +52,8 @@ export function TimeRangePicker() {
       ${
         custom &&
         html`<form class="custom-range" onSubmit=${apply} data-testid="custom-range">
-          <label>From <input type="datetime-local" name="from" step="60" value=${draft.from} onInput=${(e) => setDraft({ ...draft, from: e.currentTarget.value })} /></label>
-          <label>To <input type="datetime-local" name="to" step="60" value=${draft.to} onInput=${(e) => setDraft({ ...draft, to: e.currentTarget.value })} /></label>
+          <label>From <input type="text" name="from" inputmode="numeric" placeholder="YYYY-MM-DD HH:mm" size="16" spellcheck="false" value=${draft.from} onInput=${(e) => setDraft({ ...draft, from: e.currentTarget.value })} /></label>
+          <label>To <input type="text" name="to" inputmode="numeric" placeholder="YYYY-MM-DD HH:mm" size="16" spellcheck="false" value=${draft.to} onInput=${(e) => setDraft({ ...draft, to: e.currentTarget.value })} /></label>
           <span class="muted small zone-note">${zoneLabel()}</span>
           <button class="btn" type="submit">Apply</button>
           ${error && html`<span class="field-error" role="alert">${error}</span>`}

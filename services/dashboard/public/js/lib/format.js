@@ -92,12 +92,16 @@ export function formatAxisTime(ms, stepMs) {
 
 /** The value of a datetime-local input showing this instant in the chosen zone. @param {number} ms */
 export function toInputTime(ms) {
-  return formatTime(ms, { seconds: false }).replace(' ', 'T');
+  return formatTime(ms, { seconds: false });
 }
 
-/** The instant a datetime-local input's value means in the chosen zone; NaN when empty or invalid. @param {string} value */
+/**
+ * The instant a typed time means in the chosen zone (ISO 8601, 24-hour: `2025-06-01 14:30`, a `T`
+ * or seconds allowed, as every time is shown); NaN when empty or invalid.
+ * @param {string} value
+ */
 export function fromInputTime(value) {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
+  const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim());
   if (!m) return Number.NaN;
   const [y, mo, d, h, mi, s] = m.slice(1).map((x) => Number(x || 0));
   return zone === 'utc' ? Date.UTC(y, mo - 1, d, h, mi, s) : new Date(y, mo - 1, d, h, mi, s).getTime();

@@ -51,8 +51,13 @@ export function projectHref(projectId, page, extra = {}) {
 }
 
 /**
- * Logs around an instant (or a span of time), in absolute bounds: what an error or a trace links to.
+ * Logs around an instant (or a span of time), in absolute bounds: what an error or a trace links
+ * to. The margin after it stops at now: a range opened from an event never runs into the future.
  * @param {number} fromMs
  * @param {number} toMs
  */
-export const aroundParams = (fromMs, toMs, marginMs = 5 * 60_000) => ({ range: null, from: Math.floor(fromMs - marginMs), to: Math.ceil(toMs + marginMs) });
+export const aroundParams = (fromMs, toMs, marginMs = 5 * 60_000, now = Date.now()) => ({
+  range: null,
+  from: Math.floor(fromMs - marginMs),
+  to: Math.max(Math.ceil(toMs) + 1, Math.min(Math.ceil(toMs + marginMs), now)),
+});

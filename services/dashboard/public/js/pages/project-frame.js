@@ -11,6 +11,7 @@ import { TracesPage } from './traces.js';
 import { TracePage } from './trace.js';
 import { LlmPage } from './llm.js';
 import { ReleasesPage } from './releases.js';
+import { MetricsPage } from './metrics.js';
 import { IngestionPage } from './ingestion.js';
 import { SettingsPage } from './settings.js';
 import { AlertsPage } from './alerts.js';
@@ -22,6 +23,7 @@ const PAGES = {
   traces: ['traces', TracesPage],
   'traces/:traceId': ['traces', TracePage],
   releases: ['releases', ReleasesPage],
+  metrics: ['metrics', MetricsPage],
   llm: ['llm', LlmPage],
   ingestion: ['ingestion', IngestionPage],
   alerts: ['alerts', AlertsPage],

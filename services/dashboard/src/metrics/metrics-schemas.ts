@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { MAX_GROUP_KEYS, METRIC_AGGREGATIONS } from '@devtrail/kinds';
+import { queryInt, rangeOnlyQuery } from '../api/api-schemas.ts';
+import { metricSearchParam } from '../api/search-param.ts';
+
+// The metrics read API's query strings (docs/api.md#metrics).
+
+const metricName = z.string().min(1).max(255);
+const key = z.string().min(1).max(300);
+
+export const namesQuery = rangeOnlyQuery;
+export const keysQuery = rangeOnlyQuery.extend({ metric: metricName });
+export const valuesQuery = keysQuery.extend({ key });
+export const pointsQuery = keysQuery.extend({ limit: queryInt(1, 1000).optional() });
+
+export const seriesQuery = rangeOnlyQuery.extend({
+  metric: metricName,
+  aggregation: z.enum(METRIC_AGGREGATIONS).default('sum'),
+  step: queryInt(1, 86_400 * 31).optional(),
+  group_by: z
+    .string()
+    .max(1000)
+    .optional()
+    .transform((s) => (s ? s.split(',').filter(Boolean) : []))
+    .pipe(z.array(key).max(MAX_GROUP_KEYS)),
+  filter: metricSearchParam.optional(),
+});
