@@ -16,6 +16,10 @@ export const INGEST_ROUTE_SAMPLES: IngestRouteSample[] = [
   { path: '/ingest/traces', valid: JSON.stringify({ trace_id: 'bb-trace', span_id: 'bb-span', operation: 'GET /', start_time: now(), duration_ms: 1 }) },
   { path: '/ingest/llm', valid: JSON.stringify({ model: 'm', provider: 'p', operation: 'chat', input_tokens: 1, output_tokens: 1, latency_ms: 1 }) },
   { path: '/ingest/sessions', valid: JSON.stringify({ release: 'r1', session_id: 'bb-session', status: 'ok', start_time: now() }) },
+  {
+    path: '/ingest/metrics',
+    valid: JSON.stringify({ service: 'fuzz', metrics: [{ metric: 'bb.requests', type: 'sum', temporality: 'delta', monotonic: true, value: 1, time: now() }] }),
+  },
   { path: '/ingest/drain', valid: JSON.stringify([{ message: 'drained', timestamp: Date.now(), level: 'info' }]) },
   {
     path: '/ingest/batch',

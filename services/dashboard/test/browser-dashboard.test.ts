@@ -142,7 +142,8 @@ describe.skipIf(!browserAvailable())(`dashboard in Chromium${browserAvailable() 
     await reloadUntilVisible(page, /Cannot read properties of undefined/);
     const row = page.getByTestId('error-group-row').first();
     // Columns: select, error, state, activity, events, ...
-    await expect.poll(() => row.locator('td').nth(4).textContent(), { timeout: 5000 }).toBe('2');
+    // Both reports stored: a loaded machine's consumer may take a few seconds for the second.
+    await expect.poll(() => row.locator('td').nth(4).textContent(), { timeout: 20_000 }).toBe('2');
     expect(await row.locator('td').nth(2).textContent()).toBe('New');
     expect(await row.locator('.spark-bar').count()).toBeGreaterThan(0);
     expect(await row.textContent()).toContain('v1.4.2');

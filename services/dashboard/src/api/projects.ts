@@ -5,9 +5,8 @@ import { json, sameKeys, type ApiDocs, type ResponseConfig } from '@devtrail/htt
 import { route, type RouteGroup } from '@devtrail/http/route';
 import type { Project, ProjectsRepo } from '@devtrail/relational-store';
 import type { FastifyRequest } from 'fastify';
-import { apiAnswers } from './access-docs.ts';
 import { createProjectBody, drainSecretBody, originsBody, rateLimitBody, type ProjectJson } from './api-schemas.ts';
-import { OPERATOR, projectParams } from './project-route.ts';
+import { apiAnswers, OPERATOR, projectParams } from './project-route.ts';
 
 // /api/admin/projects: projects, keys, origins, rate limits, drain secrets. Raw keys appear in
 // exactly two answers (create, revoke), once; they are never stored.

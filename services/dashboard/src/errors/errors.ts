@@ -18,7 +18,7 @@ import { sameKeys } from '@devtrail/http/api-docs';
 import { route, type RouteGroup } from '@devtrail/http/route';
 import { projectOf } from '../api/access.ts';
 import { bucketsOf } from '@devtrail/column-store';
-import { apiTimeRange, errorsQuery, fingerprintParam, queryInt, rangeQuery } from '../api/api-schemas.ts';
+import { apiTimeRange, errorsQuery, fingerprintParam, queryInt, rangeQuery, rangeOnlyQuery } from '../api/api-schemas.ts';
 import { errorGroupsQuery } from '../api/explore-schemas.ts';
 import { answers, OPERATOR, PAGED_RANGE_NOTE, projectAnd, projectParams, RANGE_NOTE } from '../api/project-route.ts';
 import type { ReadDeps } from '../api/read-deps.ts';
@@ -59,7 +59,7 @@ const tag = z
   })
   .openapi('ErrorGroupTag');
 
-const activityQuery = rangeQuery.extend({
+const activityQuery = rangeOnlyQuery.extend({
   // The pattern is the document's, so a list it allows is one the route takes (at most 100 fit).
   fingerprints: z
     .string()

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ColumnStore } from '@devtrail/column-store';
 import { readErrorGroups, similarGroups, SIMILAR_SCAN } from '@devtrail/kinds';
-import { httpError, notFound } from '@devtrail/http';
+import { badRequest, httpError, notFound } from '@devtrail/http';
 import { route, type RouteGroup } from '@devtrail/http/route';
 import { MAX_COMMENTS_PER_GROUP, ownershipRepo, triageRepo, usersRepo, type RelationalStore } from '@devtrail/relational-store';
 import { projectOf } from '../api/access.ts';
@@ -72,7 +72,7 @@ export const OWNERSHIP_ROUTES: RouteGroup<OwnershipDeps> = {
         const fingerprint = await targetOf(d, projectId, params.fingerprint);
         const by = await actorOf(request, usersRepo(d.relational));
         const done = await ownershipRepo(d.relational).assign(projectId, fingerprint, body.user_id, by);
-        if (!done.ok) throw httpError(400, 'That user is not a member of this project.');
+        if (!done.ok) throw badRequest('That user is not a member of this project', 'a member of the project', 'another user', ['user_id']);
         if (done.changed && done.assignee) {
           const [group] = await readErrorGroups(d.reads, { projectId, retentionDays: (await d.retentionOf(projectId)).error, fingerprint, range: { fromMs: 0 } });
           await notifyAssignment(d.relational, projectId, group, fingerprint, done.assignee, by.name, d.publicUrl);
