@@ -2,6 +2,7 @@ import { html } from 'htm/preact';
 import { api, projectApi } from '../lib/api.js';
 import { Link, setQuery, useLocation } from '../lib/router.js';
 import { boundsOf, rangeOf } from '../lib/time-range.js';
+import { useFittedRange } from '../lib/fitted-range.js';
 import { useData } from '../lib/use-data.js';
 import { errorTitle, formatNumber, timeAgo, formatTime } from '../lib/format.js';
 import { projectHref } from '../lib/view-state.js';
@@ -48,8 +49,8 @@ export function ErrorTitle({ type, message }) {
   return html`<strong>${t.type}</strong>${t.message ? `: ${t.message}` : ''}`;
 }
 
-async function loadGroups(projectId, query, status) {
-  const bounds = boundsOf(rangeOf(query));
+/** The page's groups in some bounds, as its URL filters them. */
+async function groupsIn(projectId, query, status, bounds, limit = 200) {
   const filters = {
     service: query.get('service') || undefined,
     environment: query.get('environment') || undefined,
@@ -57,7 +58,12 @@ async function loadGroups(projectId, query, status) {
     sort: query.get('sort') || undefined,
     assigned: query.get('assigned') === 'me' ? 'me' : undefined,
   };
-  const { groups } = await api(projectApi(projectId, '/error-groups/triage'), { query: { ...bounds, ...filters, limit: 200, status } });
+  return (await api(projectApi(projectId, '/error-groups/triage'), { query: { ...bounds, ...filters, limit, status } })).groups;
+}
+
+async function loadGroups(projectId, query, status) {
+  const bounds = boundsOf(rangeOf(query));
+  const groups = await groupsIn(projectId, query, status, bounds);
   let activity = {};
   if (groups.length > 0) {
     const r = await api(projectApi(projectId, '/error-activity'), {
@@ -73,6 +79,7 @@ export function ErrorsPage({ project }) {
   const status = query.get('status') || 'unresolved';
   const key = ['range', 'from', 'to', 'service', 'environment', 'q', 'sort', 'assigned'].map((k) => query.get(k)).join('|');
   const { data, error, loading, reload } = useData(() => loadGroups(project.id, query, status), `${project.id}|${key}|${status}`);
+  const widening = useFittedRange(query, project.id, data?.groups.length === 0, async (b) => (await groupsIn(project.id, query, status, b, 1)).length > 0);
   const rangeKey = ['range', 'from', 'to'].map((k) => query.get(k)).join('|');
   const services = useData(() => api(projectApi(project.id, '/error-services'), { query: boundsOf(rangeOf(query)) }), `${project.id}|services|${rangeKey}`);
   const [draft, setDraft] = useState(query.get('q') || '');
@@ -145,9 +152,10 @@ export function ErrorsPage({ project }) {
       ${mergeError && html`<span class="error-text">${mergeError}</span>`}
     </div>
     ${error && html`<${ErrorBox} error=${error} />`}
-    ${loading && !data && html`<${Loading} />`}
+    ${((loading && !data) || widening) && html`<${Loading} />`}
     ${
       data &&
+      !widening &&
       (data.groups.length === 0
         ? html`<${Empty}>${query.get('q') ? 'No errors match this search in this time range.' : 'No errors in this time range.'}</${Empty}>`
         : html`<div class="table-wrap"><table class="table" data-testid="error-groups">

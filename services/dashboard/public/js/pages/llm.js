@@ -3,6 +3,7 @@ import { useMemo } from 'preact/hooks';
 import { api, projectApi } from '../lib/api.js';
 import { setQuery, useLocation } from '../lib/router.js';
 import { boundsOf, rangeOf } from '../lib/time-range.js';
+import { useFittedRange } from '../lib/fitted-range.js';
 import { useData } from '../lib/use-data.js';
 import { formatCost, formatNumber } from '../lib/format.js';
 import { CallList, LatencyChart, MetadataBreakdown } from './llm-explore.js';
@@ -38,10 +39,9 @@ export function LlmPage({ project }) {
   const sort = query.get('sort') || 'time';
   const order = query.get('order') === 'asc' ? 'asc' : 'desc';
   const boundsKey = `${project.id}|${rangeKey}|${filters.model}|${filters.metadata}|${filters.q}`;
-  const { data, error, loading } = useData(
-    () => api(projectApi(project.id, '/llm-breakdown'), { query: { ...bounds, service, buckets: 48 } }),
-    `${project.id}|${rangeKey}`,
-  );
+  const breakdownIn = (/** @type {{ from: number, to: number }} */ b) => api(projectApi(project.id, '/llm-breakdown'), { query: { ...b, service, buckets: 48 } });
+  const { data, error, loading } = useData(() => breakdownIn(bounds), `${project.id}|${rangeKey}`);
+  const widening = useFittedRange(query, project.id, data?.models.length === 0, async (b) => (await breakdownIn(b)).models.length > 0);
   // One cost everywhere: cost_usd is the effective cost (as sent, else the price table's
   // estimate); estimated_cost_usd is the part of it that is estimated (docs/otlp.md#llm-cost).
   const cost = useMemo(() => data && columns(data, 'cost_usd'), [data]);
@@ -64,8 +64,8 @@ export function LlmPage({ project }) {
     </div>
     <${FilterChips} tab="llm" />
     ${error && html`<${ErrorBox} error=${error} />`}
-    ${loading && !data && html`<${Loading} />`}
-    ${data && data.models.length === 0 && html`<${Empty}>No LLM usage recorded in this time range.</${Empty}>`}
+    ${((loading && !data) || widening) && html`<${Loading} />`}
+    ${data && data.models.length === 0 && !widening && html`<${Empty}>No LLM usage recorded in this time range.</${Empty}>`}
     ${
       data &&
       data.models.length > 0 &&

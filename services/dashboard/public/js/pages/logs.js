@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, projectApi, queryString } from '../lib/api.js';
 import { setQuery, useLocation } from '../lib/router.js';
 import { boundsOf, rangeOf, rangeParams } from '../lib/time-range.js';
+import { useFittedRange } from '../lib/fitted-range.js';
 import { useData, useInterval } from '../lib/use-data.js';
 import { recall, remember } from '../lib/page-cache.js';
 import { formatNumber, zoneLabel } from '../lib/format.js';
@@ -134,6 +135,13 @@ export function LogsPage({ project }) {
 
   const volume = useData(() => api(projectApi(project.id, '/logs/volume'), { query: { ...filters, ...bounds.current, buckets: BUCKETS } }), `volume|${filterKey}`);
   const facets = useData(() => api(projectApi(project.id, '/logs/facets'), { query: { ...filters, ...bounds.current } }), `facets|${filterKey}`);
+  const noLogs = volume.data !== undefined && LEVELS.every((l) => volume.data.levels[l].every((n) => n === 0));
+  const widening = useFittedRange(
+    query,
+    project.id,
+    noLogs,
+    async (b) => (await api(projectApi(project.id, '/logs'), { query: { ...filters, ...b, limit: 1 } })).logs.length > 0,
+  );
 
   // Infinite scroll: fetch the next page when the end of the list becomes visible.
   useEffect(() => {
@@ -269,7 +277,7 @@ export function LogsPage({ project }) {
       <div class="results">
         ${error && html`<${ErrorBox} error=${error} />`}
         ${
-          rows.length === 0 && !busy && !error
+          rows.length === 0 && !busy && !error && !widening
             ? html`<${Empty}>No logs match in this time range. Data appears a few seconds after it is sent.</${Empty}>`
             : html`<div class="table-wrap"><table class="table logs-table" data-testid="logs-table">
               <thead><tr><th>Time <span class="muted small">(${zoneLabel()})</span></th><th>Level</th><th>Service</th><th>Message</th>${columns.map(

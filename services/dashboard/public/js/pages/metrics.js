@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, projectApi } from '../lib/api.js';
 import { setQuery, useLocation } from '../lib/router.js';
 import { boundsOf, rangeOf, rangeParams } from '../lib/time-range.js';
+import { useFittedRange } from '../lib/fitted-range.js';
 import { useData } from '../lib/use-data.js';
 import { formatDecimal, formatNumber, formatTime } from '../lib/format.js';
 import { colorsOf } from '../lib/service-colors.js';
@@ -25,8 +26,6 @@ const AGGREGATIONS = {
   exponential_histogram: ['p50', 'p75', 'p90', 'p95', 'p99', 'rate', 'avg', 'sum', 'count', 'min', 'max'],
   summary: ['p50', 'p90', 'p99', 'avg', 'sum', 'count'],
 };
-/** Presets tried, widest last, when the default range holds no metric (a page's range fits sparse data). */
-const WIDER = ['7d', '30d'];
 
 /** About 60 steps over the range, at least a minute each: an SDK exports every 60 s by default. @param {{ from: number, to: number }} b */
 const stepOf = (b) => Math.max(60, Math.ceil((b.to - b.from) / 1000 / 60));
@@ -38,21 +37,9 @@ export function MetricsPage({ project }) {
   const { query } = useLocation();
   const rangeKey = ['range', 'from', 'to'].map((k) => query.get(k)).join('|');
   const bounds = useMemo(() => boundsOf(rangeOf(query)), [rangeKey]);
-  const names = useData(() => api(projectApi(project.id, '/metrics'), { query: bounds }), `${project.id}|${rangeKey}`);
-  const defaultRange = !query.get('range') && !query.get('from');
-  const [widening, setWidening] = useState(false);
-  // Little data: the default range has none, a wider preset has some; the page takes that one.
-  useEffect(() => {
-    if (!defaultRange || !names.data || names.data.metrics.length > 0 || widening) return;
-    setWidening(true);
-    void (async () => {
-      for (const id of WIDER) {
-        const wide = boundsOf({ kind: 'relative', id, ms: id === '7d' ? 7 * 86_400_000 : 30 * 86_400_000 });
-        const found = await api(projectApi(project.id, '/metrics'), { query: wide }).catch(() => null);
-        if (found?.metrics?.length) return setQuery(rangeParams({ kind: 'relative', id, ms: 0 }));
-      }
-    })().finally(() => setWidening(false));
-  }, [names.data, defaultRange]);
+  const namesIn = (/** @type {{ from: number, to: number }} */ b) => api(projectApi(project.id, '/metrics'), { query: b });
+  const names = useData(() => namesIn(bounds), `${project.id}|${rangeKey}`);
+  const widening = useFittedRange(query, project.id, names.data?.metrics.length === 0, async (b) => (await namesIn(b)).metrics.length > 0);
 
   const metrics = names.data?.metrics ?? [];
   const metricName = query.get('metric') || metrics[0]?.name || '';
@@ -101,7 +88,7 @@ export function MetricsPage({ project }) {
       <div class="head-actions"><${TimeRangePicker} /></div>
     </div>
     ${names.error && html`<${ErrorBox} error=${names.error} />`}
-    ${names.loading && !names.data && html`<${Loading} />`}
+    ${((names.loading && !names.data) || widening) && html`<${Loading} />`}
     ${
       names.data &&
       metrics.length === 0 &&

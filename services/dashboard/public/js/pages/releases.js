@@ -3,6 +3,7 @@ import { useMemo } from 'preact/hooks';
 import { api, projectApi } from '../lib/api.js';
 import { useLocation } from '../lib/router.js';
 import { boundsOf, rangeOf } from '../lib/time-range.js';
+import { useFittedRange } from '../lib/fitted-range.js';
 import { useData } from '../lib/use-data.js';
 import { formatDecimal, formatNumber, formatPercent, formatTime } from '../lib/format.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
@@ -37,7 +38,9 @@ export function ReleasesPage({ project }) {
   const rangeKey = ['range', 'from', 'to', 'environment'].map((k) => query.get(k)).join('|');
   const bounds = useMemo(() => boundsOf(rangeOf(query)), [rangeKey]);
   const environment = query.get('environment') || undefined;
-  const { data, error, loading } = useData(() => api(projectApi(project.id, '/releases/health'), { query: { ...bounds, environment } }), `${project.id}|${rangeKey}`);
+  const healthIn = (/** @type {{ from: number, to: number }} */ b) => api(projectApi(project.id, '/releases/health'), { query: { ...b, environment } });
+  const { data, error, loading } = useData(() => healthIn(bounds), `${project.id}|${rangeKey}`);
+  const widening = useFittedRange(query, project.id, data?.releases.length === 0, async (b) => (await healthIn(b)).releases.length > 0);
   const releases = data?.releases ?? [];
   const sessions = releases.reduce((n, r) => n + r.sessions, 0);
   const crashed = releases.reduce((n, r) => n + r.crashed, 0);
@@ -48,10 +51,11 @@ export function ReleasesPage({ project }) {
     </div>
     <${FilterChips} tab="releases" />
     ${error && html`<${ErrorBox} error=${error} />`}
-    ${loading && !data && html`<${Loading} />`}
+    ${((loading && !data) || widening) && html`<${Loading} />`}
     ${
       data &&
       releases.length === 0 &&
+      !widening &&
       html`<${Empty}><span data-testid="releases-empty">No sessions with a release started in this time range. The SDK sends them once a release is set (docs/sdk.md, "Release health").</span></${Empty}>`
     }
     ${

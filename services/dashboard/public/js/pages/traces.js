@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, projectApi } from '../lib/api.js';
 import { Link, setQuery, useLocation } from '../lib/router.js';
 import { boundsOf, rangeOf } from '../lib/time-range.js';
+import { useFittedRange } from '../lib/fitted-range.js';
 import { useData } from '../lib/use-data.js';
 import { formatDuration, formatNumber, formatTime, zoneLabel } from '../lib/format.js';
 import { projectHref } from '../lib/view-state.js';
@@ -88,14 +89,17 @@ function TraceSearchForm({ query, services }) {
 function TraceList({ project, query, range }) {
   const filters = Object.fromEntries(PARAMS.map((k) => [k, query.get(k) || undefined]));
   const key = `${project.id}|${PARAMS.map((k) => filters[k]).join('|')}|${query.get('range')}|${query.get('from')}|${query.get('to')}`;
-  const { data, error, loading } = useData(() => api(projectApi(project.id, '/traces'), { query: { ...boundsOf(range), ...filters, limit: 200 } }), key);
+  const tracesIn = (/** @type {{ from: number, to: number }} */ b, limit = 200) => api(projectApi(project.id, '/traces'), { query: { ...b, ...filters, limit } });
+  const { data, error, loading } = useData(() => tracesIn(boundsOf(range)), key);
+  const widening = useFittedRange(query, project.id, data?.traces.length === 0, async (b) => (await tracesIn(b, 1)).traces.length > 0);
   const colors = colorsOf(data ? data.traces.flatMap((t) => t.services) : []);
   const slowest = filters.sort === 'duration';
   return html`
     ${error && html`<${ErrorBox} error=${error} />`}
-    ${loading && !data && html`<${Loading} />`}
+    ${((loading && !data) || widening) && html`<${Loading} />`}
     ${
       data &&
+      !widening &&
       (data.traces.length === 0
         ? html`<${Empty}>No traces match in this time range.</${Empty}>`
         : html`<p class="muted small" data-testid="traces-count">${formatNumber(data.traces.length)}${data.traces.length >= 200 ? ' (the first 200)' : ''} traces, by root start time, ${slowest ? 'slowest first' : 'newest first'}</p>
