@@ -83,9 +83,17 @@ describe.skipIf(!browserAvailable())(`the metrics explorer${browserAvailable() ?
 
   it('charts a counter per service, its increase exact, and an exemplar opens its trace', async () => {
     const { page } = b;
-    await page.goto(at(project.id, '/metrics?range=1h'));
+    // The page reads once: opened again until the consumer has written the points.
+    const names = page.getByTestId('metric-name').locator('option');
     await expect
-      .poll(async () => (await page.getByTestId('metric-name').locator('option').allTextContents()).sort(), SLOW)
+      .poll(async () => {
+        await page.goto(at(project.id, '/metrics?range=1h'));
+        await names
+          .nth(1)
+          .waitFor({ timeout: 3000 })
+          .catch(() => {});
+        return (await names.allTextContents()).sort();
+      }, SLOW)
       .toEqual(['http.server.requests', 'queue.depth']);
     await page.getByTestId('metric-name').selectOption('http.server.requests');
     await page.getByTestId('metric-aggregation').selectOption('increase');
