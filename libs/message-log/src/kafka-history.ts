@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Admin, ConsumerConfig, Kafka } from 'kafkajs';
 import { headerStrings } from './kafka-headers.ts';
+import { whileTopicsAppear } from './kafka-new-topics.ts';
 import { MessageLogError, type ConsumedMessage, type MessageLog, type TopicPosition } from './message-log.ts';
 
 // What a Kafka topic still retains, and reading it again (docs/topics.md, "Replay").
@@ -48,7 +49,7 @@ export function kafkaHistory(o: { kafka: Kafka; adminCall: AdminCall; consumerCo
       });
       try {
         await c.connect();
-        await c.subscribe({ topics: [topic], fromBeginning: true });
+        await whileTopicsAppear(() => c.subscribe({ topics: [topic], fromBeginning: true }));
         await c.run({
           autoCommit: false,
           eachBatchAutoResolve: false,

@@ -13,6 +13,7 @@ import {
 } from './message-log.ts';
 import { javaCompatiblePartitioner } from './kafka-partitioner.ts';
 import { KAFKA_MAX_MESSAGE_BYTES, kafkaTopicConfig } from './kafka-topic-config.ts';
+import { whileTopicsAppear } from './kafka-new-topics.ts';
 import { headerStrings } from './kafka-headers.ts';
 import { kafkaHistory } from './kafka-history.ts';
 import { isConnectionLoss } from './kafka-connection-loss.ts';
@@ -155,16 +156,8 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
   return {
     kind: 'kafka',
     async ensureTopics(topics, partitions, replicationFactor = 1, config = {}) {
-      // Processes starting together create the same topics: one's metadata may name a topic
-      // another just created before its leader is elected (UNKNOWN_TOPIC_OR_PARTITION), which passes.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await createMissing(topics, partitions, replicationFactor, config);
-        } catch (err) {
-          if (attempt >= 8 || !/does not host this topic-partition|leader/i.test((err as Error).message)) throw err;
-          await new Promise((r) => setTimeout(r, 200 * attempt));
-        }
-      }
+      // Processes starting together create the same topics (kafka-new-topics.ts).
+      await whileTopicsAppear(() => createMissing(topics, partitions, replicationFactor, config));
     },
 
     createProducer(): Producer {
@@ -244,7 +237,7 @@ export function createKafkaLog(opts: KafkaLogOptions): MessageLog {
       const consumer: Consumer = {
         async run(handler) {
           await c.connect();
-          await c.subscribe({ topics: copts.topics, fromBeginning: copts.fromBeginning ?? true });
+          await whileTopicsAppear(() => c.subscribe({ topics: copts.topics, fromBeginning: copts.fromBeginning ?? true }));
           running = true;
           await c.run({
             autoCommit: false,
