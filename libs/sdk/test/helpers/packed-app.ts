@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { pkgDir } from './built-package.js';
+import { aloneWithDist, ensureBuiltUnlocked, pkgDir } from './built-package.js';
 
 const run = promisify(execFile);
 
@@ -18,7 +18,11 @@ export interface PackedApp {
 
 export async function packedApp(name: string): Promise<PackedApp> {
   const dir = mkdtempSync(join(tmpdir(), `dt-${name}-`));
-  const { stdout } = await run('npm', ['pack', '--pack-destination', dir], { cwd: pkgDir, maxBuffer: 16 * 1024 * 1024 });
+  // Built, then packed as it is (no prepack build), with no other suite's build in between.
+  const { stdout } = await aloneWithDist(async () => {
+    await ensureBuiltUnlocked();
+    return run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: pkgDir, maxBuffer: 16 * 1024 * 1024 });
+  });
   const tarball = join(dir, stdout.trim().split('\n').pop()!);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'outside-app', private: true, type: 'module' }));
   await run('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir });
