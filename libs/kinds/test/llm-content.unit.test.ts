@@ -40,8 +40,35 @@ describe('messages', () => {
     expect(capMessages(toMessages(['short'], 'user')).truncated).toBe(false);
   });
 
+  it('the cap counts content only: a prompt of exactly the cap is kept whole, one more character is cut', () => {
+    const exact = 'y'.repeat(MAX_CONTENT_CHARS);
+    const whole = capMessages(toMessages([{ role: 'system', content: exact }], 'user'));
+    expect(whole.truncated).toBe(false);
+    expect(whole.messages[0].parts[0].content).toBe(exact);
+    const split = capMessages(
+      toMessages(
+        [
+          { role: 'system', content: 'y'.repeat(MAX_CONTENT_CHARS / 2) },
+          { role: 'user', content: 'y'.repeat(MAX_CONTENT_CHARS / 2) },
+        ],
+        'user',
+      ),
+    );
+    expect(split.truncated).toBe(false);
+    const over = capMessages(toMessages([{ role: 'user', content: `${exact}z` }], 'user'));
+    expect(over.truncated).toBe(true);
+    expect(over.messages[0].parts[0].content).toBe(`${exact}…`);
+  });
+
+  it('structure has a bound of its own: many empty parts are cut too', () => {
+    const parts = Array.from({ length: 10_000 }, () => ({ type: 'text', content: '' }));
+    const r = capMessages([{ role: 'user', parts }]);
+    expect(r.truncated).toBe(true);
+    expect(r.messages[0].parts.length).toBeLessThan(parts.length);
+  });
+
   it('a cut never leaves half a surrogate pair', () => {
-    const r = capMessages(toMessages(['😀'.repeat(10)], 'user'), 26); // 19 for the keys and role, 7 UTF-16 units of text;
+    const r = capMessages(toMessages(['😀'.repeat(10)], 'user'), 7); // 7 UTF-16 units of text: 3 emoji and half of one
     const cut = r.messages[0].parts[0].content as string;
     expect(cut).toBe(`${'😀'.repeat(3)}…`);
   });

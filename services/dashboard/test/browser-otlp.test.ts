@@ -79,8 +79,8 @@ describe.skipIf(!browserAvailable())(`OTLP data in the dashboard${browserAvailab
     expect(table).toContain('openai');
     expect(table).toContain('1,200');
     // gpt-4o-mini's prices: 1,200 x $0.15 + 300 x $0.60 per million = $0.00036; OTLP sends no cost, so the cost is the estimate.
-    expect(await page.getByTestId('llm-total-cost').textContent()).toBe('$0.0004');
-    expect(await page.getByTestId('llm-estimated').first().textContent()).toBe('$0.0004');
+    expect(await page.getByTestId('llm-total-cost').textContent()).toBe('$0.00036');
+    expect(await page.getByTestId('llm-estimated').first().textContent()).toBe('$0.00036');
     expect(await page.getByTestId('llm-estimated-share').textContent()).toBe('(100%)');
     await screenshot(page, 'otlp-llm-usage');
     expect(b.pageErrors).toEqual([]);

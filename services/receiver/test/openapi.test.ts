@@ -79,6 +79,8 @@ const PATHS: Record<string, string[]> = {
   '/api/projects/{id}/error-activity': ['get'],
   '/api/projects/{id}/error-services': ['get'],
   '/api/projects/{id}/llm-breakdown': ['get'],
+  '/api/projects/{id}/llm-traces/{traceId}': ['get'],
+  '/api/projects/{id}/llm-users/{user}': ['get'],
   '/api/projects/{id}/error-groups/triage': ['get', 'post'],
   '/api/projects/{id}/error-groups/{fingerprint}/triage': ['get'],
   '/api/projects/{id}/error-groups/{fingerprint}/merge': ['post'],

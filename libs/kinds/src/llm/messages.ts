@@ -8,8 +8,12 @@ import { MAX_JSON_DEPTH } from '../request-fields.ts';
 // whichever way it came in (GenAI attributes or events, OpenLLMetry's indexed attributes,
 // /ingest/llm's input and output in OpenAI's chat shape or GenAI's), and capped in size.
 
-/** Characters kept per side (input, output): text, tool arguments and results, and the keys around them. */
+/** Characters of content kept per side (input, output): text, tool arguments and results. */
 export const MAX_CONTENT_CHARS = 32_768;
+/** Characters of structure kept per side besides: keys, roles, part types, tool names and ids. */
+export const MAX_STRUCTURE_CHARS = 16_384;
+/** Keys whose text values are structure, not content. */
+const STRUCTURE_KEYS = new Set(['type', 'id', 'name', 'role']);
 /** Messages kept per side. */
 export const MAX_MESSAGES = 500;
 
@@ -88,11 +92,16 @@ export function parseContent(s: string): unknown {
 }
 
 interface Budget {
+  /** Content characters left. */
   left: number;
+  /** Structure characters left: keys and the short labels around the content. */
+  structure: number;
   cut: boolean;
 }
 
-/** A JSON value within the budget: strings cut where it runs out (marked …), later items and keys left out. */
+const spent = (b: Budget) => b.left <= 0 || b.structure <= 0;
+
+/** A JSON value within the budget: content strings cut where it runs out (marked …), later items and keys left out. */
 function within(v: unknown, b: Budget): unknown {
   if (typeof v === 'string') {
     if (v.length <= b.left) {
@@ -108,7 +117,7 @@ function within(v: unknown, b: Budget): unknown {
   if (Array.isArray(v)) {
     const out: unknown[] = [];
     for (const x of v) {
-      if (b.left <= 0) {
+      if (spent(b)) {
         b.cut = true;
         break;
       }
@@ -119,12 +128,12 @@ function within(v: unknown, b: Budget): unknown {
   if (isPlainObject(v)) {
     const out: Array<[string, unknown]> = [];
     for (const [k, x] of Object.entries(v)) {
-      if (b.left <= 0) {
+      if (spent(b)) {
         b.cut = true;
         break;
       }
-      b.left -= k.length;
-      out.push([k, within(x, b)]);
+      b.structure -= k.length;
+      out.push([k, label(k, x, b) ?? within(x, b)]);
     }
     return Object.fromEntries(out); // own keys, "__proto__" included, as JSON.parse makes them
   }
@@ -132,19 +141,28 @@ function within(v: unknown, b: Budget): unknown {
   return v;
 }
 
+/** A structure key's text value (a part's type, a tool's name), kept whole and counted as structure. */
+function label(key: string, v: unknown, b: Budget): string | undefined {
+  if (!STRUCTURE_KEYS.has(key) || typeof v !== 'string') return undefined;
+  b.structure -= v.length;
+  return v;
+}
+
 /**
- * The messages within MAX_CONTENT_CHARS and MAX_MESSAGES, in order: the message where the
- * cap falls is cut there and later ones are left out; `truncated` says whether anything was.
+ * The messages within MAX_CONTENT_CHARS of content (MAX_STRUCTURE_CHARS of structure) and
+ * MAX_MESSAGES, in order: the message where a cap falls is cut there and later ones are left
+ * out; `truncated` says whether anything was.
  */
 export function capMessages(messages: Message[], max = MAX_CONTENT_CHARS): { messages: Message[]; truncated: boolean } {
-  const b: Budget = { left: max, cut: messages.length > MAX_MESSAGES };
+  const b: Budget = { left: max, structure: MAX_STRUCTURE_CHARS, cut: messages.length > MAX_MESSAGES };
   const out: Message[] = [];
   for (const m of messages.slice(0, MAX_MESSAGES)) {
-    if (b.left <= 0) {
+    if (spent(b)) {
       b.cut = true;
       break;
     }
-    const kept: Message = { role: within(m.role, b) as string, parts: within(m.parts, b) as MessagePart[] };
+    b.structure -= m.role.length;
+    const kept: Message = { role: m.role, parts: within(m.parts, b) as MessagePart[] };
     if (m.finish_reason !== undefined) kept.finish_reason = m.finish_reason;
     out.push(kept);
   }

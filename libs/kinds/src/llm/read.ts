@@ -1,6 +1,7 @@
-import { bucketExpr, rangeOrDefault, withinRetention, type Buckets, type ColumnStore, type TimeRange } from '@devtrail/column-store';
+import { bucketExpr, rangeOrDefault, type Buckets, type ColumnStore } from '@devtrail/column-store';
+import { llmWhere, SESSION_SQL, type LlmCallFilter } from './call-filter.ts';
 import { llm } from './index.ts';
-import { EFFECTIVE_COST_SQL, ESTIMATE_SQL, PRICED_SQL, PRICES_WITH, priceParams, SENT_SQL, type PriceOf } from './cost.ts';
+import { EFFECTIVE_COST_SQL, ESTIMATE_SQL, PRICED_SQL, PRICES_WITH, priceParams, SENT_SQL } from './cost.ts';
 
 // LLM usage over de-duplicated rows, broken down as the caller asks: the read API per day,
 // model, provider and service; the UI's chart per bucket and model, its table per model
@@ -27,6 +28,9 @@ const MEASURES = {
   estimated_cost_usd: `sumIf(${ESTIMATE_SQL}, NOT (${SENT_SQL}))`,
   estimated_calls: `countIf(NOT (${SENT_SQL}) AND ${PRICED_SQL})`,
   unpriced_calls: `countIf(NOT (${SENT_SQL}) AND NOT ${PRICED_SQL})`,
+  sessions: `uniqExactIf(${SESSION_SQL}, ${SESSION_SQL} != '')`,
+  first_ms: 'toUnixTimestamp64Milli(min(timestamp))',
+  last_ms: 'toUnixTimestamp64Milli(max(timestamp))',
   latency_p50_ms: 'quantileExact(0.5)(latency_ms)',
   latency_p95_ms: 'quantileExact(0.95)(latency_ms)',
 };
@@ -52,13 +56,8 @@ export const SUMMARY_MEASURES = [
 ] as const;
 export type LlmUsageSummary = LlmUsageRow<(typeof SUMMARY_BY)[number], (typeof SUMMARY_MEASURES)[number]>;
 
-export interface LlmUsageQuery<D extends LlmDimension, M extends LlmMeasure> {
-  projectId: string;
-  /** The project's retention of LLM usage: older rows never count (docs/data.md). */
-  retentionDays: number;
-  /** The deployment's price table, behind every cost (cost.ts); absent: nothing is estimated. */
-  prices?: PriceOf;
-  range?: Partial<TimeRange>;
+/** Which calls (call-filter.ts: the project, its retention, prices, range, model, service, metadata, search, session), grouped and measured as asked. */
+export interface LlmUsageQuery<D extends LlmDimension, M extends LlmMeasure> extends LlmCallFilter {
   /** Chart buckets, needed to group by `bucket`; they replace `range`. */
   buckets?: Buckets;
   /** Groupings, in row and (by default) sort order. */
@@ -67,8 +66,6 @@ export interface LlmUsageQuery<D extends LlmDimension, M extends LlmMeasure> {
   measures?: readonly M[];
   /** Costliest, then most called, first; else sorted by the groupings. */
   costliestFirst?: boolean;
-  /** Only calls of this service. */
-  service?: string;
   limit?: number;
 }
 
@@ -80,27 +77,20 @@ export async function readLlmUsage<D extends LlmDimension = (typeof SUMMARY_BY)[
   const measures = (q.measures ?? SUMMARY_MEASURES) as readonly M[];
   if (by.includes('bucket' as D) && !q.buckets) throw new Error('grouping LLM usage by bucket needs buckets');
   const range = q.buckets ?? rangeOrDefault(q.range);
-  const prices = await priceParams(store, llm.name, q.projectId, range, q.prices);
+  const { where, params } = llmWhere(q, range);
   const rows = await store.query<Record<string, string | number>>(
     `${PRICES_WITH}
      SELECT ${[...by.map((d) => `${DIMENSIONS[d].sql} AS ${d}`), ...measures.map((m) => `${MEASURES[m]} AS m_${m}`)].join(', ')}
        FROM ${llm.name} FINAL
-      WHERE project_id = {project:String}
-        AND timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp <= fromUnixTimestamp64Milli({to:Int64})
-        AND ${withinRetention(llm.tableDef.ttlColumn)}
-        ${q.service ? 'AND service = {service:String}' : ''}
-      GROUP BY ${by.join(', ')}
-      ORDER BY ${q.costliestFirst ? `${MEASURES.cost_usd} DESC, ${MEASURES.calls} DESC` : by.join(', ')}
+      WHERE ${where.join(' AND ')}
+      ${by.length > 0 ? `GROUP BY ${by.join(', ')}` : ''}
+      ORDER BY ${q.costliestFirst ? `${MEASURES.cost_usd} DESC, ${MEASURES.calls} DESC` : by.length > 0 ? by.join(', ') : '1'}
       LIMIT {limit:UInt32}`,
     {
-      project: q.projectId,
-      from: range.fromMs,
-      to: range.toMs,
-      service: q.service ?? '',
+      ...params,
       ...(q.buckets && { step: q.buckets.stepMs }),
       limit: q.limit ?? 10_000,
-      retention: q.retentionDays,
-      ...prices,
+      ...(await priceParams(store, llm.name, q.projectId, range, q.prices)),
     },
   );
   return rows.map((r) => Object.fromEntries([...by.map((d) => [d, DIMENSIONS[d].read(r[d])]), ...measures.map((m) => [m, Number(r[`m_${m}`])])]) as LlmUsageRow<D, M>);

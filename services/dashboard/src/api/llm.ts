@@ -1,26 +1,13 @@
 import { z } from 'zod';
 import { bucketsOf } from '@devtrail/column-store';
-import {
-  COST_SOURCES,
-  KINDS,
-  readLlmByMetadata,
-  readLlmCalls,
-  readLlmLatency,
-  readLlmMetadataKeys,
-  readLlmSessions,
-  readLlmUsage,
-  SUMMARY_MEASURES,
-  type LlmCallFilter,
-  type LlmMetadataRow,
-  type LlmSession,
-  type LlmUsageSummary,
-} from '@devtrail/kinds';
-import { sameKeys } from '@devtrail/http/api-docs';
+import { readLlmByMetadata, readLlmCalls, readLlmLatency, readLlmMetadataKeys, readLlmSessions, readLlmUsage, SUMMARY_MEASURES } from '@devtrail/kinds';
 import { route, type RouteGroup } from '@devtrail/http/route';
 import { projectOf } from './access.ts';
-import { apiTimeRange, queryInt, rangeQuery } from './api-schemas.ts';
+import { apiTimeRange, rangeQuery } from './api-schemas.ts';
 import { llmCallsQuery, llmFiltersQuery, llmLatencyQuery, llmMetadataQuery, llmSessionsQuery } from './explore-schemas.ts';
 import { pricesOf } from './llm-estimates.ts';
+import { LLM_COST_NOTES, LLM_SEARCH_NOTE, llmCall, llmFilter, llmSession, llmSummary, metadataRow, series } from './llm-schemas.ts';
+import { LLM_TRACE_ROUTE, LLM_USER_ROUTE } from './llm-trace-user.ts';
 import { answers, OPERATOR, PAGED_RANGE_NOTE, projectParams, RANGE_NOTE } from './project-route.ts';
 import type { ReadDeps } from './read-deps.ts';
 import { AXIS, axisOf } from './read-notes.ts';
@@ -28,87 +15,9 @@ import { AXIS, axisOf } from './read-notes.ts';
 // LLM usage: per day, call by call, by session, by a metadata key, latency over time
 // (libs/kinds/src/llm/). Costs are the effective cost (docs/otlp.md#llm-cost).
 
-/** What each LLM cost figure is (docs/otlp.md#llm-cost). */
-export const LLM_COST_NOTES = {
-  cost_usd:
-    'Effective cost in USD: the cost the client sent where it sent one (not 0), else the estimate from the tokens and the price table (libs/config/data/llm-prices.json or LLM_PRICES_FILE), else 0.',
-  sent_cost_usd: 'The part of cost_usd the clients sent.',
-  estimated_cost_usd: 'The part of cost_usd that is estimated from the price table.',
-};
-const LLM_SEARCH_NOTE =
-  'The logs search syntax (docs/dashboard.md, "Search syntax") over the calls: words and "quoted phrases" match the conversation (input and output) or the metadata; message:word the conversation only; key:value a metadata key (trace_id, span_id, enduser.id, ...); service, environment, release and model their columns.';
-
-const llmSummary = z
-  .object({
-    day: z.string().openapi({ example: '2025-01-31' }),
-    model: z.string(),
-    provider: z.string(),
-    service: z.string(),
-    calls: z.number().int(),
-    input_tokens: z.number().int(),
-    output_tokens: z.number().int(),
-    cost_usd: z.number().openapi({ description: LLM_COST_NOTES.cost_usd }),
-    sent_cost_usd: z.number().openapi({ description: LLM_COST_NOTES.sent_cost_usd }),
-    estimated_cost_usd: z.number().openapi({ description: LLM_COST_NOTES.estimated_cost_usd }),
-    estimated_calls: z.number().int().openapi({ description: 'Calls whose cost is the estimate.' }),
-    unpriced_calls: z.number().int().openapi({ description: 'Calls sent without a cost, of a model the price table does not price (counted as 0).' }),
-    latency_p50_ms: z.number(),
-    latency_p95_ms: z.number(),
-  })
-  .openapi('LlmUsageSummary');
-sameKeys<z.infer<typeof llmSummary>, LlmUsageSummary>(true);
-const llmCall = KINDS.llm.record
-  .extend({
-    cost_usd: z.number().openapi({ description: LLM_COST_NOTES.cost_usd }),
-    sent_cost_usd: z.number().openapi({ description: 'The cost the client sent (0: none).' }),
-    cost_source: z.enum(COST_SOURCES).openapi({ description: "Which cost cost_usd is: as sent, the price table's estimate, or 0 for a model the table does not price." }),
-    estimated_cost_usd: z
-      .number()
-      .nullable()
-      .openapi({ description: "The price table's estimate of the call (also when a cost was sent); null for a model it does not price." }),
-    content_truncated: z.boolean().openapi({ description: 'Whether input or output were cut at the cap (docs/otlp.md, "Conversation").' }),
-  })
-  .openapi('LlmCallRecord');
-const llmSession = z
-  .object({
-    session: z.string().openapi({ description: 'The metadata session.id its calls share, else their gen_ai.conversation.id.' }),
-    calls: z.number().int(),
-    input_tokens: z.number().int(),
-    output_tokens: z.number().int(),
-    cost_usd: z.number().openapi({ description: LLM_COST_NOTES.cost_usd }),
-    first_at: z.string().datetime(),
-    last_at: z.string().datetime(),
-    user: z.string().nullable().openapi({ description: 'The enduser.id of its first call that carries one; null: none does.' }),
-  })
-  .openapi('LlmSession');
-sameKeys<z.infer<typeof llmSession>, LlmSession>(true);
-const metadataRow = z.object({
-  value: z.string().nullable().openapi({ description: 'A string as it is, another scalar as its JSON text; null: calls without the key.' }),
-  calls: z.number().int(),
-  input_tokens: z.number().int(),
-  output_tokens: z.number().int(),
-  cost_usd: z.number().openapi({ description: LLM_COST_NOTES.cost_usd }),
-  estimated_cost_usd: z.number().openapi({ description: LLM_COST_NOTES.estimated_cost_usd }),
-  latency_p50_ms: z.number(),
-  latency_p95_ms: z.number(),
-});
-sameKeys<z.infer<typeof metadataRow>, LlmMetadataRow>(true);
-const series = z.array(z.number());
-
-type LlmFiltersQuery = Partial<z.output<typeof llmFiltersQuery>>;
-const llmFilter = async (d: ReadDeps, projectId: string, q: LlmFiltersQuery): Promise<LlmCallFilter> => ({
-  projectId,
-  retentionDays: (await d.retentionOf(projectId)).llm,
-  prices: pricesOf(d.prices),
-  range: apiTimeRange(q),
-  model: q.model,
-  service: q.service,
-  metadata: q.metadata,
-  search: q.q,
-  session: q.session,
-});
 const metadataKeysQuery = llmFiltersQuery.omit({ cursor: true, limit: true });
-const breakdownQuery = rangeQuery.extend({ buckets: queryInt(2, 500).default(48), service: z.string().max(500).optional() });
+const usageQuery = rangeQuery.extend({ service: z.string().max(500).optional(), model: z.string().max(500).optional() });
+const breakdownQuery = llmLatencyQuery;
 const MEASURES = ['calls', 'tokens', 'input_tokens', 'output_tokens', 'cost_usd', 'estimated_cost_usd'] as const;
 const numbers = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, z.number()])) as Record<K, z.ZodNumber>;
 
@@ -124,11 +33,13 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
       path: '/api/projects/:id/llm-usage',
       summary: 'LLM usage per day, model, provider and service',
       description: PAGED_RANGE_NOTE,
-      query: rangeQuery,
+      query: usageQuery,
+      notes: { service: 'Only calls of this service.', model: 'Only calls of this model (its exact name).' },
       answers: answers(z.object({ usage: z.array(llmSummary) })),
       async handle(d, { projectId, query: q }) {
+        const retentionDays = (await d.retentionOf(projectId)).llm;
         return {
-          usage: await readLlmUsage(d.reads, { projectId, retentionDays: (await d.retentionOf(projectId)).llm, prices: pricesOf(d.prices), range: apiTimeRange(q) }),
+          usage: await readLlmUsage(d.reads, { projectId, retentionDays, prices: pricesOf(d.prices), range: apiTimeRange(q), service: q.service, model: q.model }),
         };
       },
     }),
@@ -209,7 +120,14 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
       summary: "LLM usage per time bucket and model, and per model over the range (the LLM page's chart and table)",
       description: RANGE_NOTE,
       query: breakdownQuery,
-      notes: { buckets: 'Buckets over the range, 2 to 500 (default 48).', service: 'Only calls of this service.' },
+      notes: {
+        buckets: 'Buckets over the range, 2 to 500 (default 48).',
+        service: 'Only calls of this service.',
+        model: 'Only calls of this model (its exact name).',
+        metadata: 'key:value: calls whose metadata has this key with this value (a user page: enduser.id:<user>).',
+        q: LLM_SEARCH_NOTE,
+        session: 'Only the calls of this session.',
+      },
       answers: answers(
         z.object({
           ...AXIS,
@@ -223,14 +141,15 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
       ),
       async handle(d, { projectId, query: q }) {
         const buckets = bucketsOf(apiTimeRange(q), q.buckets);
-        const retentionDays = (await d.retentionOf(projectId)).llm;
-        const prices = pricesOf(d.prices);
+        const f = { ...(await llmFilter(d, projectId, q)), buckets };
         const [series, models] = await Promise.all([
-          readLlmUsage(d.searches, { projectId, retentionDays, prices, buckets, service: q.service, by: ['bucket', 'model'], measures: MEASURES, limit: 20_000 }),
-          readLlmUsage(d.searches, { projectId, retentionDays, prices, buckets, service: q.service, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
+          readLlmUsage(d.searches, { ...f, by: ['bucket', 'model'], measures: MEASURES, limit: 20_000 }),
+          readLlmUsage(d.searches, { ...f, by: ['model', 'provider'], costliestFirst: true, limit: 1000 }),
         ]);
         return { ...axisOf(buckets), series, models };
       },
     }),
+    LLM_TRACE_ROUTE,
+    LLM_USER_ROUTE,
   ],
 };

@@ -26,7 +26,7 @@ import { TRACE_SEARCH_NOTE } from './read-notes.ts';
 // Traces and spans: trace search, one trace, spans, the services spans ran in and the service
 // map (libs/kinds/src/span/). Bounded by project, time range and the project's retention.
 
-const spanRecord = KINDS.span.record.openapi(KINDS.span.docs.recordName);
+export const spanRecord = KINDS.span.record.openapi(KINDS.span.docs.recordName);
 const traceSummary = spanRecord
   .extend({
     span_count: z.number().int().openapi({ description: "The trace's spans." }),

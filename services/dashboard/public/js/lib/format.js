@@ -128,7 +128,8 @@ const decimal = (/** @type {number} */ digits) => {
   return f;
 };
 const usd2 = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const usd4 = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', minimumFractionDigits: 4, maximumFractionDigits: 4 });
+/** Under a cent, three significant digits: a call's $0.0000123 is not $0.0000. */
+const usdSmall = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', maximumSignificantDigits: 3 });
 
 /** A count, grouped as the browser's locale groups digits. @param {number | string} n */
 export const formatNumber = (n) => (Number.isFinite(Number(n)) ? integers.format(Number(n)) : String(n));
@@ -154,7 +155,7 @@ export function formatDuration(ms) {
 export function formatCost(usd) {
   const n = Number(usd);
   if (!Number.isFinite(n)) return '';
-  return (n !== 0 && Math.abs(n) < 0.01 ? usd4 : usd2).format(n);
+  return (n !== 0 && Math.abs(n) < 0.01 ? usdSmall : usd2).format(n);
 }
 
 /**

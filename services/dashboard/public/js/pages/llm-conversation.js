@@ -1,4 +1,5 @@
 import { html } from 'htm/preact';
+import { useState } from 'preact/hooks';
 import { formatCost, formatNumber } from '../lib/format.js';
 import { JsonView } from '../components/json-view.js';
 
@@ -45,15 +46,38 @@ export function CallCost({ call }) {
   return html`<span>${formatCost(call.cost_usd)}</span>`;
 }
 
-/** @param {{ call: any }} props */
-export function Conversation({ call }) {
+const sameMessage = (/** @type {Message} */ a, /** @type {Message} */ b) => a.role === b.role && JSON.stringify(a.parts) === JSON.stringify(b.parts);
+
+/**
+ * How many of a call's input messages the call before it already showed: the longest start of
+ * its input equal (role and parts) to the previous call's input then output. A session's turns
+ * resend the whole history; shown as a thread, each turn shows only what is new.
+ * @param {any} previous @param {any} call
+ */
+export function repeatedMessages(previous, call) {
+  if (!previous || !Array.isArray(call.input)) return 0;
+  const before = [...(Array.isArray(previous.input) ? previous.input : []), ...(Array.isArray(previous.output) ? previous.output : [])];
+  let n = 0;
+  while (n < before.length && n < call.input.length && sameMessage(before[n], call.input[n])) n++;
+  return n;
+}
+
+/** @param {{ call: any, repeated?: number }} props `repeated`: input messages shown by the turn before, folded */
+export function Conversation({ call, repeated = 0 }) {
   const input = /** @type {Message[]} */ (Array.isArray(call.input) ? call.input : []);
   const output = /** @type {Message[]} */ (Array.isArray(call.output) ? call.output : []);
+  const [unfold, setUnfold] = useState(false);
+  const hidden = unfold ? 0 : Math.min(repeated, input.length);
   return html`<div class="conversation" data-testid="llm-conversation">
+    ${
+      hidden > 0 &&
+      html`<button type="button" class="link-button small" data-testid="llm-earlier" onClick=${() => setUnfold(true)}>
+        ${hidden} earlier message${hidden === 1 ? '' : 's'}, as in the turn before: show</button>`
+    }
     ${
       input.length + output.length === 0
         ? html`<p class="muted" data-testid="llm-no-content">No conversation recorded: the client sent none, or this project does not keep LLM content (Settings → Data).</p>`
-        : html`${input.map((m) => html`<${MessageView} message=${m} side="input" />`)}${output.map((m) => html`<${MessageView} message=${m} side="output" />`)}`
+        : html`${input.slice(hidden).map((m) => html`<${MessageView} message=${m} side="input" />`)}${output.map((m) => html`<${MessageView} message=${m} side="output" />`)}`
     }
     ${call.content_truncated && html`<p class="msg-truncated" data-testid="llm-truncated">Truncated: this conversation was longer than devtrail keeps per call (docs/otlp.md); the rest was not stored.</p>`}
     <div class="msg-footer muted small">

@@ -101,6 +101,13 @@ const SORTS = [
   ['latency', 'Latency'],
 ];
 
+/** Set by focusCalls: the call list scrolls itself into view once its next page of calls has loaded. */
+let focusPending = false;
+/** Brings the call list into view when the filters just set have loaded (the page above it may change height meanwhile). */
+export function focusCalls() {
+  focusPending = true;
+}
+
 /** @param {{ projectId: string, bounds: Bounds, filters: CallFilters, boundsKey: string, sort: string, order: string }} props */
 export function CallList({ projectId, bounds, filters, boundsKey, sort, order }) {
   const [pages, setPages] = useState(
@@ -125,7 +132,13 @@ export function CallList({ projectId, bounds, filters, boundsKey, sort, order })
   }, [boundsKey, sort, order]);
   const [draft, setDraft] = useState(filters.q || '');
   useEffect(() => setDraft(filters.q || ''), [filters.q]);
-  return html`<section class="card" data-testid="llm-calls">
+  const section = useRef(/** @type {HTMLElement | null} */ (null));
+  useEffect(() => {
+    if (!focusPending || pages.busy) return;
+    focusPending = false;
+    section.current?.scrollIntoView({ block: 'start' });
+  }, [pages.busy]);
+  return html`<section class="card" data-testid="llm-calls" ref=${section}>
     <div class="row spread">
       <h2>Calls</h2>
       <form class="row" onSubmit=${(e) => {
@@ -177,7 +190,11 @@ export function CallList({ projectId, bounds, filters, boundsKey, sort, order })
                 <td>${c.service}</td>
                 <td>${
                   traceId
-                    ? html`<span onClick=${(e) => e.stopPropagation()}><${Link} href=${projectHref(projectId, `traces/${encodeURIComponent(traceId)}`)} data-testid="llm-trace-link">trace</${Link}></span>`
+                    ? html`<span class="row" onClick=${(e) => e.stopPropagation()}>
+                        <button type="button" class="link-button" data-testid="llm-generations-link" title="This trace's generations and their total"
+                          onClick=${() => setQuery({ trace: traceId }, { replace: false })}>generations</button>
+                        <${Link} href=${projectHref(projectId, `traces/${encodeURIComponent(traceId)}`)} data-testid="llm-trace-link">waterfall</${Link}>
+                      </span>`
                     : html`<span class="muted">—</span>`
                 }</td>
               </tr>

@@ -4,11 +4,12 @@ import { setQuery } from '../lib/router.js';
 import { useData } from '../lib/use-data.js';
 import { formatCost, formatNumber, formatTime } from '../lib/format.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
-import { CallCost, Conversation } from './llm-conversation.js';
+import { CallCost, Conversation, repeatedMessages } from './llm-conversation.js';
 
 // LLM sessions: calls that share a session.id (else a gen_ai.conversation.id) in their
 // metadata, listed by latest activity; one session opens to its calls in order, each as its
-// conversation (docs/dashboard.md, "LLM usage").
+// conversation (docs/dashboard.md, "LLM usage"), read as one thread: a turn shows only the
+// messages the turn before did not.
 
 /** @typedef {{ from: number, to: number }} Bounds */
 
@@ -61,7 +62,7 @@ export function SessionView({ projectId, bounds, session }) {
     ${calls.map(
       (c, i) => html`<div class="session-call" key=${c.event_id} data-testid="llm-session-call">
         <h4>${i + 1}. ${formatTime(c.timestamp)} · ${c.operation} · <${CallCost} call=${c} /></h4>
-        <${Conversation} call=${c} />
+        <${Conversation} call=${c} repeated=${repeatedMessages(calls[i - 1], c)} />
       </div>`,
     )}
   </section>`;

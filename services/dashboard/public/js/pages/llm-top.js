@@ -1,15 +1,23 @@
 import { html } from 'htm/preact';
 import { api, projectApi } from '../lib/api.js';
-import { setQuery } from '../lib/router.js';
+import { Link, setQuery } from '../lib/router.js';
+import { projectHref } from '../lib/view-state.js';
 import { useData } from '../lib/use-data.js';
 import { formatCost, formatNumber, formatTime } from '../lib/format.js';
 import { ErrorBox } from '../components/status.js';
 import { CallCost } from './llm-conversation.js';
+import { focusCalls } from './llm-explore.js';
 
 // The overview's top five of the range: the most expensive calls and the users who spent the
 // most (metadata enduser.id), by effective cost.
 
 /** @typedef {{ from: number, to: number }} Bounds */
+
+/** Filters the calls to one user's and brings the call list into view. @param {string} user */
+function showCallsOf(user) {
+  focusCalls();
+  setQuery({ metadata: `enduser.id:${user}` }, { replace: false });
+}
 
 /** @param {{ projectId: string, bounds: Bounds, filters: Record<string, string | undefined>, boundsKey: string }} props */
 export function TopSpenders({ projectId, bounds, filters, boundsKey }) {
@@ -53,7 +61,10 @@ export function TopSpenders({ projectId, bounds, filters, boundsKey }) {
           <tbody>
             ${named.map(
               (u) => html`<tr key=${u.value} data-testid="llm-top-user">
-                <td><button type="button" class="link-button" title="Show these calls" onClick=${() => setQuery({ metadata: `enduser.id:${u.value}` }, { replace: false })}>${u.value}</button></td>
+                <td>
+                  <button type="button" class="link-button" title="Show these calls" data-testid="llm-top-user-calls" onClick=${() => showCallsOf(u.value)}>${u.value}</button>${' '}
+                  <${Link} href=${projectHref(projectId, `llm/users/${encodeURIComponent(u.value)}`)} class="muted small" data-testid="llm-user-link">page</${Link}>
+                </td>
                 <td class="num">${formatNumber(u.calls)}</td>
                 <td class="num">${formatNumber(u.input_tokens + u.output_tokens)}</td>
                 <td class="num">${formatCost(u.cost_usd)}</td>

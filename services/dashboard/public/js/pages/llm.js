@@ -6,21 +6,24 @@ import { boundsOf, rangeOf } from '../lib/time-range.js';
 import { useFittedRange } from '../lib/fitted-range.js';
 import { useData } from '../lib/use-data.js';
 import { formatCost, formatNumber } from '../lib/format.js';
+import { modelColorsOf } from '../lib/model-colors.js';
 import { CallList, LatencyChart, MetadataBreakdown } from './llm-explore.js';
 import { SessionList, SessionView } from './llm-sessions.js';
+import { TraceGenerations } from './llm-trace.js';
 import { TopSpenders } from './llm-top.js';
 import { TimeChart } from '../components/time-chart.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
 import { FilterChips } from '../components/filter-chips.js';
 
-/** Turns (bucket, model, value) points into uPlot columns: one series per model. */
-function columns(r, field) {
+/** Turns (bucket, model, value) points into uPlot columns: one series per model, in the model's own colour. */
+export function columns(r, field) {
   const models = [...new Set(r.series.map((p) => p.model))].sort();
+  const colorOf = modelColorsOf(models);
   const xs = Array.from({ length: r.buckets }, (_, i) => (r.from + i * r.step_ms) / 1000);
   const ys = models.map(() => new Array(r.buckets).fill(0));
   for (const p of r.series) if (p.bucket >= 0 && p.bucket < r.buckets) ys[models.indexOf(p.model)][p.bucket] += p[field];
-  return { data: [xs, ...ys], series: models.map((m) => ({ label: m })) };
+  return { data: [xs, ...ys], series: models.map((m) => ({ label: m, color: colorOf(m) })) };
 }
 
 export function LlmPage({ project }) {
@@ -36,6 +39,7 @@ export function LlmPage({ project }) {
     q: query.get('q') || undefined,
   };
   const session = query.get('session') || '';
+  const trace = query.get('trace') || '';
   const sort = query.get('sort') || 'time';
   const order = query.get('order') === 'asc' ? 'asc' : 'desc';
   const boundsKey = `${project.id}|${rangeKey}|${filters.model}|${filters.metadata}|${filters.q}`;
@@ -82,11 +86,12 @@ export function LlmPage({ project }) {
         </div>
       </div>
       ${session && html`<${SessionView} projectId=${project.id} bounds=${bounds} session=${session} />`}
+      ${trace && html`<${TraceGenerations} projectId=${project.id} bounds=${bounds} traceId=${trace} />`}
       <${TopSpenders} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} />
       <div class="grid-2">
         <section class="card">
           <h2 data-testid="llm-cost-chart-title">Cost by model (USD)</h2>
-          <${TimeChart} data=${cost.data} series=${cost.series} stacked=${true} testId="llm-cost-chart" />
+          <${TimeChart} data=${cost.data} series=${cost.series} stacked=${true} valueFormat=${formatCost} testId="llm-cost-chart" />
         </section>
         <section class="card">
           <h2>Tokens by model</h2>

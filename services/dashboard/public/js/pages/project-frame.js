@@ -10,6 +10,7 @@ import { ErrorGroupPage } from '../errors/error-group-page.js';
 import { TracesPage } from './traces.js';
 import { TracePage } from './trace.js';
 import { LlmPage } from './llm.js';
+import { LlmUserPage } from './llm-user.js';
 import { ReleasesPage } from './releases.js';
 import { MetricsPage } from './metrics.js';
 import { IngestionPage } from './ingestion.js';
@@ -25,6 +26,7 @@ const PAGES = {
   releases: ['releases', ReleasesPage],
   metrics: ['metrics', MetricsPage],
   llm: ['llm', LlmPage],
+  'llm/users/:user': ['llm', LlmUserPage],
   ingestion: ['ingestion', IngestionPage],
   alerts: ['alerts', AlertsPage],
   settings: ['settings', SettingsPage],
