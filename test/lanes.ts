@@ -81,6 +81,7 @@ export const FLOOR = [
   'test/floor/*.test.ts',
   'libs/column-store/test/clickhouse-store.test.ts',
   'libs/kinds/test/search-sql.test.ts',
+  'libs/kinds/test/llm-cost-sql.test.ts',
   'test/retention-migration.test.ts',
   'test/clickhouse-schema.test.ts',
   'test/kind-fields.test.ts',

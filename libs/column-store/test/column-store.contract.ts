@@ -239,9 +239,42 @@ export function columnStoreContract(name: string, open: (reads: ReadLimits) => P
       ]);
       expect(await readLlmUsage(store, { projectId: p, retentionDays: 30, buckets, by: ['model', 'provider'], costliestFirst: true })).toEqual([
         // Every call was sent with its cost: the effective cost is as sent, nothing estimated (libs/kinds llm/cost.ts).
-        { model: 'b', provider: 'p2', calls: 1, input_tokens: 5, output_tokens: 5, cost_usd: 2, ...sent(2), latency_p50_ms: 50, latency_p95_ms: 50 },
-        { model: 'a', provider: 'p1', calls: 3, input_tokens: 34, output_tokens: 3, cost_usd: 0.875, ...sent(0.875), latency_p50_ms: 200, latency_p95_ms: 300 },
-        { model: 'a', provider: 'p2', calls: 1, input_tokens: 1, output_tokens: 0, cost_usd: 0.0625, ...sent(0.0625), latency_p50_ms: 1000, latency_p95_ms: 1000 },
+        {
+          model: 'b',
+          provider: 'p2',
+          calls: 1,
+          input_tokens: 5,
+          output_tokens: 5,
+          cached_input_tokens: 0,
+          cost_usd: 2,
+          ...sent(2),
+          latency_p50_ms: 50,
+          latency_p95_ms: 50,
+        },
+        {
+          model: 'a',
+          provider: 'p1',
+          calls: 3,
+          input_tokens: 34,
+          output_tokens: 3,
+          cached_input_tokens: 0,
+          cost_usd: 0.875,
+          ...sent(0.875),
+          latency_p50_ms: 200,
+          latency_p95_ms: 300,
+        },
+        {
+          model: 'a',
+          provider: 'p2',
+          calls: 1,
+          input_tokens: 1,
+          output_tokens: 0,
+          cached_input_tokens: 0,
+          cost_usd: 0.0625,
+          ...sent(0.0625),
+          latency_p50_ms: 1000,
+          latency_p95_ms: 1000,
+        },
       ]);
       expect(await readLlmUsage(store, { projectId: p, retentionDays: 30, buckets, by: ['provider'], measures: ['input_tokens', 'tokens'] })).toEqual([
         { provider: 'p1', input_tokens: 34, tokens: 37 },

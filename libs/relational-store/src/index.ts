@@ -65,6 +65,8 @@ export {
 } from './alerts-repo.ts';
 export { sourceMapsRepo, type SourceMapsRepo, type SourceMapInfo, type SourceMapUpload } from './source-maps-repo.ts';
 export { mapFiles, type MapFiles } from './source-map-files.ts';
+export { keepPriceEdits, type PriceEditsKeeper } from './llm-prices/price-edits-keeper.ts';
+export { llmPriceEditsRepo, MAX_PRICE_EDITS, type LlmPriceEditsRepo, type PriceEdit } from './llm-prices/llm-price-edits-repo.ts';
 export { savedQueriesRepo, MAX_SAVED_QUERIES, type SavedQueriesRepo, type SavedQuery } from './saved-queries-repo.ts';
 export { uploadTokensRepo, MAX_UPLOAD_TOKENS, type UploadTokensRepo, type UploadToken } from './upload-tokens-repo.ts';
 export {

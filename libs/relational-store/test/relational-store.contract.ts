@@ -13,6 +13,8 @@ import {
   projectsRepo,
   rateLimitRepo,
   savedQueriesRepo,
+  llmPriceEditsRepo,
+  MAX_PRICE_EDITS,
   throttleDelayMs,
   usersRepo,
   PROJECT_CHANGED_CHANNEL,
@@ -282,6 +284,21 @@ export function relationalStoreContract(name: string, open: () => Promise<{ stor
       expect(await saved.save(project.id, { name: 'a first', query: 'y', range: null, userId: null })).not.toBeNull();
       await store.query('DELETE FROM projects WHERE id = $1', [project.id]);
       expect(await saved.list(project.id)).toEqual([]);
+    });
+
+    it("keeps the operator's LLM price edits by lower-case model: replaced, bounded, removed", async () => {
+      const edits = llmPriceEditsRepo(store);
+      const first = await edits.put('GPT-4o', { model: 'GPT-4o', input: 2, output: 8, tiers: [{ above_input_tokens: 100, input: 3, output: 9 }] }, 'operator');
+      expect(first).toMatchObject({ model: 'gpt-4o', price: { input: 2, tiers: [{ above_input_tokens: 100 }] }, updatedBy: 'operator' });
+      await edits.put('gpt-4o', { model: 'gpt-4o', input: 1, output: 4 }, 'owner');
+      expect((await edits.list()).map((e) => [e.model, e.price, e.updatedBy])).toEqual([['gpt-4o', { model: 'gpt-4o', input: 1, output: 4 }, 'owner']]);
+      await store.query(`INSERT INTO llm_price_edits (model, price, updated_by) SELECT 'm' || g, '{}'::jsonb, 'x' FROM generate_series(2, $1) g`, [MAX_PRICE_EDITS]);
+      expect(await edits.put('one-too-many', { input: 1, output: 1 }, 'operator')).toBeNull();
+      expect(await edits.put('gpt-4o', { model: 'gpt-4o', input: 5, output: 5 }, 'operator')).not.toBeNull(); // replacing is no new model
+      expect(await edits.remove('GPT-4O')).toBe(true);
+      expect(await edits.remove('gpt-4o')).toBe(false);
+      await store.query('DELETE FROM llm_price_edits');
+      expect(await edits.list()).toEqual([]);
     });
 
     it('counts login attempts before they are evaluated, atomically, with growing waits', async () => {

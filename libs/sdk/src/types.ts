@@ -39,6 +39,8 @@ export interface LlmUsageInput {
   operation: string;
   inputTokens: number;
   outputTokens: number;
+  /** Of inputTokens, those read from the provider's prompt cache (priced at the cached-input price). */
+  cachedInputTokens?: number;
   latencyMs: number;
   /** Leave out to let devtrail estimate it from the tokens and its price table. */
   costUsd?: number;

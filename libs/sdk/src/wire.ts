@@ -27,6 +27,7 @@ export const WIRE_FIELD_NAMES = {
   durationMs: 'duration_ms',
   inputTokens: 'input_tokens',
   outputTokens: 'output_tokens',
+  cachedInputTokens: 'cached_input_tokens',
   costUsd: 'cost_usd',
   latencyMs: 'latency_ms',
   userId: 'user_id',
@@ -186,6 +187,7 @@ export interface WireLlmRecord {
   operation: string;
   input_tokens: number;
   output_tokens: number;
+  cached_input_tokens?: number;
   cost_usd: number;
   latency_ms: number;
   metadata?: Metadata;
@@ -207,6 +209,7 @@ export function buildLlmRecord(input: LlmUsageInput): WireLlmRecord {
     operation: String(w.operation ?? '') || 'unknown',
     input_tokens: nonNegativeInt(w.input_tokens),
     output_tokens: nonNegativeInt(w.output_tokens),
+    ...(w.cached_input_tokens !== undefined && { cached_input_tokens: nonNegativeInt(w.cached_input_tokens) }),
     cost_usd: Number.isFinite(cost) && cost > 0 ? cost : 0,
     latency_ms: nonNegativeInt(w.latency_ms),
     metadata: Object.keys(who).length > 0 ? { ...metadata, ...who } : metadata,

@@ -13,6 +13,7 @@ describe('camelCase -> snake_case mapping (docs/sdk.md)', () => {
       durationMs: 'duration_ms',
       inputTokens: 'input_tokens',
       outputTokens: 'output_tokens',
+      cachedInputTokens: 'cached_input_tokens',
       costUsd: 'cost_usd',
       latencyMs: 'latency_ms',
       userId: 'user_id',
@@ -143,6 +144,12 @@ describe('wire bodies', () => {
       cost_usd: 0.0012,
       metadata: { k: 'v' },
     });
+  });
+
+  it('sends cached input tokens only when given, as a whole count', () => {
+    const base = { model: 'm', provider: 'p', operation: 'o', inputTokens: 100, outputTokens: 1, latencyMs: 1 };
+    expect(buildLlmRecord({ ...base, cachedInputTokens: 40.2 }).cached_input_tokens).toBe(40);
+    expect(buildLlmRecord(base)).not.toHaveProperty('cached_input_tokens');
   });
 
   it('clamps negative or missing LLM numbers to zero', () => {

@@ -1,11 +1,11 @@
 import { createDeliverer, deliveryOptionsOf, type Deliverer } from '@devtrail/alerting';
 import type { ColumnStore } from '@devtrail/column-store';
-import type { Config, Logger } from '@devtrail/config';
+import { PRICE_EDITS_REFRESH_MS, withEdits, type Config, type Logger } from '@devtrail/config';
 import { createTopicConsumer, type ConsumerStats, type TopicConsumer } from '@devtrail/consumer-kit';
 import type { Topics } from '@devtrail/contract';
 import { EVENT_KINDS, KINDS, type EventKind } from '@devtrail/kinds';
 import type { MessageLog } from '@devtrail/message-log';
-import { alertsRepo, type RelationalStore } from '@devtrail/relational-store';
+import { alertsRepo, keepPriceEdits, type PriceEditsKeeper, type RelationalStore } from '@devtrail/relational-store';
 import { applyBatch } from './apply-batch.ts';
 import { runChecks } from './periodic-checks.ts';
 import { createRuleCache } from './rule-cache.ts';
@@ -98,11 +98,17 @@ export function createAlerts(o: AlertsOptions): AlertsService {
       .catch((err) => o.logger.warn({ err: (err as Error).message }, 'alert checks failed; next time'));
   };
   let pruned = 0;
+  let prices: PriceEditsKeeper | undefined;
 
   return {
     consumers,
     deliverer,
     async start() {
+      // The llm_cost rule prices calls as the reads do: with the operator's edits (docs/otlp.md#llm-cost).
+      prices = await keepPriceEdits(o.relational, (edits) => withEdits(o.llmPrices, edits), {
+        intervalMs: PRICE_EDITS_REFRESH_MS,
+        onError: (err) => o.logger.warn({ err: (err as Error).message }, 'reading the LLM price edits failed; next time'),
+      });
       await rules.start();
       for (const c of consumers) await c.start();
       await deliverer.start();
@@ -120,6 +126,7 @@ export function createAlerts(o: AlertsOptions): AlertsService {
       await Promise.all(consumers.map((c) => c.stop()));
       await deliverer.stop();
       await rules.stop();
+      prices?.stop();
     },
     stats: () => consumers.map((c) => c.stats()),
   };

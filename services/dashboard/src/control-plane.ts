@@ -1,8 +1,8 @@
 import { readsAs, type ClusterTarget } from '@devtrail/column-store';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig, type LlmPriceTable, type Logger } from '@devtrail/config';
+import { loadConfig, loadLlmPrices, PRICE_EDITS_REFRESH_MS, type LlmPriceTable, type Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
-import { deletionsRepo, mapFiles, projectsRepo, savedQueriesRepo, sourceMapsRepo, uploadTokensRepo } from '@devtrail/relational-store';
+import { deletionsRepo, keepPriceEdits, mapFiles, projectsRepo, savedQueriesRepo, sourceMapsRepo, uploadTokensRepo } from '@devtrail/relational-store';
 import { operatorAuthenticator, requirePrincipal, type Authenticator } from './api/access.ts';
 import { PROJECT_ROUTES } from './api/projects.ts';
 import { mergesLookup } from './errors/group-merges.ts';
@@ -10,7 +10,7 @@ import { admitsUploadTokens, serveGroup } from '@devtrail/http/route';
 import { READ_API } from './api/read-api.ts';
 import { SAVED_QUERY_ROUTES } from './api/saved-queries.ts';
 import { exportSlots } from './api/export-slots.ts';
-import { defaultPrices } from './api/llm-estimates.ts';
+import { applyPriceEdits, LLM_PRICE_ROUTES } from './llm-prices/routes.ts';
 import { DATA_ROUTES } from './data/routes.ts';
 import { DELETION_ROUTES } from './deletion/routes.ts';
 import { retentionLookup } from './data/project-retention.ts';
@@ -86,6 +86,13 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
   const reads = adapters.columnStore;
   const searches = readsAs(adapters.columnStore, 'search');
   const retention = retentionLookup(adapters.relational, opts.defaultRetentionDays);
+  // The prices every LLM cost is read with: the files', and the operator's edits kept current.
+  const prices = opts.llmPrices ?? loadLlmPrices();
+  const keeper = await keepPriceEdits(adapters.relational, applyPriceEdits(prices), {
+    intervalMs: PRICE_EDITS_REFRESH_MS,
+    onError: (err) => logger.warn({ err: (err as Error).message }, 'reading the LLM price edits failed; next time'),
+  });
+  app.addHook('onClose', async () => keeper.stop());
   const mapDeps = { repo: sourceMapsRepo(adapters.relational, files), limits: sourceMaps, pool: maps, store: reads, retentionOf: retention, failed: failedMaps() };
   await app.register(async (api) => {
     api.addHook('onRequest', requirePrincipal([operator, ...(opts.authenticators ?? [])]));
@@ -97,7 +104,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
       searches,
       retentionOf: retention,
       lagOf: opts.lagOf,
-      prices: opts.llmPrices ?? defaultPrices(),
+      prices,
       mergesOf: mergesLookup(adapters.relational),
       exports: exportSlots(),
     };
@@ -108,6 +115,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     serveGroup(api, ALERT_ROUTES, { relational: adapters.relational, delivery: opts.delivery ?? deliveryOptionsOf(defaults().alerts), publicUrl: opts.publicUrl });
     serveGroup(api, SOURCE_MAP_ROUTES, mapDeps, (r) => !admitsUploadTokens(r));
     serveGroup(api, UPLOAD_TOKEN_ROUTES, tokens);
+    serveGroup(api, LLM_PRICE_ROUTES, { relational: adapters.relational, prices, keeper });
   });
   // Source map uploads also admit the project's upload tokens (a build pipeline has one); never
   // its API key, which ships in browsers (docs/security.md).

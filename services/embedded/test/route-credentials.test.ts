@@ -9,6 +9,7 @@ import { createLogger, loadConfig } from '@devtrail/config';
 import { ERRORS } from '@devtrail/http';
 import { projectsRepo, usersRepo } from '@devtrail/relational-store';
 import { startEmbedded, type Embedded } from '../src/embedded.ts';
+import { ONLY_ADMINS } from '../../dashboard/src/llm-prices/routes.ts';
 
 // docs/security.md's credential table, held against every route the embedded process serves
 // (the receiver's, the dashboard's and the UI's: the union of the distributed services). Each
@@ -42,6 +43,7 @@ const TABLE: Array<{ method?: RegExp; path: RegExp; who: Credential[]; row: stri
     who: ['viewer', 'member', 'owner', 'operator'],
     row: 'source maps: every reader',
   },
+  { method: /^(PUT|DELETE)$/, path: /^\/api\/admin\/llm-prices\//, who: ['owner', 'operator'], row: 'LLM prices, deployment-wide: the owner, the operator' },
   { method: /^GET$/, path: /^\/ui\/vendor\//, who: ALL, row: 'the UI’s pages and files: public' },
   { method: /^GET$/, path: /^\/(api|ui)\//, who: ['viewer', 'member', 'owner', 'operator'], row: 'reads: viewer, member, owner, operator' },
   { path: /^\/api\//, who: ['member', 'owner', 'operator'], row: 'writes: member, owner, operator' },
@@ -106,7 +108,7 @@ function refused(r: LightMyRequestResponse): boolean {
     }
   })();
   // (A missing CSRF token is not about who calls: the sessions here always send theirs.)
-  if (r.statusCode === 403) return [ERRORS.noPrincipal, ERRORS.readOnly, 'Only the owner may do this'].includes(error);
+  if (r.statusCode === 403) return [ERRORS.noPrincipal, ERRORS.readOnly, 'Only the owner may do this', ONLY_ADMINS].includes(error);
   return r.statusCode === 404 && /^Project not found/.test(error);
 }
 

@@ -49,6 +49,8 @@ const PATHS: Record<string, string[]> = {
   '/api/admin/projects/{id}/quotas': ['put'],
   '/api/admin/projects/{id}/sampling': ['put'],
   '/api/admin/projects/{id}/deletions': ['get', 'post'],
+  '/api/admin/llm-prices': ['get'],
+  '/api/admin/llm-prices/{model}': ['put', 'delete'],
   '/api/admin/deletions': ['get'],
   '/api/admin/deletions/{deletionId}': ['get'],
   '/api/projects/{id}/logs': ['get'],

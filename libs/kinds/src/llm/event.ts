@@ -23,6 +23,8 @@ export const LLM_FIELDS = {
   output: added(messages, []),
   /** Whether input or output were cut at the cap (messages.ts). */
   content_truncated: added(flag, false),
+  /** Of input_tokens, those read from the provider's prompt cache (priced at the cached price, cost.ts). */
+  cached_input_tokens: added(count, 0),
 };
 
 export type LlmEvent = EventOf<typeof LLM_FIELDS>;

@@ -20,6 +20,8 @@ export const GEN_AI = {
   operation: 'gen_ai.operation.name',
   inputTokens: ['gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens'],
   outputTokens: ['gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens'],
+  /** Of the input tokens, those read from the prompt cache (the conventions', OpenLLMetry's, OpenInference's). */
+  cachedInputTokens: ['gen_ai.usage.cache_read.input_tokens', 'gen_ai.usage.cache_read_input_tokens', 'llm.token_count.prompt_details.cache_read'],
 } as const;
 
 /** Attributes every call keeps in its metadata, from the span or else its resource: who and which session. */
@@ -68,6 +70,7 @@ export function genAiUsage(
     operation: stringAttr(a, GEN_AI.operation) || span.name,
     input_tokens: firstNumber(a, GEN_AI.inputTokens) ?? 0,
     output_tokens: firstNumber(a, GEN_AI.outputTokens) ?? 0,
+    cached_input_tokens: firstNumber(a, GEN_AI.cachedInputTokens),
     latency_ms: span.durationMs,
     metadata,
     ...(input.length > 0 && { input }),

@@ -32,6 +32,8 @@ export const llmUsageSchema = z.object({
   operation: z.string(),
   input_tokens: storeCount,
   output_tokens: storeCount,
+  /** Of input_tokens, those read from the prompt cache. */
+  cached_input_tokens: storeCount.optional(),
   cost_usd: storeAmount.default(0),
   latency_ms: storeCount,
   metadata: jsonObject.optional(),
@@ -60,5 +62,6 @@ export function llmToEvent(r: LlmUsageInput, now: string): LlmEvent {
     input: input.messages,
     output: output.messages,
     content_truncated: input.truncated || output.truncated,
+    cached_input_tokens: Math.min(r.cached_input_tokens ?? 0, r.input_tokens),
   };
 }

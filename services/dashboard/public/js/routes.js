@@ -5,6 +5,7 @@ import { SetupPage } from './pages/setup.js';
 import { LoginPage } from './pages/login.js';
 import { ProjectsPage } from './pages/projects.js';
 import { UsersPage } from './pages/users.js';
+import { LlmPricesPage } from './pages/llm-prices.js';
 import { AccountPage } from './pages/account.js';
 import { ProjectFrame } from './pages/project-frame.js';
 import { NotFound } from './pages/not-found.js';
@@ -33,6 +34,7 @@ export function Routes({ path }) {
   if (!user) return null;
   if (path === '/' || path === '/projects') return html`<${ProjectsPage} />`;
   if (path === '/users') return html`<${UsersPage} />`;
+  if (path === '/llm-prices') return html`<${LlmPricesPage} />`;
   if (path === '/account') return html`<${AccountPage} />`;
   const root = match('/projects/:id', path);
   if (root) return html`<${ProjectFrame} projectId=${root.id} page="logs" params=${{}} />`;

@@ -14,6 +14,10 @@ export interface Principal {
   /** Projects this principal may read and administer; 'all' for the operator. */
   canAccess(projectId: string): Promise<boolean>;
   canCreateProjects: boolean;
+  /** Changes what holds for the whole deployment (LLM prices): the operator and the owner. */
+  administersDeployment?: boolean;
+  /** The dashboard user's name, for who did what. */
+  userName?: string;
   /** A viewer: every write (any method but GET, HEAD and OPTIONS) is refused with 403. */
   readOnly?: boolean;
   /** Runs after this principal created a project (a dashboard user becomes its member). */
@@ -28,7 +32,7 @@ export function operatorAuthenticator(token: string | undefined, projectExists: 
     if (!token) return null;
     const m = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     if (!m || !safeEqual(m[1], token)) return null;
-    return { kind: 'operator', canAccess: projectExists, canCreateProjects: true };
+    return { kind: 'operator', canAccess: projectExists, canCreateProjects: true, administersDeployment: true };
   };
 }
 

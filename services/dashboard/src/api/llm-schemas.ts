@@ -28,6 +28,7 @@ export const llmSummary = z
     calls: z.number().int(),
     input_tokens: z.number().int(),
     output_tokens: z.number().int(),
+    cached_input_tokens: z.number().int().openapi({ description: 'Of input_tokens, those read from the prompt cache (priced at the cached-input price).' }),
     cost_usd: z.number().openapi({ description: LLM_COST_NOTES.cost_usd }),
     sent_cost_usd: z.number().openapi({ description: LLM_COST_NOTES.sent_cost_usd }),
     estimated_cost_usd: z.number().openapi({ description: LLM_COST_NOTES.estimated_cost_usd }),

@@ -11,6 +11,7 @@ import { READ_API } from './read-api.ts';
 import { SAVED_QUERY_ROUTES } from './saved-queries.ts';
 import { SOURCE_MAP_ROUTES } from '../source-maps/maps.ts';
 import { UPLOAD_TOKEN_ROUTES } from '../source-maps/upload-tokens.ts';
+import { LLM_PRICE_ROUTES } from '../llm-prices/routes.ts';
 
 // The dashboard's route groups, documented beside their handlers, in the document's order.
 export const DASHBOARD_API_DOCS: DocumentRoutes[] = [
@@ -23,6 +24,7 @@ export const DASHBOARD_API_DOCS: DocumentRoutes[] = [
   documentGroup(ALERT_ROUTES),
   documentGroup(SOURCE_MAP_ROUTES),
   documentGroup(UPLOAD_TOKEN_ROUTES),
+  documentGroup(LLM_PRICE_ROUTES),
 ];
 
 let cached: Record<string, unknown> | undefined;

@@ -13,6 +13,8 @@ export function userPrincipal(users: UsersRepo, user: User): Principal {
     kind: 'user',
     userId: user.id,
     canCreateProjects: user.role !== 'viewer',
+    administersDeployment: user.isOwner,
+    userName: user.username,
     readOnly: user.role === 'viewer',
     async canAccess(projectId) {
       if (user.isOwner) return true;

@@ -8,7 +8,7 @@ import { loadVendorFiles } from './vendor-files.ts';
 // The UI's files: the HTML document for every client-side route, the app's own modules
 // and styles (services/dashboard/public) and the vendored browser libraries.
 
-export const UI_ROUTES = ['/', '/login', '/setup', '/projects', '/projects/*', '/users', '/account'];
+export const UI_ROUTES = ['/', '/login', '/setup', '/projects', '/projects/*', '/users', '/account', '/llm-prices'];
 /** Paths of the APIs and files: an unknown one is a JSON 404, never the UI's page. */
 const API_PREFIXES = ['/api/', '/auth/', '/ingest/', '/v1/', '/ui/', '/health', '/metrics', '/openapi.json', '/schemas'];
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));

@@ -1,7 +1,7 @@
 import { html } from 'htm/preact';
 import { useMemo } from 'preact/hooks';
 import { api, projectApi } from '../lib/api.js';
-import { setQuery, useLocation } from '../lib/router.js';
+import { Link, setQuery, useLocation } from '../lib/router.js';
 import { boundsOf, rangeOf } from '../lib/time-range.js';
 import { useFittedRange } from '../lib/fitted-range.js';
 import { useData } from '../lib/use-data.js';
@@ -64,7 +64,7 @@ export function LlmPage({ project }) {
   return html`
     <div class="page-head">
       <h1>LLM usage</h1>
-      <div class="head-actions"><${TimeRangePicker} /></div>
+      <div class="head-actions"><${Link} href="/llm-prices" class="btn" data-testid="llm-prices-link">Prices</${Link}><${TimeRangePicker} /></div>
     </div>
     <${FilterChips} tab="llm" />
     ${error && html`<${ErrorBox} error=${error} />`}

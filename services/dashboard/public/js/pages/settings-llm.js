@@ -31,6 +31,7 @@ export function LlmTab({ project }) {
   };
   return html`
     <h2>LLM content</h2>
+    <p class="muted">The prices behind estimated costs hold for every project: <a href="/llm-prices">LLM prices</a>.</p>
     <form onSubmit=${submit} class="stack-form">
       <label class="check"><input type="checkbox" name="llm-capture" checked=${d.capture} onChange=${(e) => setDraft({ ...d, capture: e.currentTarget.checked })} />
         Keep the conversation (prompts and answers) of LLM calls</label>
