@@ -182,6 +182,8 @@ describe.skipIf(!browserAvailable())(`LLM traces, sessions and users${browserAva
     await page.goto(at('/llm?range=1h&session=trip-1'));
     const turns = page.getByTestId('llm-session-call');
     await expect.poll(() => turns.count(), { timeout: 15_000 }).toBe(8);
+    // The session's total: its 8 calls' tokens (100 to 800 in, 20 out each) and cost ($0.0001 to $0.0008).
+    expect(await page.getByTestId('llm-session-total').textContent()).toBe('8 calls in order · 3,760 tokens · $0.0036');
     // Each turn shows its own question and answer; the system prompt once, in the first turn.
     await expect.poll(() => page.getByTestId('llm-session').getByText(SYSTEM).count()).toBe(1);
     for (let i = 1; i <= 8; i++) expect(await page.getByTestId('llm-session').getByText(`Question ${i} of trip-1`, { exact: true }).count()).toBe(1);

@@ -50,6 +50,7 @@ export function SessionView({ projectId, bounds, session }) {
   );
   const calls = data?.calls || [];
   const cost = calls.reduce((n, c) => n + c.cost_usd, 0);
+  const tokens = calls.reduce((n, c) => n + c.input_tokens + c.output_tokens, 0);
   return html`<section class="card" data-testid="llm-session">
     <div class="row spread">
       <h2>Session <code>${session}</code></h2>
@@ -58,7 +59,7 @@ export function SessionView({ projectId, bounds, session }) {
     ${error && html`<${ErrorBox} error=${error} />`}
     ${loading && !data && html`<${Loading} />`}
     ${data && calls.length === 0 && html`<${Empty}>No calls of this session in this time range.</${Empty}>`}
-    ${data && calls.length > 0 && html`<p class="muted">${formatNumber(calls.length)} calls in order · ${formatCost(cost)}${data.next_cursor ? ' · the first 200 shown' : ''}</p>`}
+    ${data && calls.length > 0 && html`<p class="muted" data-testid="llm-session-total">${`${formatNumber(calls.length)} calls in order · ${formatNumber(tokens)} tokens · ${formatCost(cost)}${data.next_cursor ? ' · the first 200 shown' : ''}`}</p>`}
     ${calls.map(
       (c, i) => html`<div class="session-call" key=${c.event_id} data-testid="llm-session-call">
         <h4>${i + 1}. ${formatTime(c.timestamp)} · ${c.operation} · <${CallCost} call=${c} /></h4>
