@@ -24,66 +24,72 @@ export type PriceOf = (model: string) => { input: number; output: number; cached
 /** Model names priced per query: the range's most called ones (a bound on the query's parameters). */
 export const MAX_PRICED_MODELS = 1000;
 
-/** The query parameters PRICES_WITH reads: per priced model its base prices, and its tiers' in arrays of arrays. */
-export interface PriceParams {
-  price_models: string[];
-  price_index: number[];
-  price_in: number[];
-  price_out: number[];
-  price_cached: number[];
-  tier_above: number[][];
-  tier_in: number[][];
-  tier_out: number[][];
-  tier_cached: number[][];
-}
+/** Tiers a model's price has at most (libs/config MAX_PRICE_TIERS). */
+export const TIERS = 4;
+/** A tier threshold no call reaches: a model with fewer tiers has its others at it. */
+const NO_TIER = 2 ** 52;
+
+/**
+ * The query parameters PRICES_WITH reads. The n priced models are numbered 1..n (price_index);
+ * model i's prices at tier t (0: none reached) are price_*[(i-1)*(TIERS+1) + t + 1], one read by
+ * index per row; tier k's threshold of each model is tier{k}_above; any_tier says whether any
+ * model of the range has a tier (when none has, the query skips the thresholds).
+ */
+export type PriceParams = { price_models: string[]; any_tier: number } & Record<string, string[] | number[] | number>;
 
 /** The prices of the project's model names in the range (none without a table). */
 export async function priceParams(store: ColumnStore, table: string, projectId: string, range: TimeRange, priceOf?: PriceOf): Promise<PriceParams> {
-  const out: PriceParams = {
-    price_models: [],
-    price_index: [],
-    price_in: [],
-    price_out: [],
-    price_cached: [],
-    tier_above: [],
-    tier_in: [],
-    tier_out: [],
-    tier_cached: [],
-  };
-  if (!priceOf) return out;
-  const rows = await store.query<{ model: string }>(
-    `SELECT model FROM ${table} WHERE project_id = {project:String}
-        AND timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp <= fromUnixTimestamp64Milli({to:Int64})
-      GROUP BY model ORDER BY count() DESC LIMIT {limit:UInt32}`,
-    { project: projectId, from: range.fromMs, to: range.toMs, limit: MAX_PRICED_MODELS },
-  );
-  for (const { model } of rows) {
-    const p = priceOf(model);
-    if (!p) continue;
-    const tiers = p.tiers ?? [];
-    out.price_models.push(model);
-    out.price_index.push(out.price_models.length);
-    out.price_in.push(p.input);
-    out.price_out.push(p.output);
-    out.price_cached.push(p.cached_input ?? p.input);
-    out.tier_above.push(tiers.map((t) => t.above_input_tokens));
-    out.tier_in.push(tiers.map((t) => t.input));
-    out.tier_out.push(tiers.map((t) => t.output));
-    out.tier_cached.push(tiers.map((t) => t.cached_input ?? t.input));
+  const models: string[] = [];
+  const prices: Record<'in' | 'out' | 'cached', number[]> = { in: [], out: [], cached: [] };
+  const above: number[][] = Array.from({ length: TIERS }, () => []);
+  if (priceOf) {
+    const rows = await store.query<{ model: string }>(
+      `SELECT model FROM ${table} WHERE project_id = {project:String}
+          AND timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp <= fromUnixTimestamp64Milli({to:Int64})
+        GROUP BY model ORDER BY count() DESC LIMIT {limit:UInt32}`,
+      { project: projectId, from: range.fromMs, to: range.toMs, limit: MAX_PRICED_MODELS },
+    );
+    for (const { model } of rows) {
+      const p = priceOf(model);
+      if (!p) continue;
+      models.push(model);
+      const levels = [p, ...(p.tiers ?? [])];
+      for (let t = 0; t <= TIERS; t++) {
+        const level = levels[t] ?? { input: 0, output: 0 };
+        prices.in.push(level.input);
+        prices.out.push(level.output);
+        prices.cached.push(level.cached_input ?? level.input);
+        if (t > 0) above[t - 1].push(p.tiers?.[t - 1]?.above_input_tokens ?? NO_TIER);
+      }
+    }
   }
-  return out;
+  return {
+    price_models: models,
+    price_index: models.map((_, i) => i + 1),
+    price_in: prices.in,
+    price_out: prices.out,
+    price_cached: prices.cached,
+    any_tier: above[0].some((a) => a !== NO_TIER) ? 1 : 0,
+    ...Object.fromEntries(above.map((a, k) => [`tier${k + 1}_above`, a])),
+  };
 }
+
+/** Tier k's threshold of the row's model, off the model column's dictionary. */
+const above = (k: number) => `transform(model, {price_models:Array(String)}, {tier${k}_above:Array(Float64)}, toFloat64(${NO_TIER}))`;
+const at = (side: string) => `arrayElement({price_${side}:Array(Float64)}, (_pi - 1) * ${TIERS + 1} + _tier + 1)`;
 
 /**
  * Each row's prices (per million tokens; _price_in -1 when unpriced) and cached input tokens;
- * prepend to SELECT, with priceParams' parameters. A row's model is found once (transform over
- * the dictionary), then its tier: how many tier thresholds its input tokens pass.
+ * prepend to SELECT, with priceParams' parameters. The model's number among the priced names is
+ * found off the model column's dictionary (transform); its tier is how many of its thresholds
+ * the row's input tokens pass (folded to 0 when no model of the range has a tier: they cost
+ * half the read, docs/benchmarks.md); each price is then one read by index.
  */
 export const PRICES_WITH = `WITH transform(model, {price_models:Array(String)}, {price_index:Array(UInt32)}, toUInt32(0)) AS _pi,
-  arrayCount(t -> input_tokens > t, arrayElement({tier_above:Array(Array(Float64))}, _pi)) AS _tier,
-  if(_pi = 0, toFloat64(-1), if(_tier = 0, arrayElement({price_in:Array(Float64)}, _pi), arrayElement(arrayElement({tier_in:Array(Array(Float64))}, _pi), _tier))) AS _price_in,
-  if(_tier = 0, arrayElement({price_out:Array(Float64)}, _pi), arrayElement(arrayElement({tier_out:Array(Array(Float64))}, _pi), _tier)) AS _price_out,
-  if(_tier = 0, arrayElement({price_cached:Array(Float64)}, _pi), arrayElement(arrayElement({tier_cached:Array(Array(Float64))}, _pi), _tier)) AS _price_cached,
+  if({any_tier:UInt8} = 0, 0, ${Array.from({ length: TIERS }, (_, i) => `(input_tokens > ${above(i + 1)})`).join(' + ')}) AS _tier,
+  if(_pi = 0, toFloat64(-1), ${at('in')}) AS _price_in,
+  ${at('out')} AS _price_out,
+  ${at('cached')} AS _price_cached,
   least(cached_input_tokens, input_tokens) AS _cached`;
 
 /** Whether the client sent the call's cost. */
