@@ -44,6 +44,7 @@ export const STACK = [
   'libs/message-log/test/kafka-log.test.ts',
   'libs/message-log/test/kafka-rebalance.test.ts',
   'libs/relational-store/test/pg-store.test.ts',
+  'libs/relational-store/test/prompts-pg.test.ts',
   'libs/runtime/test/assembled-read-limits.test.ts',
   'libs/sdk/test/integration-real-pipeline.test.ts',
   'services/consumers/test/events-per-minute.test.ts',

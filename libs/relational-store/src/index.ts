@@ -76,3 +76,17 @@ export {
   type Merge,
   type MergeRefusal,
 } from './error-groups/error-groups-repo.ts';
+export {
+  promptsRepo,
+  type PromptsRepo,
+  type Prompt,
+  type PromptSummary,
+  type PromptVersion,
+  type PromptVersionInfo,
+  type PromptContent,
+  type PromptType,
+  type ChatMessage,
+  type NewPromptVersion,
+  type PromptRefusal,
+} from './prompts/prompts-repo.ts';
+export * as PROMPT_LIMITS from './prompts/prompt-limits.ts';
