@@ -87,6 +87,7 @@ export const FLOOR = [
   'test/kind-fields.test.ts',
   'libs/kinds/test/metric-series.test.ts',
   'services/dashboard/test/explore-api.test.ts',
+  'services/dashboard/test/prompts-api.test.ts',
   'test/e2e/data-deletion.test.ts',
 ];
 

@@ -68,6 +68,8 @@ describe('prompt registry API', () => {
       [{ name: 'ok', type: 'chat', prompt: 'not messages' }, 400],
       [{ name: 'ok', prompt: 'x', labels: ['latest'] }, 400],
       [{ name: 'ok', prompt: 'x', labels: ['Upper'] }, 400],
+      [{ name: 'ok', prompt: 'nul \u0000 inside' }, 400],
+      [{ name: 'ok', prompt: 'x', config: { half: '\ud800' } }, 400],
       [{ name: 'ok', prompt: 'x'.repeat(PROMPT_LIMITS.MAX_CONTENT_CHARS) }, 413],
       [{ name: 'ok', prompt: 'x', config: { blob: 'y'.repeat(PROMPT_LIMITS.MAX_CONFIG_CHARS) } }, 413],
       [{ name: 'chat', prompt: 'a text now' }, 409],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pgText } from '@devtrail/http';
 import { PROMPT_LIMITS } from '@devtrail/relational-store';
 import { queryInt, rangeOnlyQuery } from '../api/api-schemas.ts';
 import { projectAnd } from '../api/project-route.ts';
@@ -19,6 +20,11 @@ export const promptLabel = z
 /** A label that can be set or removed: any but latest, which always names the newest version. */
 export const movableLabel = promptLabel.refine((l) => l !== L.LATEST_LABEL, { message: `${L.LATEST_LABEL} always names the newest version and cannot be moved` });
 
+/** JSON PostgreSQL's jsonb can hold: no NUL and no lone surrogate, which JSON.stringify writes as escapes. */
+const UNSTORABLE = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i;
+const storable = { message: 'must not contain NUL (U+0000) or unpaired surrogate characters' };
+export const storableJson = (v: unknown) => !UNSTORABLE.test(JSON.stringify(v));
+
 export const chatMessage = z
   .object({ role: z.string().min(1).max(50).openapi({ example: 'system' }), content: z.string() })
   .strict()
@@ -28,9 +34,9 @@ export const newVersionBody = z
   .object({
     name: promptName,
     type: z.enum(['text', 'chat']).default('text'),
-    prompt: z.union([z.string(), z.array(chatMessage).max(L.MAX_CHAT_MESSAGES)]),
-    config: z.record(z.unknown()).default({}),
-    commit_message: z.string().max(L.MAX_COMMIT_MESSAGE_CHARS).nullable().default(null),
+    prompt: z.union([z.string(), z.array(chatMessage).max(L.MAX_CHAT_MESSAGES)]).refine(storableJson, storable),
+    config: z.record(z.unknown()).refine(storableJson, storable).default({}),
+    commit_message: pgText().max(L.MAX_COMMIT_MESSAGE_CHARS).nullable().default(null),
     labels: z.array(movableLabel).max(L.MAX_LABELS_PER_PROMPT).default([]),
   })
   .strict()
