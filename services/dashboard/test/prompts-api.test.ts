@@ -60,12 +60,13 @@ describe('prompt registry API', () => {
   });
 
   it('keeps chat prompts, and answers every bound with its status', async () => {
-    const chat = await post({ name: 'chat', type: 'chat', prompt: [{ role: 'system', content: 'You are {{persona}}' }] });
+    const chat = await post({ name: 'chat', prompt: [{ role: 'system', content: 'You are {{persona}}' }] });
     expect(chat.statusCode, chat.body).toBe(201);
     const cases: Array<[Record<string, unknown>, number]> = [
       [{ name: 'bad name!', prompt: 'x' }, 400],
       [{ name: 'x'.repeat(101), prompt: 'x' }, 400],
-      [{ name: 'ok', type: 'chat', prompt: 'not messages' }, 400],
+      [{ name: 'ok', prompt: [{ role: 'user' }] }, 400],
+      [{ name: 'ok', type: 'text', prompt: 'x' }, 400], // the type follows from the prompt's shape
       [{ name: 'ok', prompt: 'x', labels: ['latest'] }, 400],
       [{ name: 'ok', prompt: 'x', labels: ['Upper'] }, 400],
       [{ name: 'ok', prompt: 'nul \u0000 inside' }, 400],

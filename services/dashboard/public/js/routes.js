@@ -11,7 +11,22 @@ import { NotFound } from './pages/not-found.js';
 
 // Path -> page. Project pages share one frame that loads the project (and answers
 // "not found" for projects the user may not see).
-const PROJECT_PAGES = ['logs', 'errors', 'errors/:fingerprint', 'traces', 'traces/:traceId', 'releases', 'metrics', 'llm', 'ingestion', 'alerts', 'settings'];
+const PROJECT_PAGES = [
+  'logs',
+  'errors',
+  'errors/:fingerprint',
+  'traces',
+  'traces/:traceId',
+  'releases',
+  'metrics',
+  'llm',
+  'llm/prompts',
+  'llm/prompts/:name',
+  'llm/prompts/:name/versions/:version',
+  'ingestion',
+  'alerts',
+  'settings',
+];
 
 export function Routes({ path }) {
   const { user } = useSession();

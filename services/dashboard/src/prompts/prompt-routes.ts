@@ -9,7 +9,7 @@ import { apiTimeRange } from '../api/api-schemas.ts';
 import { answers, OPERATOR, projectParams, RANGE_NOTE } from '../api/project-route.ts';
 import type { ReadDeps } from '../api/read-deps.ts';
 import { promptJson, promptSchema, promptSummarySchema, summaryJson, versionJson, versionSchema } from './prompt-json.ts';
-import { comparisonQuery, labelBody, labelParams, newVersionBody, promptParams, versionParams } from './prompt-schemas.ts';
+import { typeOf, comparisonQuery, labelBody, labelParams, newVersionBody, promptParams, versionParams } from './prompt-schemas.ts';
 import { versionFigures, versionFiguresSchema } from './version-comparison.ts';
 
 // The prompt registry (docs/api.md, "Prompts"): a project's prompts, their immutable versions,
@@ -62,8 +62,7 @@ export const PROMPT_ROUTES: RouteGroup<PromptDeps> = {
       summary: 'Add a version of a prompt (its first creates the prompt), with labels moved to it',
       body: newVersionBody,
       notes: {
-        type: 'text (default) or chat; a prompt keeps the type of its first version.',
-        prompt: `The text, or at most ${L.MAX_CHAT_MESSAGES} {role, content} messages; {{variables}} are kept as written. At most ${L.MAX_CONTENT_CHARS} characters as JSON (413).`,
+        prompt: `A text prompt's text (a string), or a chat prompt's messages, at most ${L.MAX_CHAT_MESSAGES} {role, content} messages; {{variables}} are kept as written. A prompt keeps the type of its first version (409). At most ${L.MAX_CONTENT_CHARS} characters as JSON (413).`,
         config: `Any JSON object (model, temperature, ...), at most ${L.MAX_CONFIG_CHARS} characters as JSON (413).`,
         labels: `Labels moved to this version (production, staging, ...; not latest). A prompt has at most ${L.MAX_LABELS_PER_PROMPT}.`,
         commit_message: `At most ${L.MAX_COMMIT_MESSAGE_CHARS} characters.`,
@@ -86,7 +85,7 @@ export const PROMPT_ROUTES: RouteGroup<PromptDeps> = {
         const actor = await actorOf(request, usersRepo(d.relational));
         const r = await promptsRepo(d.relational).create(projectId, {
           name: body.name,
-          type: body.type,
+          type: typeOf(body.prompt),
           content: body.prompt,
           config: body.config,
           commitMessage: body.commit_message,

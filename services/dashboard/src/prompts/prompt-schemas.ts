@@ -17,8 +17,11 @@ export const promptLabel = z
   .string()
   .regex(L.LABEL_PATTERN, 'lower-case letters, digits, ".", "_" or "-", starting with a letter or digit; at most 36 characters')
   .openapi({ example: 'production' });
-/** A label that can be set or removed: any but latest, which always names the newest version. */
-export const movableLabel = promptLabel.refine((l) => l !== L.LATEST_LABEL, { message: `${L.LATEST_LABEL} always names the newest version and cannot be moved` });
+/** A label that can be set or removed: any but latest, which always names the newest version (a pattern, so the document says it). */
+export const movableLabel = z
+  .string()
+  .regex(new RegExp(`^(?!${L.LATEST_LABEL}$)${L.LABEL_PATTERN.source.slice(1)}`), `a label as above, but not ${L.LATEST_LABEL}: it always names the newest version`)
+  .openapi({ example: 'production' });
 
 /** JSON PostgreSQL's jsonb can hold: no NUL and no lone surrogate, which JSON.stringify writes as escapes. */
 const UNSTORABLE = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i;
@@ -33,17 +36,14 @@ export const chatMessage = z
 export const newVersionBody = z
   .object({
     name: promptName,
-    type: z.enum(['text', 'chat']).default('text'),
     prompt: z.union([z.string(), z.array(chatMessage).max(L.MAX_CHAT_MESSAGES)]).refine(storableJson, storable),
     config: z.record(z.unknown()).refine(storableJson, storable).default({}),
     commit_message: pgText().max(L.MAX_COMMIT_MESSAGE_CHARS).nullable().default(null),
     labels: z.array(movableLabel).max(L.MAX_LABELS_PER_PROMPT).default([]),
   })
-  .strict()
-  .refine((b) => (b.type === 'text') === (typeof b.prompt === 'string'), {
-    message: 'a text prompt is a string, a chat prompt an array of {role, content} messages',
-    path: ['prompt'],
-  });
+  .strict();
+/** A string is a text prompt, an array of messages a chat prompt. */
+export const typeOf = (prompt: string | unknown[]) => (typeof prompt === 'string' ? ('text' as const) : ('chat' as const));
 
 export const promptParams = projectAnd(z.object({ name: promptName }));
 export const versionParams = projectAnd(z.object({ name: promptName, version: queryInt(1, L.MAX_VERSIONS_PER_PROMPT) }));

@@ -4,7 +4,7 @@ import { PROMPT_READ_PATH } from '@devtrail/kinds';
 import { notFound } from '@devtrail/http';
 import { json, type ApiDocs } from '@devtrail/http/api-docs';
 import { PROMPT_LIMITS, promptsRepo, type PromptVersion, type RelationalStore } from '@devtrail/relational-store';
-import { PromptCache } from './prompt-cache.ts';
+import { PROMPT_CACHE_TTL_MS, PromptCache } from './prompt-cache.ts';
 
 // The SDK's getPrompt (docs/sdk.md): one version of a prompt read with the project's ingest key,
 // by label (production by default) or number. Served by the receiver, inside the ingest scope
@@ -14,16 +14,15 @@ import { PromptCache } from './prompt-cache.ts';
 
 const L = PROMPT_LIMITS;
 export const promptReadParams = z.object({ name: z.string().regex(L.NAME_PATTERN) });
-export const promptReadQuery = z
-  .object({
-    label: z.string().regex(L.LABEL_PATTERN).optional(),
-    version: z
-      .string()
-      .regex(/^[0-9]{1,4}$/)
-      .transform(Number)
-      .optional(),
-  })
-  .refine((q) => q.label === undefined || q.version === undefined, { message: 'label or version, not both' });
+/** label (default production; latest is the newest version) or version; version wins when both are given. */
+export const promptReadQuery = z.object({
+  label: z.string().regex(L.LABEL_PATTERN).optional(),
+  version: z
+    .string()
+    .regex(/^[0-9]{1,4}$/)
+    .transform(Number)
+    .optional(),
+});
 
 export const promptReadAnswer = (v: PromptVersion) => ({ name: v.name, version: v.version, type: v.type, prompt: v.content, config: v.config, labels: v.labels });
 
@@ -47,10 +46,18 @@ export function documentPromptRead({ registry, errorResponse, validationError }:
     path: `${PROMPT_READ_PATH}/{name}`,
     tags: ['prompts (SDK)'],
     summary: 'One version of a prompt, by label (default production) or number, read with the project API key',
-    description:
-      "What the SDK's getPrompt fetches. Cached by the receiver for 5 s per project, name and label or version; counted against the key's rate limit. Anyone holding the ingest key can read the project's prompts.",
+    description: `What the SDK's getPrompt fetches; version wins over label when both are given. Cached by the receiver for ${PROMPT_CACHE_TTL_MS / 1000} s per project, name and label or version; counted against the key's rate limit. Anyone holding the ingest key can read the project's prompts (docs/security.md).`,
     security: [{ apiKey: [] }],
-    request: { params: promptReadParams, query: z.object({ label: z.string().optional(), version: z.string().optional() }) },
+    request: {
+      params: promptReadParams,
+      query: z.object({
+        label: z.string().regex(L.LABEL_PATTERN).optional(),
+        version: z
+          .string()
+          .regex(/^[0-9]{1,4}$/)
+          .optional(),
+      }),
+    },
     responses: {
       200: {
         description: 'The version',

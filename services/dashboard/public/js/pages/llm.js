@@ -1,7 +1,7 @@
 import { html } from 'htm/preact';
 import { useMemo } from 'preact/hooks';
 import { api, projectApi } from '../lib/api.js';
-import { setQuery, useLocation } from '../lib/router.js';
+import { Link, setQuery, useLocation } from '../lib/router.js';
 import { boundsOf, rangeOf } from '../lib/time-range.js';
 import { useFittedRange } from '../lib/fitted-range.js';
 import { useData } from '../lib/use-data.js';
@@ -13,6 +13,7 @@ import { TimeChart } from '../components/time-chart.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
 import { FilterChips } from '../components/filter-chips.js';
+import { promptsPage } from '../prompts/prompt-paths.js';
 
 /** Turns (bucket, model, value) points into uPlot columns: one series per model. */
 function columns(r, field) {
@@ -60,7 +61,7 @@ export function LlmPage({ project }) {
   return html`
     <div class="page-head">
       <h1>LLM usage</h1>
-      <div class="head-actions"><${TimeRangePicker} /></div>
+      <div class="head-actions"><${Link} class="btn" href=${promptsPage(project.id)} data-testid="llm-prompts-link">Prompts</${Link}><${TimeRangePicker} /></div>
     </div>
     <${FilterChips} tab="llm" />
     ${error && html`<${ErrorBox} error=${error} />`}

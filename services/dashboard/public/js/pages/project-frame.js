@@ -10,6 +10,9 @@ import { ErrorGroupPage } from '../errors/error-group-page.js';
 import { TracesPage } from './traces.js';
 import { TracePage } from './trace.js';
 import { LlmPage } from './llm.js';
+import { PromptsPage } from '../prompts/prompts-page.js';
+import { PromptPage } from '../prompts/prompt-page.js';
+import { VersionPage } from '../prompts/version-page.js';
 import { ReleasesPage } from './releases.js';
 import { MetricsPage } from './metrics.js';
 import { IngestionPage } from './ingestion.js';
@@ -25,6 +28,9 @@ const PAGES = {
   releases: ['releases', ReleasesPage],
   metrics: ['metrics', MetricsPage],
   llm: ['llm', LlmPage],
+  'llm/prompts': ['llm', PromptsPage],
+  'llm/prompts/:name': ['llm', PromptPage],
+  'llm/prompts/:name/versions/:version': ['llm', VersionPage],
   ingestion: ['ingestion', IngestionPage],
   alerts: ['alerts', AlertsPage],
   settings: ['settings', SettingsPage],
