@@ -64,6 +64,7 @@ export const STACK = [
   'test/e2e/migrate-concurrently.test.ts',
   'test/e2e/otlp-nextjs.test.ts',
   'test/e2e/otlp-sdk.test.ts',
+  'test/e2e/prompts-split.test.ts',
   'test/e2e/python-consumer.test.ts',
   'test/e2e/replay.test.ts',
   'test/e2e/replicas-start-together.test.ts',
