@@ -11,19 +11,18 @@ import type { ReadDeps } from '../api/read-deps.ts';
 // from versionFigures; a further source (a per-version average of scores) is one more read
 // there, merged into each row, and one more field of versionFiguresSchema.
 
-export const versionFiguresSchema = z
-  .object({
-    version: z.number().int(),
-    calls: z.number().int().openapi({ description: 'Calls in the range whose metadata names this prompt and version.' }),
-    input_tokens: z.number().int(),
-    output_tokens: z.number().int(),
-    cost_usd: z.number().openapi({ description: `Total. ${LLM_COST_NOTES.cost_usd}` }),
-    estimated_cost_usd: z.number().openapi({ description: LLM_COST_NOTES.estimated_cost_usd }),
-    cost_per_call_usd: z.number().openapi({ description: 'cost_usd / calls (0 without calls).' }),
-    latency_p50_ms: z.number(),
-    latency_p95_ms: z.number(),
-  })
-  .openapi('PromptVersionFigures');
+/** Inline, not a named component: `previous` is this or null, which a $ref with nullable does not say in OpenAPI 3.1. */
+export const versionFiguresSchema = z.object({
+  version: z.number().int(),
+  calls: z.number().int().openapi({ description: 'Calls in the range whose metadata names this prompt and version.' }),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  cost_usd: z.number().openapi({ description: `Total. ${LLM_COST_NOTES.cost_usd}` }),
+  estimated_cost_usd: z.number().openapi({ description: LLM_COST_NOTES.estimated_cost_usd }),
+  cost_per_call_usd: z.number().openapi({ description: 'cost_usd / calls (0 without calls).' }),
+  latency_p50_ms: z.number(),
+  latency_p95_ms: z.number(),
+});
 export type VersionFigures = PromptVersionUsage;
 sameKeys<z.infer<typeof versionFiguresSchema>, VersionFigures>(true);
 
