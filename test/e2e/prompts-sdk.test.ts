@@ -40,7 +40,7 @@ describe('getPrompt against the embedded process', () => {
     expect((await cached.getPrompt('greet', { label: 'latest' })).compile({ name: 'Ada' })).toBe('Hello Ada, how can I help?');
     expect((await cached.getPrompt('greet', { version: 1 })).labels).toEqual(['production']);
     expect((await api('PUT', '/prompts/greet/labels/production', { version: 2 })).status).toBe(200);
-    // The receiver's cache (5 s) then the SDK's (1 s here): a stale version is served while one fetch refreshes it.
+    // The receiver drops its cached read on the change's NOTIFY; the SDK's cache (1 s here) serves the stale version while one fetch refreshes it.
     await expect.poll(async () => (await cached.getPrompt('greet', { cacheTtlSeconds: 1 })).version, { timeout: 20_000, interval: 250 }).toBe(2);
   });
 

@@ -5,7 +5,8 @@ import { NO_STACK_REASON, stackUp } from '../support/stack.ts';
 
 // Prompts on the split services (docs/sdk.md#prompts): written through the dashboard process,
 // read by the real SDK from the receiver process with the project key, over the stack's
-// PostgreSQL; a moved label reaches the app once the receiver's cache (5 s) and the SDK's pass.
+// PostgreSQL; a moved label reaches the app once the SDK's cache passes (the receiver process drops
+// its cached read on the dashboard's NOTIFY).
 const up = await stackUp();
 
 describe.skipIf(!up)(`prompts on the distributed services${up ? '' : ` (skipped: ${NO_STACK_REASON})`}`, () => {
@@ -37,7 +38,12 @@ describe.skipIf(!up)(`prompts on the distributed services${up ? '' : ` (skipped:
     const client = createClient({ apiKey: project.key, baseUrl: receiver.url, autoSessionTracking: false, captureUncaught: false });
     const first = await client.getPrompt('triage', { cacheTtlSeconds: 1 });
     expect([first.version, first.type, first.compile({ ticket: '#7' })]).toEqual([1, 'chat', [{ role: 'system', content: 'Sort #7' }]]);
+    // The receiver's cached read, stored just now, is dropped on the dashboard's NOTIFY: well before its 5 s TTL.
+    const read = async () =>
+      ((await (await fetch(`${receiver.url}/ingest/prompts/triage`, { headers: { authorization: `Bearer ${project.key}` } })).json()) as { version: number }).version;
+    expect(await read()).toBe(1);
     expect(await api('PUT', '/prompts/triage/labels/production', { version: 2 })).toBe(200);
+    await expect.poll(read, { timeout: 3000, interval: 100 }).toBe(2);
     await expect.poll(async () => (await client.getPrompt('triage', { cacheTtlSeconds: 1 })).version, { timeout: 20_000, interval: 250 }).toBe(2);
     // The dashboard serves no ingest route, and the receiver no control plane.
     expect((await fetch(`${dashboard.url}/ingest/prompts/triage`, { headers: { authorization: `Bearer ${project.key}` } })).status).toBe(404);

@@ -78,6 +78,7 @@ export {
 } from './error-groups/error-groups-repo.ts';
 export {
   promptsRepo,
+  PROMPT_CHANGED_CHANNEL,
   type PromptsRepo,
   type Prompt,
   type PromptSummary,

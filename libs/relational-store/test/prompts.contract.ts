@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateRelational, projectsRepo, promptsRepo, PROMPT_LIMITS, type NewPromptVersion, type RelationalStore } from '../src/index.ts';
+import { migrateRelational, projectsRepo, promptsRepo, PROMPT_CHANGED_CHANNEL, PROMPT_LIMITS, type NewPromptVersion, type RelationalStore } from '../src/index.ts';
 
 // The prompt registry's behaviour (docs/api.md, "Prompts"); PGlite and PostgreSQL both pass it.
 
@@ -65,9 +65,11 @@ export function promptsContract(name: string, open: () => Promise<{ store: Relat
       expect(await repo.create(pid, text('chat', 'plain'))).toEqual({ ok: false, reason: 'type_changed' });
     });
 
-    it('moves and removes labels; a label names only versions that exist', async () => {
+    it('moves and removes labels; a label names only versions that exist; each change is announced', async () => {
       const repo = promptsRepo(store);
       const pid = await project();
+      const seen: string[] = [];
+      const stop = await store.listen(PROMPT_CHANGED_CHANNEL, (p) => seen.push(p));
       await repo.create(pid, text('move', 'one', { labels: ['production'] }));
       await repo.create(pid, text('move', 'two'));
       expect(await repo.setLabel(pid, 'move', 'production', 2)).toMatchObject({ ok: true, version: { version: 2, labels: ['latest', 'production'] } });
@@ -77,6 +79,9 @@ export function promptsContract(name: string, open: () => Promise<{ store: Relat
       expect(await repo.removeLabel(pid, 'move', 'production')).toBe(true);
       expect(await repo.removeLabel(pid, 'move', 'production')).toBe(false);
       expect(await repo.version(pid, 'move', { label: 'production' })).toBeNull();
+      // Two versions, one label moved, one removed: four notices (refusals announce nothing).
+      await expect.poll(() => seen.filter((p) => p === pid).length, { timeout: 3000 }).toBe(4);
+      await stop();
     });
 
     it('holds the bounds on labels, and a refused label set leaves no version behind', async () => {

@@ -65,6 +65,6 @@ export async function registerIngest(app: FastifyInstance, deps: IngestDeps, rel
     registerOtlpRoutes(ingest, deps);
     registerBatchRoute(ingest, deps);
     // Steps 1-3 only: a read, with no body and no events.
-    registerPromptRead(ingest, relational);
+    await registerPromptRead(ingest, relational);
   });
 }

@@ -41,6 +41,21 @@ describe('prompt read cache', () => {
     await expect(c2.get('a', permanent)).rejects.toThrow('syntax error');
   });
 
+  it("drops a project's entries on its change notice, and keeps nothing a lookup read before it", async () => {
+    const cache = new PromptCache<string>(() => 0);
+    await cache.get('p1\na', async () => 'old');
+    await cache.get('p2\na', async () => 'other');
+    cache.evictPrefix('p1\n');
+    expect(await cache.get('p1\na', async () => 'new')).toBe('new');
+    expect(await cache.get('p2\na', async () => 'unasked')).toBe('other');
+    let release!: (v: string) => void;
+    const slow = cache.get('p1\nb', () => new Promise<string>((r) => (release = r)));
+    cache.evictPrefix('p1\n');
+    release('read before the change');
+    expect(await slow).toBe('read before the change');
+    expect(await cache.get('p1\nb', async () => 'after')).toBe('after');
+  });
+
   it('keeps at most PROMPT_CACHE_MAX_ENTRIES, dropping the oldest', async () => {
     let lookups = 0;
     const cache = new PromptCache<number>(() => 0);

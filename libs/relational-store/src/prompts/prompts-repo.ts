@@ -4,7 +4,12 @@ import { LATEST_LABEL, MAX_LABELS_PER_PROMPT, MAX_PROMPTS_PER_PROJECT, MAX_VERSI
 // A project's prompt registry (docs/api.md, "Prompts"): prompts by name, each with immutable
 // numbered versions and movable labels. "latest" is computed (the newest version), the other
 // labels are rows. Writes to one project's prompts run one at a time (an advisory lock per
-// project), so the bounds hold under concurrent writers.
+// project), so the bounds hold under concurrent writers, and each NOTIFYs PROMPT_CHANGED_CHANNEL
+// with the project id, so the receivers drop their cached reads of its prompts at once.
+
+/** Where a change to a project's prompts is announced (payload: the project id). */
+export const PROMPT_CHANGED_CHANNEL = 'devtrail_prompt_changed';
+const notifyChanged = (tx: SqlExecutor, projectId: string) => tx.query('SELECT pg_notify($1, $2)', [PROMPT_CHANGED_CHANNEL, projectId]);
 
 export type PromptType = 'text' | 'chat';
 export interface ChatMessage {
@@ -209,6 +214,7 @@ export function promptsRepo(store: RelationalStore) {
           const row = { ...p, latest_version: next };
           // A refused label set undoes the version too: the transaction rolls back.
           if (!(await moveLabels(tx, p.id, v.labels, next))) throw new LabelsRefused();
+          await notifyChanged(tx, projectId);
           return { ok: true as const, created, version: (await versionOf(tx, row, next))! };
         })
         .catch((err) => {
@@ -226,17 +232,21 @@ export function promptsRepo(store: RelationalStore) {
         const [exists] = await tx.query('SELECT 1 FROM prompt_versions WHERE prompt_id = $1 AND version = $2', [p.id, version]);
         if (!exists) return refused('unknown_version');
         if (!(await moveLabels(tx, p.id, [label], version))) return refused('too_many_labels');
+        await notifyChanged(tx, projectId);
         return { ok: true as const, version: (await versionOf(tx, p, version))! };
       });
     },
 
     /** Removes a label; false when the prompt or the label does not exist. */
     async removeLabel(projectId: string, name: string, label: string): Promise<boolean> {
-      const rows = await store.query(
-        'DELETE FROM prompt_labels l USING prompts p WHERE p.id = l.prompt_id AND p.project_id = $1 AND p.name = $2 AND l.label = $3 RETURNING l.label',
-        [projectId, name, label],
-      );
-      return rows.length > 0;
+      return store.transaction(async (tx) => {
+        const rows = await tx.query(
+          'DELETE FROM prompt_labels l USING prompts p WHERE p.id = l.prompt_id AND p.project_id = $1 AND p.name = $2 AND l.label = $3 RETURNING l.label',
+          [projectId, name, label],
+        );
+        if (rows.length > 0) await notifyChanged(tx, projectId);
+        return rows.length > 0;
+      });
     },
   };
 }

@@ -3,8 +3,10 @@ import { isRetryable } from '@devtrail/failures';
 // Prompt reads by ingest key (prompt-read.ts) cached per project, name and label or version, so
 // a key holder polling a prompt costs the receiver a map lookup, not a PostgreSQL query: each
 // entry is fresh for PROMPT_CACHE_TTL_MS, concurrent misses share one lookup, and at most
-// PROMPT_CACHE_MAX_ENTRIES are kept (the oldest dropped first). While PostgreSQL cannot be
-// reached, an entry stored in the last PROMPT_CACHE_MAX_STALE_MS is served as it was.
+// PROMPT_CACHE_MAX_ENTRIES are kept (the oldest dropped first). A change to a project's prompts
+// is NOTIFYed and drops its entries at once (prompt-read.ts), so the TTL only bounds a notice
+// that was missed. While PostgreSQL cannot be reached, an entry stored in the last
+// PROMPT_CACHE_MAX_STALE_MS is served as it was.
 // docs/api.md ("Read a prompt with the ingest key").
 
 /** How long a read is served from the cache: a label moved in the dashboard reaches SDKs within this plus their own TTL. */
@@ -20,6 +22,8 @@ interface Entry<T> {
 export class PromptCache<T> {
   private entries = new Map<string, Entry<T>>();
   private inflight = new Map<string, Promise<T>>();
+  /** Bumped by each eviction: a lookup begun before it does not store what it read. */
+  private generation = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -29,8 +33,9 @@ export class PromptCache<T> {
     if (hit && now - hit.storedAt < PROMPT_CACHE_TTL_MS) return hit.value;
     let pending = this.inflight.get(key);
     if (!pending) {
+      const gen = this.generation;
       pending = lookup().then((value) => {
-        this.store(key, value);
+        if (gen === this.generation) this.store(key, value);
         return value;
       });
       pending.finally(() => this.inflight.delete(key)).catch(() => {});
@@ -42,6 +47,17 @@ export class PromptCache<T> {
       if (hit && isRetryable(err) && now - hit.storedAt < PROMPT_CACHE_MAX_STALE_MS) return hit.value;
       throw err;
     }
+  }
+
+  /** Drops the entries whose key starts with this prefix (a project's, on its change notice). */
+  evictPrefix(prefix: string): void {
+    this.generation++;
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
   }
 
   private store(key: string, value: T): void {

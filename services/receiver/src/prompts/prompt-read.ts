@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PROMPT_READ_PATH } from '@devtrail/kinds';
 import { notFound } from '@devtrail/http';
 import { json, type ApiDocs } from '@devtrail/http/api-docs';
-import { PROMPT_LIMITS, promptsRepo, type PromptVersion, type RelationalStore } from '@devtrail/relational-store';
+import { PROMPT_CHANGED_CHANNEL, PROMPT_LIMITS, promptsRepo, type PromptVersion, type RelationalStore } from '@devtrail/relational-store';
 import { PROMPT_CACHE_TTL_MS, PromptCache } from './prompt-cache.ts';
 
 // The SDK's getPrompt (docs/sdk.md): one version of a prompt read with the project's ingest key,
@@ -26,15 +26,25 @@ export const promptReadQuery = z.object({
 
 export const promptReadAnswer = (v: PromptVersion) => ({ name: v.name, version: v.version, type: v.type, prompt: v.content, config: v.config, labels: v.labels });
 
-export function registerPromptRead(app: FastifyInstance, relational: RelationalStore): void {
+const keyOf = (projectId: string, rest = '') => `${projectId}\n${rest}`;
+
+export async function registerPromptRead(app: FastifyInstance, relational: RelationalStore): Promise<void> {
   const repo = promptsRepo(relational);
   const cache = new PromptCache<PromptVersion | null>();
+  // A prompt written or a label moved in the dashboard drops the project's cached reads at once;
+  // notices missed while the connection was lost drop them all.
+  const unlisten = await relational.listen(
+    PROMPT_CHANGED_CHANNEL,
+    (projectId) => cache.evictPrefix(keyOf(projectId)),
+    () => cache.clear(),
+  );
+  app.addHook('onClose', async () => unlisten());
   app.get(`${PROMPT_READ_PATH}/:name`, async (request) => {
     const { name } = promptReadParams.parse(request.params);
     const q = promptReadQuery.parse(request.query);
     const ref = q.version !== undefined ? { version: q.version } : { label: q.label ?? L.DEFAULT_LABEL };
     const projectId = request.grant!.projectId;
-    const v = await cache.get(`${projectId}\n${name}\n${'version' in ref ? `#${ref.version}` : ref.label}`, () => repo.version(projectId, name, ref));
+    const v = await cache.get(keyOf(projectId, `${name}\n${'version' in ref ? `#${ref.version}` : ref.label}`), () => repo.version(projectId, name, ref));
     if (!v) throw notFound('Prompt');
     return promptReadAnswer(v);
   });
