@@ -112,9 +112,15 @@ describe.skipIf(!browserAvailable())(`prompts in the dashboard${browserAvailable
       await logIn(phone.page, `/projects/${project.id}/llm/prompts/support-answer/versions/2`);
       await phone.page.getByTestId('comparison-table').waitFor();
       await both(phone.page, 'prompt-version-phone');
-      await phone.page.goto(`/projects/${project.id}/llm/prompts/support-answer`);
-      await phone.page.getByTestId('version-row').first().waitFor();
-      expect(await horizontalOverflow(phone.page)).toBe(0);
+      for (const [path, ready] of [
+        ['/llm/prompts/support-answer', 'version-row'],
+        ['/llm/prompts', 'prompt-row'],
+        ['/llm', 'llm-prompts-link'],
+      ]) {
+        await phone.page.goto(`/projects/${project.id}${path}`);
+        await phone.page.getByTestId(ready).first().waitFor();
+        expect(await horizontalOverflow(phone.page), path).toBe(0);
+      }
       expect(phone.pageErrors).toEqual([]);
     } finally {
       await phone.close();
