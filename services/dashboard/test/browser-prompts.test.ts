@@ -106,6 +106,9 @@ describe.skipIf(!browserAvailable())(`prompts in the dashboard${browserAvailable
     expect(cells).toEqual(['3', '2', '+50%']);
     expect(await page.getByTestId('comparison-row').nth(1).locator('td').first().textContent()).toBe('$0.0070');
     await both(page, 'prompt-version');
+    await page.getByTestId('version-calls-link').click();
+    await page.waitForURL('**/llm?**');
+    await expect.poll(() => page.getByTestId('llm-call-row').count()).toBe(3);
 
     const phone = await openBrowser(dt.url, { viewport: { width: 390, height: 844 } });
     try {

@@ -25,6 +25,17 @@ const ROWS = [
   { label: 'Latency p95', value: (f) => f.latency_p95_ms, show: (n) => `${formatNumber(n)} ms`, lowerIsBetter: true },
 ];
 
+/**
+ * The LLM page's calls of this version as devtrail's SDK links them, in the same range.
+ * @param {string} projectId @param {string} name @param {number} version @param {URLSearchParams} query
+ */
+function callsHref(projectId, name, version, query) {
+  const q = new URLSearchParams();
+  for (const k of ['range', 'from', 'to']) if (query.get(k)) q.set(k, /** @type {string} */ (query.get(k)));
+  q.set('q', `prompt.name:"${name}" prompt.version:${version}`);
+  return `/projects/${encodeURIComponent(projectId)}/llm?${q}`;
+}
+
 /** The change from the previous version, as a share, or null when it cannot be said. */
 function change(now, before) {
   if (!before || before === 0) return null;
@@ -71,6 +82,7 @@ export function VersionPage({ project, params }) {
     <section class="card" data-testid="version-comparison">
       <h2>${number > 1 ? html`Compared with <${Link} href=${versionPage(project.id, name, number - 1)}>v${number - 1}</${Link}>` : 'Calls of this version'}</h2>
       <p class="muted small">LLM calls whose metadata names this prompt and version (prompt.name, prompt.version, or Langfuse's), in the time range. Costs are effective: as sent, else estimated.</p>
+      <p class="small"><${Link} href=${callsHref(project.id, name, number, query)} data-testid="version-calls-link">Show the calls sent with prompt.name and prompt.version</${Link}></p>
       ${cmp.error && html`<${ErrorBox} error=${cmp.error} />`}
       ${cmp.loading && !c && html`<${Loading} />`}
       ${
