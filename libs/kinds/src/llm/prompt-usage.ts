@@ -1,4 +1,4 @@
-import { rangeOrDefault, type ColumnStore } from '@devtrail/column-store';
+import { rangeOrDefault, type ColumnStore, type TimeRange } from '@devtrail/column-store';
 import { llmWhere, scalar, type LlmCallFilter } from './call-filter.ts';
 import { EFFECTIVE_COST_SQL, ESTIMATE_SQL, PRICES_WITH, priceParams, SENT_SQL } from './cost.ts';
 import { llm } from './index.ts';
@@ -42,20 +42,31 @@ export const noUsage = (version: number): PromptVersionUsage => ({
   latency_p95_ms: 0,
 });
 
+/**
+ * The conditions that take the calls linked to `versions` of the prompt (llmWhere's and the
+ * prompt's), and `versionSql`, the version a call is linked to as text: for reads that join other
+ * tables to these calls (scores by trace id, say) as well as for the usage below.
+ */
+export function promptCallsWhere(f: LlmCallFilter & { prompt: string; versions: number[] }, range: TimeRange) {
+  const { where, params } = llmWhere(f, range);
+  where.push(`${PROMPT_NAME_SQL} = {prompt_name:String}`, `${PROMPT_VERSION_SQL} IN {prompt_versions:Array(String)}`);
+  return { where, params: { ...params, prompt_name: f.prompt, prompt_versions: f.versions.map(String) }, versionSql: PROMPT_VERSION_SQL };
+}
+
 /** Usage of each of `versions` (every one answered, in the order asked). */
 export async function readPromptVersionUsage(store: ColumnStore, f: LlmCallFilter & { prompt: string; versions: number[] }): Promise<PromptVersionUsage[]> {
   const range = rangeOrDefault(f.range);
-  const { where, params } = llmWhere(f, range);
+  const { where, params, versionSql } = promptCallsWhere(f, range);
   Object.assign(params, await priceParams(store, llm.name, f.projectId, range, f.prices));
   const rows = await store.query<Record<string, string | number>>(
     `${PRICES_WITH}
-     SELECT ${PROMPT_VERSION_SQL} AS m_version, count() AS m_calls, sum(input_tokens) AS m_input_tokens, sum(output_tokens) AS m_output_tokens,
+     SELECT ${versionSql} AS m_version, count() AS m_calls, sum(input_tokens) AS m_input_tokens, sum(output_tokens) AS m_output_tokens,
             sum(${EFFECTIVE_COST_SQL}) AS m_cost_usd, sumIf(${ESTIMATE_SQL}, NOT (${SENT_SQL})) AS m_estimated_cost_usd,
             quantileExact(0.5)(latency_ms) AS m_latency_p50_ms, quantileExact(0.95)(latency_ms) AS m_latency_p95_ms
        FROM ${llm.name} FINAL
-      WHERE ${where.join(' AND ')} AND ${PROMPT_NAME_SQL} = {prompt_name:String} AND ${PROMPT_VERSION_SQL} IN {prompt_versions:Array(String)}
+      WHERE ${where.join(' AND ')}
       GROUP BY m_version`,
-    { ...params, prompt_name: f.prompt, prompt_versions: f.versions.map(String) },
+    params,
   );
   const byVersion = new Map(rows.map((r) => [String(r.m_version), r]));
   return f.versions.map((version) => {

@@ -6,10 +6,12 @@ import { pricesOf } from '../api/llm-estimates.ts';
 import { LLM_COST_NOTES } from '../api/llm.ts';
 import type { ReadDeps } from '../api/read-deps.ts';
 
-// A version beside the one before it (docs/api.md, "Compare a version"): the figures of the calls
-// linked to each (libs/kinds llm/prompt-link.ts) over one range. Every figure of a version comes
-// from versionFigures; a further source (a per-version average of scores) is one more read
-// there, merged into each row, and one more field of versionFiguresSchema.
+// A version beside the one before it (docs/api.md, "GET /api/projects/:id/prompts/:name/versions/
+// :version/comparison"): the figures of the calls linked to each (libs/kinds llm/prompt-link.ts)
+// over one range. Every figure of a version comes from versionFigures; a further source (a
+// per-version average of scores) is one more read there, over the same calls (libs/kinds
+// promptCallsWhere gives their conditions and the version of each), merged into each row by
+// version, and one more field of versionFiguresSchema.
 
 /** Inline, not a named component: `previous` is this or null, which a $ref with nullable does not say in OpenAPI 3.1. */
 export const versionFiguresSchema = z.object({
