@@ -5,6 +5,8 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createClient, PromptNotAvailableError, type DevtrailClient } from '../../libs/sdk/src/index.ts';
 import { startEmbeddedProcess, type EmbeddedProcess } from '../support/embedded-process.ts';
+import { METRICS } from '@devtrail/metrics';
+import { scrape, sumOf } from '../support/prometheus-text.ts';
 
 // Prompts as an app uses them, against the process `npm start` runs: the real SDK fetches a
 // version by label (cached, a moved label seen once the caches' TTLs pass), falls back when
@@ -42,6 +44,9 @@ describe('getPrompt against the embedded process', () => {
     expect((await api('PUT', '/prompts/greet/labels/production', { version: 2 })).status).toBe(200);
     // The receiver drops its cached read on the change's NOTIFY; the SDK's cache (1 s here) serves the stale version while one fetch refreshes it.
     await expect.poll(async () => (await cached.getPrompt('greet', { cacheTtlSeconds: 1 })).version, { timeout: 20_000, interval: 250 }).toBe(2);
+    // Every read the receiver answered is counted, a cached one as a hit (docs/operations.md#metrics).
+    const m = await scrape(e.url);
+    expect(sumOf(m, METRICS.promptReads.name, { result: 'miss' })).toBeGreaterThanOrEqual(4);
   });
 
   it('refuses an unknown prompt or a wrong key, unless a fallback is given', async () => {

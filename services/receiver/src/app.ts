@@ -143,7 +143,7 @@ export async function createReceiver(
           groups,
           retries,
         },
-        adapters.relational,
+        { relational: adapters.relational, metrics },
       );
     },
     async stop() {

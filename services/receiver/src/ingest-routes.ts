@@ -8,8 +8,7 @@ import { registerBatchRoute } from './batch-route.ts';
 import { registerDrainRoute } from './drain-route.ts';
 import { registerOtlpRoutes } from './otlp-routes.ts';
 import { quotaGate } from './data/quota-gate.ts';
-import { registerPromptRead } from './prompts/prompt-read.ts';
-import type { RelationalStore } from '@devtrail/relational-store';
+import { registerPromptRead, type PromptReadDeps } from './prompts/prompt-read.ts';
 
 // THE PATH OF AN INGEST REQUEST, in the order Fastify runs it (docs/architecture.md).
 // Every refusal is thrown and answered by the one mapping in libs/http (http-answer.ts).
@@ -34,8 +33,8 @@ import type { RelationalStore } from '@devtrail/relational-store';
 // their own way into the same accept step (accept.ts). The SDK's prompt read (prompts/prompt-read.ts)
 // takes steps 1-3 and answers from its cache. Consumers take the events from Kafka on (services/consumers).
 
-/** `relational`: where the prompt reads by ingest key are looked up (prompts/prompt-read.ts). */
-export async function registerIngest(app: FastifyInstance, deps: IngestDeps, relational: RelationalStore): Promise<void> {
+/** `prompts`: where the prompt reads by ingest key are looked up and counted (prompts/prompt-read.ts). */
+export async function registerIngest(app: FastifyInstance, deps: IngestDeps, prompts: PromptReadDeps): Promise<void> {
   await app.register(async (ingest) => {
     ingest.addHook('onRequest', authenticate(deps.keys)); // 1
     ingest.addHook('onRequest', checkOrigin); // 2
@@ -65,6 +64,6 @@ export async function registerIngest(app: FastifyInstance, deps: IngestDeps, rel
     registerOtlpRoutes(ingest, deps);
     registerBatchRoute(ingest, deps);
     // Steps 1-3 only: a read, with no body and no events.
-    await registerPromptRead(ingest, relational);
+    await registerPromptRead(ingest, prompts);
   });
 }

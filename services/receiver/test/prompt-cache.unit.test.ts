@@ -18,9 +18,13 @@ describe('prompt read cache', () => {
     expect(await cache.get('a', lookup)).toBe(2);
   });
 
-  it('serves a recent entry while the store is out, and refuses once it is too old or was never stored', async () => {
+  it('serves a recent entry while the store is out, and refuses once it is too old or was never stored; counts each read', async () => {
     let now = 0;
-    const cache = new PromptCache<string>(() => now);
+    const results: string[] = [];
+    const cache = new PromptCache<string>(
+      () => now,
+      (r) => results.push(r),
+    );
     await cache.get('a', async () => 'v1');
     const out = async (): Promise<string> => {
       throw new RelationalStoreError('connection refused', true);
@@ -30,6 +34,7 @@ describe('prompt read cache', () => {
     now = PROMPT_CACHE_MAX_STALE_MS;
     await expect(cache.get('a', out)).rejects.toThrow('connection refused');
     await expect(cache.get('b', out)).rejects.toThrow('connection refused');
+    expect(results).toEqual(['miss', 'stale']); // a refused read is the 503 the HTTP metrics count
     // A permanent failure is never hidden.
     let later = 0;
     const c2 = new PromptCache<string>(() => later);

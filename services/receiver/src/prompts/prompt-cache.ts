@@ -25,12 +25,19 @@ export class PromptCache<T> {
   /** Bumped by each eviction: a lookup begun before it does not store what it read. */
   private generation = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    /** Each read's result: hit (cached), miss (looked up), stale (the lookup failed, a recent entry served). */
+    private readonly onLookup: (result: 'hit' | 'miss' | 'stale') => void = () => {},
+  ) {}
 
   async get(key: string, lookup: () => Promise<T>): Promise<T> {
     const hit = this.entries.get(key);
     const now = this.now();
-    if (hit && now - hit.storedAt < PROMPT_CACHE_TTL_MS) return hit.value;
+    if (hit && now - hit.storedAt < PROMPT_CACHE_TTL_MS) {
+      this.onLookup('hit');
+      return hit.value;
+    }
     let pending = this.inflight.get(key);
     if (!pending) {
       const gen = this.generation;
@@ -42,9 +49,14 @@ export class PromptCache<T> {
       this.inflight.set(key, pending);
     }
     try {
-      return await pending;
+      const value = await pending;
+      this.onLookup('miss');
+      return value;
     } catch (err) {
-      if (hit && isRetryable(err) && now - hit.storedAt < PROMPT_CACHE_MAX_STALE_MS) return hit.value;
+      if (hit && isRetryable(err) && now - hit.storedAt < PROMPT_CACHE_MAX_STALE_MS) {
+        this.onLookup('stale');
+        return hit.value;
+      }
       throw err;
     }
   }

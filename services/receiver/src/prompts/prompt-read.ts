@@ -4,6 +4,7 @@ import { PROMPT_READ_PATH } from '@devtrail/kinds';
 import { notFound } from '@devtrail/http';
 import { json, type ApiDocs } from '@devtrail/http/api-docs';
 import { PROMPT_CHANGED_CHANNEL, PROMPT_LIMITS, promptsRepo, type PromptVersion, type RelationalStore } from '@devtrail/relational-store';
+import type { Metrics } from '@devtrail/metrics';
 import { PROMPT_CACHE_TTL_MS, PromptCache } from './prompt-cache.ts';
 
 // The SDK's getPrompt (docs/sdk.md): one version of a prompt read with the project's ingest key,
@@ -28,9 +29,15 @@ export const promptReadAnswer = (v: PromptVersion) => ({ name: v.name, version: 
 
 const keyOf = (projectId: string, rest = '') => `${projectId}\n${rest}`;
 
-export async function registerPromptRead(app: FastifyInstance, relational: RelationalStore): Promise<void> {
+/** Where prompts are read from, and the process's metrics (the reads are counted by result). */
+export interface PromptReadDeps {
+  relational: RelationalStore;
+  metrics: Metrics;
+}
+
+export async function registerPromptRead(app: FastifyInstance, { relational, metrics }: PromptReadDeps): Promise<void> {
   const repo = promptsRepo(relational);
-  const cache = new PromptCache<PromptVersion | null>();
+  const cache = new PromptCache<PromptVersion | null>(Date.now, (result) => metrics.m.promptReads.inc({ result }));
   // A prompt written or a label moved in the dashboard drops the project's cached reads at once;
   // notices missed while the connection was lost drop them all.
   const unlisten = await relational.listen(
