@@ -44,6 +44,7 @@ export const STACK = [
   'libs/message-log/test/kafka-log.test.ts',
   'libs/message-log/test/kafka-rebalance.test.ts',
   'libs/relational-store/test/pg-store.test.ts',
+  'libs/relational-store/test/prompts-pg.test.ts',
   'libs/runtime/test/assembled-read-limits.test.ts',
   'libs/sdk/test/integration-real-pipeline.test.ts',
   'services/consumers/test/events-per-minute.test.ts',
@@ -63,6 +64,7 @@ export const STACK = [
   'test/e2e/migrate-concurrently.test.ts',
   'test/e2e/otlp-nextjs.test.ts',
   'test/e2e/otlp-sdk.test.ts',
+  'test/e2e/prompts-split.test.ts',
   'test/e2e/python-consumer.test.ts',
   'test/e2e/replay.test.ts',
   'test/e2e/replicas-start-together.test.ts',
@@ -87,6 +89,7 @@ export const FLOOR = [
   'test/kind-fields.test.ts',
   'libs/kinds/test/metric-series.test.ts',
   'services/dashboard/test/explore-api.test.ts',
+  'services/dashboard/test/prompts-api.test.ts',
   'test/e2e/data-deletion.test.ts',
 ];
 

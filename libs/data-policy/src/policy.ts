@@ -94,7 +94,7 @@ export const llmPolicySchema = z
   .object({
     /** Keep the calls' conversations (input and output messages); off: they are never stored. */
     capture_content: z.boolean().default(true),
-    /** Span or resource attributes of OTLP GenAI spans kept in the call's metadata (enduser.id and session.id always are). */
+    /** Span or resource attributes of OTLP GenAI spans kept in the call's metadata (enduser.id, session.id and the prompt's attributes always are: libs/kinds llm/prompt-link.ts). */
     metadata_attributes: z.array(pgText().min(1).max(256)).max(MAX_LLM_ATTRIBUTES).default([]),
   })
   .strict();

@@ -70,6 +70,12 @@ export const METRICS = {
     help: 'API key lookups: hit (cached), miss (asked PostgreSQL), stale (PostgreSQL unreachable, a recently known key served from the cache).',
     labels: ['result'],
   },
+  promptReads: {
+    name: 'devtrail_receiver_prompt_reads_total',
+    type: 'counter',
+    help: 'Prompt reads by ingest key (the SDK getPrompt): hit (cached), miss (asked PostgreSQL), stale (PostgreSQL unreachable, a recent read served from the cache).',
+    labels: ['result'],
+  },
   produceQueueEvents: {
     name: 'devtrail_receiver_produce_queue_events',
     type: 'gauge',

@@ -78,3 +78,18 @@ export {
   type Merge,
   type MergeRefusal,
 } from './error-groups/error-groups-repo.ts';
+export {
+  promptsRepo,
+  PROMPT_CHANGED_CHANNEL,
+  type PromptsRepo,
+  type Prompt,
+  type PromptSummary,
+  type PromptVersion,
+  type PromptVersionInfo,
+  type PromptContent,
+  type PromptType,
+  type ChatMessage,
+  type NewPromptVersion,
+  type PromptRefusal,
+} from './prompts/prompts-repo.ts';
+export * as PROMPT_LIMITS from './prompts/prompt-limits.ts';

@@ -2,6 +2,7 @@ import type { RelationalStore } from './relational-store.ts';
 import { ACT_ON_ERRORS_MIGRATIONS } from './migrations-act-on-errors.ts';
 import { GROUPING_MIGRATIONS } from './error-groups/migrations-grouping.ts';
 import { OWNERSHIP_MIGRATIONS } from './error-groups/migrations-ownership.ts';
+import { PROMPT_MIGRATIONS } from './prompts/migrations-prompts.ts';
 import { LLM_PRICE_MIGRATIONS } from './llm-prices/migrations-llm-prices.ts';
 
 // Ordered, append-only. Each runs once, in its own transaction, recorded in
@@ -236,6 +237,7 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       ALTER TABLE source_maps ADD CONSTRAINT source_maps_bytes_in_one_place CHECK ((map_gzip IS NULL) <> (file_key IS NULL));
     `,
   },
+  ...PROMPT_MIGRATIONS,
   ...LLM_PRICE_MIGRATIONS,
 ];
 

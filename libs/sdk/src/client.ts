@@ -21,6 +21,8 @@ import { createTraceHeaders, type SpanContext } from './trace-context.js';
 import { LocalStorageStore, storeName, type RequestStore } from './transport/request-store.js';
 import { HttpTransport, NoopTransport, type TelemetryTransport, type TransportStats } from './transport/transport.js';
 import type { Breadcrumb, CaptureErrorOptions, LlmUsageInput, LogLevel, MessageLevel, Metadata, MetricInput, Severity, SpanRecordInput, TagValue } from './types.js';
+import { PromptCache, type GetPromptOptions } from './prompts/prompt-cache.js';
+import type { Prompt } from './prompts/prompt.js';
 import { buildErrorReport, buildLlmRecord, buildLogEntry, buildSpanRecord, clampRelease, type WireErrorReport, type WireLogEntry, type WireSpan } from './wire.js';
 
 /** Delivery counts, and the records left out on purpose: by `sampleRate` or a `beforeSend*` hook (not counted as dropped). */
@@ -82,6 +84,7 @@ export class DevtrailClient {
   /** Release health: this process's or page's session (sessions.ts). */
   private session: Session | undefined;
   private filteredOut = 0;
+  private prompts: PromptCache | undefined;
 
   constructor(options: ClientOptions = {}) {
     const o = (this.options = resolveOptions(options));
@@ -366,6 +369,20 @@ export class DevtrailClient {
     return active?.span ? createTraceHeaders(active.span.spanContext(), active.requestId) : {};
   }
 
+  // ---- prompts ------------------------------------------------------------
+
+  /**
+   * A version of a prompt from the project's registry (docs/sdk.md#prompts), by label (default
+   * production) or version, cached for `cacheTtlSeconds` (default 60) and refreshed in the
+   * background after; with nothing cached and devtrail unreachable, the `fallback` (or a
+   * PromptNotAvailableError). Pass it to llmUsage({ prompt }) to link the call to the version.
+   */
+  getPrompt(name: string, options: GetPromptOptions = {}): Promise<Prompt> {
+    const o = this.options;
+    this.prompts ??= new PromptCache({ apiKey: o.apiKey, baseUrl: o.baseUrl, fetch: o.fetch, timeoutMs: o.requestTimeoutMs });
+    return this.prompts.get(name, options);
+  }
+
   // ---- LLM usage ----------------------------------------------------------
 
   /** Records one LLM call. The active trace/span ids go into metadata (the record has no id fields). */
@@ -385,6 +402,7 @@ export class DevtrailClient {
               span_id: span?.spanId,
               request_id: active?.requestId,
             },
+            usage.prompt && ('attributes' in usage.prompt ? usage.prompt.attributes : { 'prompt.name': usage.prompt.name, 'prompt.version': usage.prompt.version }),
             usage.metadata,
           ),
         }),

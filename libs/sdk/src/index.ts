@@ -20,6 +20,8 @@ export {
 export { newTraceId, newSpanId, isValidTraceId, isValidSpanId } from './ids.js';
 export type { WireLogEntry, WireErrorReport, WireSpan, WireLlmRecord, WireBreadcrumb } from './wire.js';
 export type { TransportStats } from './transport/transport.js';
+export { Prompt, type PromptData, type PromptMessage } from './prompts/prompt.js';
+export { PromptNotAvailableError, type GetPromptOptions } from './prompts/prompt-cache.js';
 export { installGlobalErrorHandlers } from './browser/global-errors.js';
 export {
   createSpanExporter,

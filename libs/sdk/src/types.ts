@@ -53,6 +53,8 @@ export interface LlmUsageInput {
   userId?: string;
   /** The session or conversation it belongs to: metadata `session.id`. */
   sessionId?: string;
+  /** The prompt version the call used (getPrompt's answer, or its name and version): metadata `prompt.name`, `prompt.version`. */
+  prompt?: { readonly attributes: Record<string, string | number> } | { name: string; version: number };
 }
 
 /**

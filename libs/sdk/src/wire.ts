@@ -198,7 +198,7 @@ export interface WireLlmRecord {
 const conversationSide = (v: unknown) => (typeof v === 'string' || Array.isArray(v) ? (v as string | LlmMessage[]) : undefined);
 
 export function buildLlmRecord(input: LlmUsageInput): WireLlmRecord {
-  const { userId, sessionId, input: prompt, output: answer, ...rest } = input;
+  const { userId, sessionId, prompt: _linked, input: prompt, output: answer, ...rest } = input; // _linked: already in metadata (client.ts)
   const w = toWireKeys(rest);
   const cost = Number(w.cost_usd ?? 0);
   const who = { ...(userId ? { 'enduser.id': String(userId) } : {}), ...(sessionId ? { 'session.id': String(sessionId) } : {}) };

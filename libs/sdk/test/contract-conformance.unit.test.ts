@@ -3,6 +3,8 @@
 // with). Not a substitute for the end-to-end test against the real pipeline
 // (integration-real-pipeline.test.ts), but it catches wire-shape drift between
 // the SDK and the receiver in-process, without the local stack.
+import { PROMPT_READ_PATH as RECEIVER_PROMPT_PATH } from '@devtrail/kinds';
+import { PROMPT_READ_PATH } from '../src/prompts/prompt.js';
 import { BATCH_PATH, batchSchema, EVENT_KINDS, KINDS, MAX_BATCH_SECTION, MAX_BREADCRUMBS, MAX_ID_LENGTH, MAX_RELEASE_LENGTH } from '@devtrail/kinds';
 import { INGEST_BODY_LIMIT_DEFAULT } from '@devtrail/config';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +35,7 @@ describe('SDK payloads against the receiver schemas (@devtrail/contract)', () =>
       MAX_BREADCRUMBS,
       MAX_BODY_BYTES: INGEST_BODY_LIMIT_DEFAULT,
     });
+    expect(PROMPT_READ_PATH).toBe(RECEIVER_PROMPT_PATH);
   });
 
   it('every body the SDK produces, including awkward inputs, passes validation', async () => {

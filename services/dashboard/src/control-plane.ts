@@ -23,6 +23,7 @@ import { SOURCE_MAP_ROUTES, takeMapsAsBytes, type SourceMapLimits } from './sour
 import { failedMaps } from './source-maps/symbolicate.ts';
 import { uploadTokenAuthenticator } from './source-maps/upload-token-authenticator.ts';
 import { UPLOAD_TOKEN_ROUTES } from './source-maps/upload-tokens.ts';
+import { PROMPT_ROUTES } from './prompts/prompt-routes.ts';
 import { deliveryOptionsOf, type DeliveryOptions } from '@devtrail/alerting';
 import { createMapPool } from '@devtrail/source-maps';
 
@@ -110,6 +111,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
     };
     for (const group of READ_API) serveGroup(api, group, readDeps);
     serveGroup(api, SAVED_QUERY_ROUTES, savedQueriesRepo(adapters.relational));
+    serveGroup(api, PROMPT_ROUTES, { ...readDeps, relational: adapters.relational });
     serveGroup(api, TRIAGE_ROUTES, { reads, relational: adapters.relational, retentionOf: retention, mergesOf: readDeps.mergesOf });
     serveGroup(api, OWNERSHIP_ROUTES, { reads, relational: adapters.relational, retentionOf: retention, mergesOf: readDeps.mergesOf, publicUrl: opts.publicUrl });
     serveGroup(api, ALERT_ROUTES, { relational: adapters.relational, delivery: opts.delivery ?? deliveryOptionsOf(defaults().alerts), publicUrl: opts.publicUrl });

@@ -30,6 +30,7 @@ const TABLE: Array<{ method?: RegExp; path: RegExp; who: Credential[]; row: stri
   { method: /^GET$/, path: /^\/auth\/projects\/:id\/members$/, who: SESSIONS, row: 'the members of a project one sees: any signed-in user' },
   { path: /^\/auth\/(users|projects\/:id\/members)/, who: ['owner'], row: 'users and membership: the owner' },
   { method: /^POST$/, path: /^\/(ingest|v1)\//, who: ['ingest key'], row: 'ingestion: the ingest key' },
+  { method: /^GET$/, path: /^\/ingest\/prompts\//, who: ['ingest key'], row: 'prompts as the SDK reads them: the ingest key' },
   // Source maps: never the ingest key; an upload token (not a column here) is held in services/dashboard/test/source-map-credentials.test.ts.
   {
     method: /^(POST|DELETE)$/,

@@ -129,18 +129,22 @@ export async function createReceiver(
       registerHealthRoutes(app, adapters, openApi);
       registerSchemaRoutes(app);
       registerMetricsRoute(app, metrics, () => metricsJson(moreMetrics), metricsAccess);
-      await registerIngest(app, {
-        keys: keyCache,
-        limiter,
-        topics: adapters.topics,
-        queue,
-        counters,
-        firstSeen: idempotency.firstSeen,
-        policies,
-        quotas,
-        groups,
-        retries,
-      });
+      await registerIngest(
+        app,
+        {
+          keys: keyCache,
+          limiter,
+          topics: adapters.topics,
+          queue,
+          counters,
+          firstSeen: idempotency.firstSeen,
+          policies,
+          quotas,
+          groups,
+          retries,
+        },
+        { relational: adapters.relational, metrics },
+      );
     },
     async stop() {
       clearInterval(prune);

@@ -8,6 +8,7 @@ import { registerBatchRoute } from './batch-route.ts';
 import { registerDrainRoute } from './drain-route.ts';
 import { registerOtlpRoutes } from './otlp-routes.ts';
 import { quotaGate } from './data/quota-gate.ts';
+import { registerPromptRead, type PromptReadDeps } from './prompts/prompt-read.ts';
 
 // THE PATH OF AN INGEST REQUEST, in the order Fastify runs it (docs/architecture.md).
 // Every refusal is thrown and answered by the one mapping in libs/http (http-answer.ts).
@@ -29,9 +30,11 @@ import { quotaGate } from './data/quota-gate.ts';
 //   9 count the outcome           onResponse      accepted events per kind (at 7), refused requests per kind and reason
 // Each kind's route (libs/kinds) takes every step; the drain (drain-route.ts), OTLP
 // (otlp-routes.ts) and the batch route (batch-route.ts) take steps 1-5 and 9 here, and 6-8 in
-// their own way into the same accept step (accept.ts). Consumers take the events from Kafka on (services/consumers).
+// their own way into the same accept step (accept.ts). The SDK's prompt read (prompts/prompt-read.ts)
+// takes steps 1-3 and answers from its cache. Consumers take the events from Kafka on (services/consumers).
 
-export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Promise<void> {
+/** `prompts`: where the prompt reads by ingest key are looked up and counted (prompts/prompt-read.ts). */
+export async function registerIngest(app: FastifyInstance, deps: IngestDeps, prompts: PromptReadDeps): Promise<void> {
   await app.register(async (ingest) => {
     ingest.addHook('onRequest', authenticate(deps.keys)); // 1
     ingest.addHook('onRequest', checkOrigin); // 2
@@ -60,5 +63,7 @@ export async function registerIngest(app: FastifyInstance, deps: IngestDeps): Pr
     registerDrainRoute(ingest, deps);
     registerOtlpRoutes(ingest, deps);
     registerBatchRoute(ingest, deps);
+    // Steps 1-3 only: a read, with no body and no events.
+    await registerPromptRead(ingest, prompts);
   });
 }

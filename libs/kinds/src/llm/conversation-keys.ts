@@ -44,8 +44,11 @@ const CONVERSATION_PREFIXES = [
   'llm.prompt_template.',
 ];
 
+/** Names a prompt rather than holding its text (GenAI's gen_ai.prompt.name, prompt-link.ts): kept even with content capture off. */
+const NOT_CONVERSATION = new Set(['gen_ai.prompt.name']);
+
 /** Whether an attribute holds a conversation's text (a message, a prompt, a tool's arguments or result). */
-export const isConversationKey = (key: string) => CONVERSATION.has(key) || CONVERSATION_PREFIXES.some((p) => key.startsWith(p));
+export const isConversationKey = (key: string) => CONVERSATION.has(key) || (!NOT_CONVERSATION.has(key) && CONVERSATION_PREFIXES.some((p) => key.startsWith(p)));
 
 /** Span events that are one message each: their attributes are the message. */
 const MESSAGE_EVENT = /^gen_ai\.(system|user|assistant|tool)\.message$|^gen_ai\.choice$/;

@@ -4,12 +4,14 @@ import type { OtlpOptions, OtlpPart, OtlpUnit } from '../kind.ts';
 import type { llmUsageSchema } from './request.ts';
 import { spanConversation } from './otlp-content.ts';
 import { isConversationKey } from './conversation-keys.ts';
+import { PROMPT_ATTRIBUTES } from './prompt-link.ts';
 
 // OpenTelemetry GenAI semantic conventions (gen_ai.*) on a span -> a native LLM usage
 // body (POST /ingest/llm). The older attribute names (gen_ai.system, prompt/completion
 // tokens) are read when the current ones are absent. docs/otlp.md ("GenAI spans"). The
 // conversation is read by otlp-content.ts; who and what the call was for (enduser.id,
-// session.id and the attributes the project chose) go into the metadata.
+// session.id, the prompt it used (prompt-link.ts) and the attributes the project chose) go
+// into the metadata.
 
 type LlmUsageBody = z.input<typeof llmUsageSchema>;
 
@@ -55,7 +57,7 @@ export function genAiUsage(
   if (model === undefined) return undefined;
   const metadata: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(a)) if (k.startsWith('gen_ai.') && !isConversationKey(k)) metadata[k] = v;
-  for (const k of [...ATTRIBUTION, ...options.llmAttributes]) {
+  for (const k of [...ATTRIBUTION, ...PROMPT_ATTRIBUTES, ...options.llmAttributes]) {
     const v = Object.hasOwn(a, k) ? a[k] : span.resource && Object.hasOwn(span.resource, k) ? span.resource[k] : undefined;
     if (v !== undefined && !Object.hasOwn(metadata, k)) Object.defineProperty(metadata, k, { value: v, enumerable: true, writable: true, configurable: true });
   }

@@ -12,6 +12,7 @@ import { SAVED_QUERY_ROUTES } from './saved-queries.ts';
 import { SOURCE_MAP_ROUTES } from '../source-maps/maps.ts';
 import { UPLOAD_TOKEN_ROUTES } from '../source-maps/upload-tokens.ts';
 import { LLM_PRICE_ROUTES } from '../llm-prices/routes.ts';
+import { PROMPT_ROUTES } from '../prompts/prompt-routes.ts';
 
 // The dashboard's route groups, documented beside their handlers, in the document's order.
 export const DASHBOARD_API_DOCS: DocumentRoutes[] = [
@@ -19,6 +20,7 @@ export const DASHBOARD_API_DOCS: DocumentRoutes[] = [
   documentGroup(DATA_ROUTES),
   documentGroup(DELETION_ROUTES),
   ...[...READ_API, SAVED_QUERY_ROUTES].map(documentGroup),
+  documentGroup(PROMPT_ROUTES),
   documentGroup(TRIAGE_ROUTES),
   documentGroup(OWNERSHIP_ROUTES),
   documentGroup(ALERT_ROUTES),

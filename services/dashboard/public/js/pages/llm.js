@@ -15,6 +15,7 @@ import { TimeChart } from '../components/time-chart.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
 import { FilterChips } from '../components/filter-chips.js';
+import { promptsPage } from '../prompts/prompt-paths.js';
 
 /** Turns (bucket, model, value) points into uPlot columns: one series per model, in the model's own colour. */
 export function columns(r, field) {
@@ -64,7 +65,7 @@ export function LlmPage({ project }) {
   return html`
     <div class="page-head">
       <h1>LLM usage</h1>
-      <div class="head-actions"><${Link} href="/llm-prices" class="btn" data-testid="llm-prices-link">Prices</${Link}><${TimeRangePicker} /></div>
+      <div class="head-actions"><${Link} class="btn" href=${promptsPage(project.id)} data-testid="llm-prompts-link">Prompts</${Link}><${Link} href="/llm-prices" class="btn" data-testid="llm-prices-link">Prices</${Link}><${TimeRangePicker} /></div>
     </div>
     <${FilterChips} tab="llm" />
     ${error && html`<${ErrorBox} error=${error} />`}

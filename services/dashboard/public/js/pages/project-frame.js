@@ -11,6 +11,9 @@ import { TracesPage } from './traces.js';
 import { TracePage } from './trace.js';
 import { LlmPage } from './llm.js';
 import { LlmUserPage } from './llm-user.js';
+import { PromptsPage } from '../prompts/prompts-page.js';
+import { PromptPage } from '../prompts/prompt-page.js';
+import { VersionPage } from '../prompts/version-page.js';
 import { ReleasesPage } from './releases.js';
 import { MetricsPage } from './metrics.js';
 import { IngestionPage } from './ingestion.js';
@@ -27,6 +30,9 @@ const PAGES = {
   metrics: ['metrics', MetricsPage],
   llm: ['llm', LlmPage],
   'llm/users/:user': ['llm', LlmUserPage],
+  'llm/prompts': ['llm', PromptsPage],
+  'llm/prompts/:name': ['llm', PromptPage],
+  'llm/prompts/:name/versions/:version': ['llm', VersionPage],
   ingestion: ['ingestion', IngestionPage],
   alerts: ['alerts', AlertsPage],
   settings: ['settings', SettingsPage],
