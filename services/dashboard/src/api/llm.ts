@@ -9,6 +9,8 @@ import {
   readLlmMetadataKeys,
   readLlmSessions,
   readLlmUsage,
+  scoresOfCalls,
+  scoresOfSessions,
   SUMMARY_MEASURES,
   type LlmCallFilter,
   type LlmMetadataRow,
@@ -16,6 +18,7 @@ import {
   type LlmUsageSummary,
 } from '@devtrail/kinds';
 import { sameKeys } from '@devtrail/http/api-docs';
+import { badRequest } from '@devtrail/http';
 import { route, type RouteGroup } from '@devtrail/http/route';
 import { projectOf } from './access.ts';
 import { apiTimeRange, queryInt, rangeQuery } from './api-schemas.ts';
@@ -24,6 +27,7 @@ import { pricesOf } from './llm-estimates.ts';
 import { answers, OPERATOR, PAGED_RANGE_NOTE, projectParams, RANGE_NOTE } from './project-route.ts';
 import type { ReadDeps } from './read-deps.ts';
 import { AXIS, axisOf } from './read-notes.ts';
+import { linkedScore, scoreAverage } from '../scores/schemas.ts';
 
 // LLM usage: per day, call by call, by session, by a metadata key, latency over time
 // (libs/kinds/src/llm/). Costs are the effective cost (docs/otlp.md#llm-cost).
@@ -35,6 +39,8 @@ export const LLM_COST_NOTES = {
   sent_cost_usd: 'The part of cost_usd the clients sent.',
   estimated_cost_usd: 'The part of cost_usd that is estimated from the price table.',
 };
+const SCORE_FILTER_NOTE =
+  "<name><op><value>, op one of = != > >= < <= (e.g. helpfulness>=0.5, user_feedback=false, tone=rude): calls with a score of that name (their own or their trace's) whose value meets it; a number compares the value, anything else the label.";
 const LLM_SEARCH_NOTE =
   'The logs search syntax (docs/dashboard.md, "Search syntax") over the calls: words and "quoted phrases" match the conversation (input and output) or the metadata; message:word the conversation only; key:value a metadata key (trace_id, span_id, enduser.id, ...); service, environment, release and model their columns.';
 
@@ -67,6 +73,7 @@ const llmCall = KINDS.llm.record
       .nullable()
       .openapi({ description: "The price table's estimate of the call (also when a cost was sent); null for a model it does not price." }),
     content_truncated: z.boolean().openapi({ description: 'Whether input or output were cut at the cap (docs/otlp.md, "Conversation").' }),
+    scores: z.array(linkedScore).openapi({ description: 'The call\'s scores (its own, then its trace\'s), each its latest version (docs/api.md, "Scores").' }),
   })
   .openapi('LlmCallRecord');
 const llmSession = z
@@ -79,9 +86,10 @@ const llmSession = z
     first_at: z.string().datetime(),
     last_at: z.string().datetime(),
     user: z.string().nullable().openapi({ description: 'The enduser.id of its first call that carries one; null: none does.' }),
+    scores: z.array(scoreAverage).openapi({ description: 'Per score name: scores on the session, its calls and their traces (docs/api.md, "Scores").' }),
   })
   .openapi('LlmSession');
-sameKeys<z.infer<typeof llmSession>, LlmSession>(true);
+sameKeys<Omit<z.infer<typeof llmSession>, 'scores'>, LlmSession>(true);
 const metadataRow = z.object({
   value: z.string().nullable().openapi({ description: 'A string as it is, another scalar as its JSON text; null: calls without the key.' }),
   calls: z.number().int(),
@@ -106,6 +114,8 @@ const llmFilter = async (d: ReadDeps, projectId: string, q: LlmFiltersQuery): Pr
   metadata: q.metadata,
   search: q.q,
   session: q.session,
+  score: q.score,
+  scoreRetentionDays: (await d.retentionOf(projectId)).score,
 });
 const metadataKeysQuery = llmFiltersQuery.omit({ cursor: true, limit: true });
 const breakdownQuery = rangeQuery.extend({ buckets: queryInt(2, 500).default(48), service: z.string().max(500).optional() });
@@ -142,13 +152,18 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
         metadata: 'key:value: calls whose metadata has this key with this value.',
         q: LLM_SEARCH_NOTE,
         session: 'Only the calls of this session (metadata session.id, else gen_ai.conversation.id).',
-        sort: 'time (default), cost (effective), tokens (input + output) or latency.',
+        sort: "time (default), cost (effective), tokens (input + output), latency, or score (the mean of the call's scores named sort_score; only calls that have one).",
+        sort_score: 'The score name sort=score sorts by (required with it).',
+        score: SCORE_FILTER_NOTE,
         order: 'desc (default: newest, costliest, largest, slowest first) or asc.',
       },
       answers: answers(z.object({ calls: z.array(llmCall), next_cursor: z.string().nullable() })),
       async handle(d, { projectId, query: q }) {
-        const r = await readLlmCalls(d.searches, { ...(await llmFilter(d, projectId, q)), cursor: q.cursor, limit: q.limit, sort: q.sort, order: q.order });
-        return { calls: r.calls, next_cursor: r.nextCursor };
+        if (q.sort === 'score' && !q.sort_score) throw badRequest('sort=score needs sort_score, the score name', 'a score name', 'none', ['sort_score']);
+        const f = await llmFilter(d, projectId, q);
+        const r = await readLlmCalls(d.searches, { ...f, cursor: q.cursor, limit: q.limit, sort: q.sort, order: q.order, sortScore: q.sort_score });
+        const scores = await scoresOfCalls(d.searches, { projectId, retentionDays: f.scoreRetentionDays ?? f.retentionDays }, r.calls);
+        return { calls: r.calls.map((c) => ({ ...c, scores: scores.get(c.event_id) ?? [] })), next_cursor: r.nextCursor };
       },
     }),
     route({
@@ -160,7 +175,14 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
       notes: { limit: 'At most this many sessions (default 50).' },
       answers: answers(z.object({ sessions: z.array(llmSession) })),
       async handle(d, { projectId, query: q }) {
-        return { sessions: await readLlmSessions(d.searches, { ...(await llmFilter(d, projectId, q)), limit: q.limit }) };
+        const f = await llmFilter(d, projectId, q);
+        const sessions = await readLlmSessions(d.searches, { ...f, limit: q.limit });
+        const scores = await scoresOfSessions(
+          d.searches,
+          { projectId, retentionDays: f.scoreRetentionDays ?? f.retentionDays, callRetentionDays: f.retentionDays, range: f.range },
+          sessions.map((x) => x.session),
+        );
+        return { sessions: sessions.map((x) => ({ ...x, scores: scores.get(x.session) ?? [] })) };
       },
     }),
     route({
