@@ -42,6 +42,8 @@ export type {
   MessageLevel,
   LlmUsageInput,
   MetricInput,
+  ScoreInput,
+  FeedbackInput,
   LlmMessage,
   SpanRecordInput,
   ErrorReportInput,
