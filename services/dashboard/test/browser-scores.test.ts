@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { randomBytes } from 'node:crypto';
+import { usersRepo } from '@devtrail/relational-store';
 import { DevtrailClient } from '../../../libs/sdk/src/client.ts';
 import { browserAvailable, horizontalOverflow, NO_BROWSER_REASON, openBrowser, reloadUntilVisible, screenshot, type BrowserSession } from './support/browser.ts';
 import { createProjectInUi, fillSetupForm, startDashboard } from './support/dashboard.ts';
@@ -85,8 +87,9 @@ describe.skipIf(!browserAvailable())(`scores in the dashboard${browserAvailable(
     const summary = await page.getByTestId('llm-scores-row').allTextContents();
     expect(summary.find((r) => r.startsWith('helpfulness'))).toContain('0.65');
     expect(summary.find((r) => r.startsWith('user_feedback'))).toContain('true 2 · false 1');
-    const badges = await page.getByTestId('llm-call-scores-cell').allTextContents();
-    expect(badges.some((t) => t.includes('helpfulness: 0.35') && t.includes('user_feedback: false'))).toBe(true);
+    const disliked = async () =>
+      (await page.getByTestId('llm-call-scores-cell').allTextContents()).some((t) => t.includes('helpfulness: 0.35') && t.includes('user_feedback: false'));
+    await expect.poll(disliked, { timeout: 10_000 }).toBe(true);
     expect(await page.getByTestId('llm-session-scores').first().textContent()).toContain('tone ×1');
     await both(page, 'llm-scores');
 
@@ -109,6 +112,28 @@ describe.skipIf(!browserAvailable())(`scores in the dashboard${browserAvailable(
     expect(stored).toMatchObject({ source: 'annotation', comment: `order 43 was never asked about ${M}`, on: 'call' });
     expect(stored.author).toMatch(/^user:/);
     expect(b.pageErrors).toEqual([]);
+  }, 60_000);
+
+  it('shows a viewer the scores but no annotation form', async () => {
+    // A viewer of the project with a session of its own (the login itself: login-defences.test.ts).
+    const users = usersRepo(dt.adapters.relational);
+    const viewer = (await users.create(`viewer-${M}`, 'not-a-hash', 'viewer'))!;
+    await users.addMember(project.id, viewer.id);
+    const token = randomBytes(32).toString('base64url');
+    await users.createSession(viewer.id, token, randomBytes(32).toString('base64url'), new Date(Date.now() + 3600_000));
+    const v = await openBrowser(dt.url);
+    try {
+      // The owner's session cookie as the browser holds it, with the viewer's token.
+      const owner = (await b.context.cookies()).find((c) => c.name === '__Host-dt_session')!;
+      await v.context.addCookies([{ ...owner, value: token }]);
+      await v.page.goto(`/projects/${project.id}/llm`);
+      await v.page.getByTestId('llm-call-row').first().click({ timeout: 20_000 });
+      await v.page.getByTestId('llm-score-item').first().waitFor();
+      expect(await v.page.getByTestId('llm-annotate').count()).toBe(0);
+      expect(v.pageErrors).toEqual([]);
+    } finally {
+      await v.close();
+    }
   }, 60_000);
 
   it('fits a phone, light and dark', async () => {
