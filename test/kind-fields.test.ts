@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyZodObject } from 'zod';
 import { EVENT_KINDS, KINDS, kindOf, type EventKind } from '@devtrail/kinds';
 import { newEnvelope } from './support/envelopes.ts';
-import { readErrors, readLlmUsage, readLogs, readMetricPoints, readReleaseHealth, readTrace } from '@devtrail/kinds';
+import { readErrors, readLlmUsage, readLogs, readMetricPoints, readReleaseHealth, readScores, readTrace } from '@devtrail/kinds';
 import { toRow } from './support/envelopes.ts';
 import { publishedOpenApi as buildOpenApiDocument } from '../services/embedded/src/openapi.ts';
 import { embeddedAdapters } from './support/embedded-adapters.ts';
@@ -21,6 +21,8 @@ const DERIVED: Record<EventKind, string[]> = {
   session: [],
   // A summary's quantiles come as pairs: their values are a column of their own.
   metric: ['quantile_values'],
+  // An annotation's author is the dashboard's to set (services/dashboard/src/scores).
+  score: ['author'],
 };
 /**
  * The LLM read API is a summary per day, model, provider and service: these fields are aggregated away (latency as p50 and p95);
@@ -34,6 +36,7 @@ const NOT_READ: Record<EventKind, string[]> = {
   // Release health is a summary per release: its sessions are counted, not listed.
   session: ['service', 'environment', 'session_id', 'distinct_id', 'status', 'start_time', 'timestamp', 'duration_ms', 'errors', 'seq'],
   metric: [],
+  score: [],
 };
 /** The OpenAPI component documenting what the read API answers for each kind. */
 const RECORD_SCHEMA: Record<EventKind, string> = {
@@ -43,6 +46,7 @@ const RECORD_SCHEMA: Record<EventKind, string> = {
   llm: 'LlmUsageSummary',
   session: 'ReleaseHealth',
   metric: 'MetricPoint',
+  score: 'ScoreRecord',
 };
 /** The smallest valid request of each kind. */
 const SAMPLE: Record<EventKind, unknown> = {
@@ -52,6 +56,7 @@ const SAMPLE: Record<EventKind, unknown> = {
   llm: { model: 'm', provider: 'p', operation: 'o', input_tokens: 1, output_tokens: 1, latency_ms: 1 },
   session: { session_id: 's', status: 'exited', start_time: new Date().toISOString(), release: 'r1' },
   metric: { metrics: [{ metric: 'fields.metric', type: 'gauge', time: new Date().toISOString(), value: 1 }] },
+  score: { name: 'fields.score', value: 1, trace_id: 'fields-trace' },
 };
 
 const keys = (schema: unknown) => Object.keys((schema as AnyZodObject).shape);
@@ -59,9 +64,12 @@ const eventFields = (kind: EventKind) => keys(KINDS[kind].event);
 /** The request's own fields; for logs, the batch's shared fields plus an entry's. */
 function requestFields(kind: EventKind): string[] {
   const k = kindOf(kind);
-  const top = keys(k.request);
+  // A refined body (scores) keeps its object inside.
+  let body = k.request as unknown as { _def: { schema?: unknown } };
+  while (body._def.schema) body = body._def.schema as typeof body;
+  const top = keys(body);
   if (!k.batchField) return top;
-  let entry = ((k.request as unknown as AnyZodObject).shape[k.batchField] as unknown as { element: AnyZodObject }).element as unknown as { _def: { schema?: unknown } };
+  let entry = ((body as unknown as AnyZodObject).shape[k.batchField] as unknown as { element: AnyZodObject }).element as unknown as { _def: { schema?: unknown } };
   // A refined entry (metrics) keeps its object inside.
   while (entry._def.schema) entry = entry._def.schema as typeof entry;
   return [...top.filter((f) => f !== k.batchField), ...keys(entry)];
@@ -119,6 +127,7 @@ describe.each(EVENT_KINDS)('the fields of a %s event', (kind) => {
       llm: () => readLlmUsage(adapters.columnStore, { projectId: project, retentionDays: 30 }),
       session: () => readReleaseHealth(adapters.columnStore, { projectId: project, retentionDays: 30 }),
       metric: () => readMetricPoints(adapters.columnStore, { projectId: project, retentionDays: 30, metric: 'fields.metric' }),
+      score: async () => (await readScores(adapters.columnStore, { projectId: project, retentionDays: 30 })).scores,
     };
     const [record] = await read[kind]();
     expect(record, 'the sample was stored').toBeDefined();

@@ -88,6 +88,7 @@ export const FLOOR = [
   'test/clickhouse-schema.test.ts',
   'test/kind-fields.test.ts',
   'libs/kinds/test/metric-series.test.ts',
+  'libs/kinds/test/score-reads.test.ts',
   'services/dashboard/test/explore-api.test.ts',
   'services/dashboard/test/prompts-api.test.ts',
   'test/e2e/data-deletion.test.ts',

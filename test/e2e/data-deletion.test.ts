@@ -108,8 +108,8 @@ describe.skipIf(!up)(`deletion end to end${up ? '' : ` (skipped: ${NO_STACK_REAS
     const done = await finished(del.body.deletion.id);
     expect(done.percent).toBe(100);
     // Every table, the trace roots kept beside the spans (libs/kinds/src/span/roots.ts), and the
-    // sessions and metrics, which go with their project (docs/topics.md, "Deletions").
-    expect(Object.keys(done.tables).sort()).toEqual([...TABLES, ROOTS_TABLE, 'sessions', 'metrics'].sort());
+    // sessions, metrics and scores, which go with their project (docs/topics.md, "Deletions").
+    expect(Object.keys(done.tables).sort()).toEqual([...TABLES, ROOTS_TABLE, 'sessions', 'metrics', 'scores'].sort());
     // The consumers read the rest of its events from Kafka, and wrote none of them.
     await expect
       .poll(async () => {
@@ -175,11 +175,23 @@ describe.skipIf(!up)(`deletion end to end${up ? '' : ` (skipped: ${NO_STACK_REAS
     const llm = (service: string) =>
       ingest(receiver, '/ingest/llm', project.key, { service, model: 'm', provider: 'p', operation: 'chat', input_tokens: 1, output_tokens: 1, latency_ms: 1 });
     for (const service of ['chat', 'chat', 'chat', 'search', 'search']) expect((await llm(service)).status).toBe(200);
-    await expect.poll(() => counts(project.id, '1', ['llm']), { timeout: 15_000 }).toEqual({ llm: 5 });
+    // Scores are part of the LLM data (docs/data.md#retention): one per service, and a member's
+    // annotation, which the dashboard publishes to the scores topic itself.
+    for (const service of ['chat', 'search'])
+      expect((await ingest(receiver, '/ingest/scores', project.key, { service, name: 'helpfulness', value: 0.5, session_id: 's1' })).status).toBe(200);
+    const annotated = await fetch(`${dashboard.url}/api/projects/${project.id}/scores`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${p.operatorToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'correctness', value: true, comment: 'checked', session_id: 's1' }),
+    });
+    expect(annotated.status).toBe(200);
+    await expect.poll(() => counts(project.id, '1', ['llm', 'scores']), { timeout: 15_000 }).toEqual({ llm: 5, scores: 3 });
+    expect(await counts(project.id, "source = 'annotation' AND author = 'operator'", ['scores'])).toEqual({ scores: 1 });
     const del = await admin('POST', `/api/admin/projects/${project.id}/deletions`, { service: 'chat', kinds: ['llm'] });
     expect(del.status).toBe(202);
     await finished(del.body.deletion.id);
-    expect(await counts(project.id, "service = 'chat'", ['llm'])).toEqual({ llm: 0 });
+    expect(await counts(project.id, "service = 'chat'", ['llm', 'scores'])).toEqual({ llm: 0, scores: 0 });
+    expect(await counts(project.id, "service != 'chat'", ['scores'])).toEqual({ scores: 2 });
 
     // Replay re-reads the whole llm topic: the deleted events stay deleted, and the report says which deletion left them out.
     const r = await runCli(['replay', 'llm', '--json'], p.env);

@@ -25,7 +25,7 @@ describe.skipIf(!up)(`the Python consumer example${up ? '' : ` (skipped: ${NO_ST
   let project: { id: string; key: string };
   let group: string;
   const state = join(mkdtempSync(join(tmpdir(), 'python-consumer-')), 'state.sqlite');
-  const sent: Record<EventKind, number> = { log: 0, error: 0, span: 0, llm: 0, session: 0, metric: 0 };
+  const sent: Record<EventKind, number> = { log: 0, error: 0, span: 0, llm: 0, session: 0, metric: 0, score: 0 };
   const send = async (path: string, body: unknown, kind: EventKind, n: number, key: string = project.key, headers: Record<string, string> = {}) => {
     const r = await ingest(receiver, path, key, body, headers);
     expect(r.status, JSON.stringify(r.body)).toBe(200);

@@ -19,7 +19,7 @@ describe.skipIf(!up)(`devtrail replay${up ? '' : ` (skipped: ${NO_STACK_REASON})
   let project: { id: string; key: string };
   const ch = createClient({ url: STACK.clickhouseUrl });
   const traceId = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
-  const sent: Record<EventKind, number> = { log: 0, error: 0, span: 0, llm: 0, session: 0, metric: 0 };
+  const sent: Record<EventKind, number> = { log: 0, error: 0, span: 0, llm: 0, session: 0, metric: 0, score: 0 };
   const api = async (path: string) => {
     const r = await apiGet(dashboard, p.operatorToken, `/api/projects/${project.id}${path}`);
     if (r.status === 404 && path.startsWith('/traces/')) return { spans: [] }; // a trace without spans is not found

@@ -20,6 +20,7 @@ export const INGEST_ROUTE_SAMPLES: IngestRouteSample[] = [
     path: '/ingest/metrics',
     valid: JSON.stringify({ service: 'fuzz', metrics: [{ metric: 'bb.requests', type: 'sum', temporality: 'delta', monotonic: true, value: 1, time: now() }] }),
   },
+  { path: '/ingest/scores', valid: JSON.stringify({ name: 'bb.score', value: 0.5, trace_id: 'bb-trace', comment: 'broken-body sample' }) },
   { path: '/ingest/drain', valid: JSON.stringify([{ message: 'drained', timestamp: Date.now(), level: 'info' }]) },
   {
     path: '/ingest/batch',

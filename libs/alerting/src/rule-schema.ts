@@ -1,12 +1,22 @@
 import { z } from 'zod';
 import { pgText } from '@devtrail/http';
-import { EVENT_KINDS, logLevels, MAX_RELEASE_LENGTH, type EventKind } from '@devtrail/kinds';
+import { EVENT_KINDS, logLevels, MAX_RELEASE_LENGTH, MAX_SCORE_NAME, type EventKind } from '@devtrail/kinds';
 import { webhookUrlProblem } from './safe-request.ts';
 
 // Alert rules as the API takes them (docs/alerts.md, "Rules"). A rule is a type, its
 // parameters, and where its notifications go. Windows are whole minutes, at most a day.
 
-export const RULE_TYPES = ['new_group', 'regressed_group', 'group_assigned', 'event_count', 'llm_cost', 'no_events', 'consumer_lag', 'crash_free_rate'] as const;
+export const RULE_TYPES = [
+  'new_group',
+  'regressed_group',
+  'group_assigned',
+  'event_count',
+  'llm_cost',
+  'no_events',
+  'consumer_lag',
+  'crash_free_rate',
+  'llm_score',
+] as const;
 export type RuleType = (typeof RULE_TYPES)[number];
 
 export const MAX_WINDOW_MINUTES = 1440;
@@ -15,6 +25,10 @@ export const MAX_DESTINATIONS = 10;
 export const DEFAULT_MIN_SESSIONS = 20;
 export const MAX_MIN_SESSIONS = 1_000_000;
 export const DEFAULT_CRASH_FREE_WINDOW_MINUTES = 60;
+/** llm_score: the window an average is taken over, and how many scores it needs by default. */
+export const DEFAULT_SCORE_WINDOW_MINUTES = 60;
+export const DEFAULT_MIN_SCORES = 10;
+export const MAX_MIN_SCORES = 1_000_000;
 
 const windowMinutes = z.number().int().min(1).max(MAX_WINDOW_MINUTES);
 
@@ -43,6 +57,15 @@ export const ruleParams = {
       window_minutes: windowMinutes.default(DEFAULT_CRASH_FREE_WINDOW_MINUTES),
       release: pgText().min(1).max(MAX_RELEASE_LENGTH).optional(),
       environment: pgText().min(1).max(200).optional(),
+    })
+    .strict(),
+  // The average of a numeric or boolean score (docs/api.md, "Scores") under a bound.
+  llm_score: z
+    .object({
+      name: pgText().min(1).max(MAX_SCORE_NAME),
+      threshold: z.number().finite().min(-1e15).max(1e15),
+      min_scores: z.number().int().min(1).max(MAX_MIN_SCORES).default(DEFAULT_MIN_SCORES),
+      window_minutes: windowMinutes.default(DEFAULT_SCORE_WINDOW_MINUTES),
     })
     .strict(),
 } satisfies Record<RuleType, z.ZodTypeAny>;

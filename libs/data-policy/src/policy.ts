@@ -9,6 +9,11 @@ import { MAX_TOTAL_PROGRAM_SIZE, programSize, tooExpensive } from './scrub/rule-
 
 export const KIND_NAMES = EVENT_KINDS.map((k) => KINDS[k].name) as [string, ...string[]];
 export const nameOfKind = (kind: EventKind) => KINDS[kind].name;
+/** The name of the kind a kind's data is part of (scores: llm), whose retention it keeps unless set. */
+const partOfName = (kind: EventKind) => {
+  const of = KINDS[kind].partOf;
+  return of ? KINDS[of as EventKind].name : undefined;
+};
 /** Kinds that may be sampled: trace-consistent by the trace id (sampling.ts). */
 export const SAMPLED_KINDS = ['logs', 'spans'] as const;
 
@@ -148,8 +153,8 @@ export function resolvePolicy(stored: unknown, defaultRetentionDays: number): Re
   const quotas = part(quotasSchema, obj.quotas) ?? {};
   const sampling = part(samplingSchema, obj.sampling) ?? {};
   return {
-    retentionDays: byKind((k) => retention[nameOfKind(k)] ?? defaultRetentionDays),
-    retentionSet: byKind((k) => typeof retention[nameOfKind(k)] === 'number'),
+    retentionDays: byKind((k) => retention[nameOfKind(k)] ?? retention[partOfName(k) ?? ''] ?? defaultRetentionDays),
+    retentionSet: byKind((k) => typeof (retention[nameOfKind(k)] ?? retention[partOfName(k) ?? '']) === 'number'),
     scrubbing: part(scrubbingSchema, obj.scrubbing ?? {}) ?? scrubbingSchema.parse({}),
     quotas: byKind((k) => ({ perMinute: quotas[nameOfKind(k)]?.per_minute ?? null, perDay: quotas[nameOfKind(k)]?.per_day ?? null })),
     spikeGuard: part(spikeGuardSchema, obj.spike_guard ?? {}) ?? spikeGuardSchema.parse({}),

@@ -1,6 +1,6 @@
 // Everything about a telemetry kind lives in its folder; this is the package's surface.
 export { BATCH_PATH, batchSchema, batchUnits, MAX_BATCH_SECTION, type Batch } from './batch.ts';
-export { KINDS, EVENT_KINDS, KIND_TABLES, kindOf, kindByName, type EventKind, type EventDataByKind, type AnyKind } from './registry.ts';
+export { KINDS, EVENT_KINDS, KIND_TABLES, kindOf, kindByName, kindsWithin, type EventKind, type EventDataByKind, type AnyKind } from './registry.ts';
 export type { Kind, KindSpec, KindDocs, OtlpOptions, OtlpPart, OtlpUnit, StoredEvent, RecordOf, Row } from './kind.ts';
 export { added, COMMON_FIELDS, type FieldType, type Fields, type EventOf } from './fields.ts';
 export { isPlainObject, ISO_DATETIME, utc } from './checks.ts';
@@ -138,3 +138,21 @@ export {
   type MetricSeriesQuery,
 } from './metric/series.ts';
 export { METRIC_SEARCH } from './metric/search.ts';
+
+export type { ScoreEvent } from './score/event.ts';
+export { checkScore, scoreFields, scoreSchema, scoreToEvent, type ScoreInput } from './score/request.ts';
+export {
+  MAX_SCORE_COMMENT,
+  MAX_SCORE_ID,
+  MAX_SCORE_LABEL,
+  MAX_SCORE_NAME,
+  SCORE_DATA_TYPES,
+  SCORE_SOURCES,
+  type ScoreDataType,
+  type ScoreSource,
+} from './score/limits.ts';
+export { EVALUATION, evaluationScore } from './score/otlp.ts';
+export type { ScoreFilter } from './score/latest.ts';
+export { readScores, readScoreSeries, readScoreSummary, type ScoreRecord, type ScoreSeries, type ScoreSummary } from './score/read.ts';
+export { readUserScores, scoresOfCalls, scoresOfSessions, MAX_CALL_SCORES, type LinkedScore, type ScoreAverage } from './score/links.ts';
+export { parseScoreCondition, SCORE_CONDITION, type ScoreCondition } from './score/call-scores.ts';

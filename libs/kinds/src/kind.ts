@@ -94,6 +94,12 @@ export interface KindSpec<F extends Fields, B> {
     readReceivedAt?: boolean;
   };
   otlp?: OtlpPart<never>;
+  /**
+   * The kind (its id) whose data this one is part of (scores of LLM calls): that kind's
+   * retention is this one's unless a project sets this one's, and deleting that kind's data
+   * deletes this one's too (docs/data.md).
+   */
+  partOf?: string;
   docs: KindDocs;
 }
 

@@ -20,7 +20,21 @@ import { runtimeHooks } from './runtime-hooks.js';
 import { createTraceHeaders, type SpanContext } from './trace-context.js';
 import { LocalStorageStore, storeName, type RequestStore } from './transport/request-store.js';
 import { HttpTransport, NoopTransport, type TelemetryTransport, type TransportStats } from './transport/transport.js';
-import type { Breadcrumb, CaptureErrorOptions, LlmUsageInput, LogLevel, MessageLevel, Metadata, MetricInput, Severity, SpanRecordInput, TagValue } from './types.js';
+import type {
+  Breadcrumb,
+  CaptureErrorOptions,
+  FeedbackInput,
+  LlmUsageInput,
+  LogLevel,
+  MessageLevel,
+  Metadata,
+  MetricInput,
+  ScoreInput,
+  Severity,
+  SpanRecordInput,
+  TagValue,
+} from './types.js';
+import { buildScoreRecord, USER_FEEDBACK } from './score.js';
 import { PromptCache, type GetPromptOptions } from './prompts/prompt-cache.js';
 import type { Prompt } from './prompts/prompt.js';
 import { buildErrorReport, buildLlmRecord, buildLogEntry, buildSpanRecord, clampRelease, type WireErrorReport, type WireLogEntry, type WireSpan } from './wire.js';
@@ -410,6 +424,29 @@ export class DevtrailClient {
     } catch {
       // see class comment
     }
+  }
+
+  // ---- scores ----------------------------------------------------------------
+
+  /**
+   * Records one score (docs/sdk.md#scores). Without a call, trace, session or user it scores the
+   * active trace; with none of those either, nothing is sent. Fields are cut to the receiver's
+   * bounds; a value that is not a finite number, a string or a boolean sends nothing.
+   */
+  score(input: ScoreInput): void {
+    if (!this.enabled) return;
+    try {
+      const record = buildScoreRecord(input, this.correlation(activeContext()));
+      if (record) this.transport.send('score', record);
+    } catch {
+      // see class comment
+    }
+  }
+
+  /** A user's thumbs up or down on a call, a trace or a session: the boolean score user_feedback, with their comment. */
+  userFeedback(input: FeedbackInput): void {
+    const { positive, ...rest } = input;
+    this.score({ ...rest, name: USER_FEEDBACK, value: positive, dataType: 'boolean' });
   }
 
   // ---- metrics ---------------------------------------------------------------

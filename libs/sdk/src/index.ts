@@ -44,6 +44,8 @@ export type {
   MessageLevel,
   LlmUsageInput,
   MetricInput,
+  ScoreInput,
+  FeedbackInput,
   LlmMessage,
   SpanRecordInput,
   ErrorReportInput,

@@ -14,3 +14,8 @@ export const MAX_ID_LENGTH = 128;
 export const MAX_BREADCRUMBS = 1000;
 /** The receiver's body limit (INGEST_BODY_LIMIT_BYTES' default), after decompression. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+/** A score's name, its categorical label, its comment, and its id and the ids it points at (docs/api.md, "POST /ingest/scores"). */
+export const MAX_SCORE_NAME = 200;
+export const MAX_SCORE_LABEL = 200;
+export const MAX_SCORE_COMMENT = 2000;
+export const MAX_SCORE_ID = 128;

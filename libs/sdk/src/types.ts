@@ -58,6 +58,32 @@ export interface LlmUsageInput {
 }
 
 /**
+ * A score on LLM work (docs/sdk.md#scores): an evaluation or a user's feedback, on a call, a
+ * trace (the active one by default), a session or a user.
+ */
+export interface ScoreInput {
+  name: string;
+  /** A number (numeric), a string (categorical) or true/false (boolean). */
+  value: number | string | boolean;
+  dataType?: 'numeric' | 'categorical' | 'boolean';
+  /** A numeric score's label as well (an evaluator's verdict). */
+  label?: string;
+  comment?: string;
+  /** Your own id: sending a score again with it replaces the earlier one. */
+  id?: string;
+  /** An LLM call's event_id, as the read API shows it. */
+  callId?: string;
+  /** The trace (with spanId: one span of it); default: the active trace, when no other target is given. */
+  traceId?: string;
+  spanId?: string;
+  sessionId?: string;
+  userId?: string;
+}
+
+/** A user's thumbs up or down (docs/sdk.md#scores): a boolean score named user_feedback. */
+export type FeedbackInput = Omit<ScoreInput, 'name' | 'value' | 'dataType' | 'label'> & { positive: boolean };
+
+/**
  * One metric data point as devtrail stores it (docs/sdk.md#metrics): a gauge's reading, or what a
  * counter added (a delta sum). For aggregation, histograms and exporting on a timer, use the
  * OpenTelemetry metrics SDK with devtrail as its OTLP endpoint (docs/otlp.md).

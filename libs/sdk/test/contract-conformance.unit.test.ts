@@ -5,7 +5,20 @@
 // the SDK and the receiver in-process, without the local stack.
 import { PROMPT_READ_PATH as RECEIVER_PROMPT_PATH } from '@devtrail/kinds';
 import { PROMPT_READ_PATH } from '../src/prompts/prompt.js';
-import { BATCH_PATH, batchSchema, EVENT_KINDS, KINDS, MAX_BATCH_SECTION, MAX_BREADCRUMBS, MAX_ID_LENGTH, MAX_RELEASE_LENGTH } from '@devtrail/kinds';
+import {
+  BATCH_PATH,
+  batchSchema,
+  EVENT_KINDS,
+  KINDS,
+  MAX_BATCH_SECTION,
+  MAX_BREADCRUMBS,
+  MAX_ID_LENGTH,
+  MAX_RELEASE_LENGTH,
+  MAX_SCORE_COMMENT,
+  MAX_SCORE_ID,
+  MAX_SCORE_LABEL,
+  MAX_SCORE_NAME,
+} from '@devtrail/kinds';
 import { INGEST_BODY_LIMIT_DEFAULT } from '@devtrail/config';
 import { describe, expect, it } from 'vitest';
 import '../src/node.js';
@@ -34,6 +47,10 @@ describe('SDK payloads against the receiver schemas (@devtrail/contract)', () =>
       MAX_ID_LENGTH,
       MAX_BREADCRUMBS,
       MAX_BODY_BYTES: INGEST_BODY_LIMIT_DEFAULT,
+      MAX_SCORE_NAME,
+      MAX_SCORE_LABEL,
+      MAX_SCORE_COMMENT,
+      MAX_SCORE_ID,
     });
     expect(PROMPT_READ_PATH).toBe(RECEIVER_PROMPT_PATH);
   });
@@ -59,6 +76,12 @@ describe('SDK payloads against the receiver schemas (@devtrail/contract)', () =>
         .catch(() => {});
     });
     client.startManualSpan('manual').end({ endTime: 0 }); // end before start -> clamped to 0
+    await client.startSpan('scored', async () => client.score({ name: 'n'.repeat(300), value: 0.5, label: 'l'.repeat(300), comment: 'c'.repeat(3000) }));
+    client.score({ name: 'tone', value: 'x'.repeat(500), callId: 'i'.repeat(500), spanId: 'orphan', id: 'k'.repeat(500) });
+    client.score({ name: 'nan', value: Number.NaN, callId: 'c' }); // not sent
+    client.score({ name: 'two', value: 2, dataType: 'boolean', callId: 'c' }); // not sent
+    client.score({ name: 'nowhere', value: 1 }); // nothing to score outside a trace: not sent
+    client.userFeedback({ positive: false, comment: 'wrong', sessionId: 'chat-7' });
     client.metric({ metric: 'queue.depth', type: 'gauge', value: 3, attributes: { queue: 'mail', nested: deep(60) } });
     client.metric({ metric: 'orders', type: 'sum', value: 2, unit: '{order}', time: new Date(), startTime: new Date(Date.now() - 1000) });
     createSpanExporter(client).export(
@@ -91,5 +114,11 @@ describe('SDK payloads against the receiver schemas (@devtrail/contract)', () =>
       }
     }
     expect(bodiesAt(calls, '/ingest/traces').map((s) => s.duration_ms)).toContain(0);
+    // Three scores sent: the one in a span on its trace, the cut one, the feedback; the others not.
+    expect(unbatch(sent, '/ingest/scores').map((s: any) => [s.name.length, s.value, Boolean(s.trace_id), s.span_id])).toEqual([
+      [MAX_SCORE_NAME, 0.5, true, undefined],
+      [4, 'x'.repeat(MAX_SCORE_LABEL), false, undefined],
+      ['user_feedback'.length, false, false, undefined],
+    ]);
   });
 });

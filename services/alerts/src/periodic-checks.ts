@@ -3,6 +3,7 @@ import type { ColumnStore } from '@devtrail/column-store';
 import { KINDS, type EventKind } from '@devtrail/kinds';
 import type { AlertRule, AlertsRepo, RelationalStore } from '@devtrail/relational-store';
 import { crashFreeMessages } from './crash-free-check.ts';
+import { scoreMessages } from './score-check.ts';
 import { thresholdMessage } from './messages.ts';
 import type { RuleCache } from './rule-cache.ts';
 
@@ -13,7 +14,9 @@ import type { RuleCache } from './rule-cache.ts';
 // - consumer lag above a bound: the summed lag of devtrail's sink groups; at most one
 //   notification per rule window while it stays above
 // - crash-free sessions of a release under a bound: read from the column store
-//   (crash-free-check.ts); one notification per release and rule window while it stays under.
+//   (crash-free-check.ts); one notification per release and rule window while it stays under
+// - a score's average under a bound: read from the column store (score-check.ts); one
+//   notification per rule window while it stays under.
 // Every process running the alerts consumer checks; the outbox's dedup key makes it one notification.
 
 const MINUTE = 60_000;
@@ -27,7 +30,7 @@ export interface CheckContext {
   ownLag(kind: EventKind): Promise<number>;
   /** The summed lag of devtrail's column-store sinks (messages). */
   sinkLag(): Promise<number>;
-  /** Where the sinks store sessions (crash_free_rate). */
+  /** Where the sinks store sessions and scores (crash_free_rate, llm_score). */
   columnStore: ColumnStore;
 }
 
@@ -71,9 +74,11 @@ export async function runChecks(ctx: CheckContext, nowMs = Date.now()): Promise<
   // Last, each on its own: a column store that fails must not hold up the rules above (the lag
   // rule is the one that tells of it); the first failure is still the pass's error.
   let failed: unknown;
-  for (const rule of ctx.rules.all().filter((r) => r.type === 'crash_free_rate')) {
+  const fromStore = { crash_free_rate: crashFreeMessages, llm_score: scoreMessages } as const;
+  for (const rule of ctx.rules.all().filter((r) => r.type === 'crash_free_rate' || r.type === 'llm_score')) {
     try {
-      for (const message of await crashFreeMessages(ctx.columnStore, rule, nowMs, ctx.publicUrl)) queued += await enqueue(ctx, rule, message);
+      for (const message of await fromStore[rule.type as keyof typeof fromStore](ctx.columnStore, rule, nowMs, ctx.publicUrl))
+        queued += await enqueue(ctx, rule, message);
     } catch (err) {
       failed ??= err;
     }

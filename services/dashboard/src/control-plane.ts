@@ -16,6 +16,8 @@ import { DELETION_ROUTES } from './deletion/routes.ts';
 import { retentionLookup } from './data/project-retention.ts';
 import { startDeletionWorker } from './deletion/worker.ts';
 import { deletionPublisher } from './deletion/publisher.ts';
+import { scorePublisher } from './scores/publisher.ts';
+import { SCORE_ROUTES } from './scores/routes.ts';
 import { TRIAGE_ROUTES } from './errors/triage-routes.ts';
 import { OWNERSHIP_ROUTES } from './errors/ownership-routes.ts';
 import { ALERT_ROUTES } from './api/alerts.ts';
@@ -110,6 +112,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
       exports: exportSlots(),
     };
     for (const group of READ_API) serveGroup(api, group, readDeps);
+    serveGroup(api, SCORE_ROUTES, { ...readDeps, publishScore: scorePublisher(adapters.messageLog, adapters.topics) });
     serveGroup(api, SAVED_QUERY_ROUTES, savedQueriesRepo(adapters.relational));
     serveGroup(api, PROMPT_ROUTES, { ...readDeps, relational: adapters.relational });
     serveGroup(api, TRIAGE_ROUTES, { reads, relational: adapters.relational, retentionOf: retention, mergesOf: readDeps.mergesOf });

@@ -107,6 +107,13 @@ describe.skipIf(!browserAvailable())(`LLM traces, sessions and users${browserAva
     expect((await ingest(dt.url, project.key, 'llm', { ...sessionTurns('solo', 'bo', 1)[0], service: 'batch', model: 'gpt-4o-mini', provider: 'openai' })).status).toBe(
       200,
     );
+    // Scores: one on bo's session, bo's own feedback, one on the agent's trace.
+    for (const score of [
+      { name: 'helpfulness', value: 0.8, session_id: 'trip-2' },
+      { name: 'user_feedback', value: false, user_id: 'bo', comment: 'too slow' },
+      { name: 'helpfulness', value: 0.6, trace_id: traceId },
+    ])
+      expect((await ingest(dt.url, project.key, 'scores', score)).status).toBe(200);
     await until('13 calls', async () => (await read('/llm-calls?limit=100')).calls.length === 13);
     await until("the trace's 4 spans", async () => (await read(`/traces/${traceId}`).catch(() => ({ spans: [] }))).spans.length === 4);
   }, 90_000);
@@ -130,6 +137,10 @@ describe.skipIf(!browserAvailable())(`LLM traces, sessions and users${browserAva
       10,
     );
     expect(t.total.estimated_cost_usd).toBeCloseTo(t.total.cost_usd, 10);
+    // The trace's score shows on each of its generations.
+    await expect
+      .poll(async () => (await read(`/llm-traces/${traceId}`)).calls.map((c: Call) => c.scores.map((x: Call) => [x.name, x.value])), { timeout: 10_000 })
+      .toEqual([[['helpfulness', 0.6]], [['helpfulness', 0.6]]]);
     const unknown = await read('/llm-traces/0123456789abcdef0123456789abcdef');
     expect(unknown).toMatchObject({ spans: [], calls: [], total: { calls: 0, cost_usd: 0 } });
   });
@@ -145,6 +156,12 @@ describe.skipIf(!browserAvailable())(`LLM traces, sessions and users${browserAva
       sum(calls, (c) => c.cost_usd),
       10,
     );
+    await expect
+      .poll(async () => (await read('/llm-users/bo')).scores, { timeout: 10_000 })
+      .toEqual([
+        { name: 'helpfulness', count: 1, average: 0.8 },
+        { name: 'user_feedback', count: 1, average: 0 },
+      ]);
     const ana = await read('/llm-users/ana');
     expect(ana).toMatchObject({ calls: 10, sessions: 1 }); // 8 turns and the trace's 2 generations
     expect(await read('/llm-users/nobody')).toMatchObject({ calls: 0, sessions: 0, first_at: null, last_at: null });
@@ -225,7 +242,8 @@ describe.skipIf(!browserAvailable())(`LLM traces, sessions and users${browserAva
     await expect.poll(() => page.getByTestId('llm-user-calls').textContent(), { timeout: 15_000 }).toBe('3');
     expect(await page.getByTestId('llm-user-sessions').textContent()).toBe('2');
     await expect.poll(() => page.getByTestId('llm-call-row').count(), { timeout: 15_000 }).toBe(3);
-    expect(await page.getByTestId('llm-session-row').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('llm-session-row').count(), { timeout: 15_000 }).toBe(2);
+    expect(await page.getByTestId('llm-user-score').allTextContents()).toEqual(['helpfulness10.80', 'user_feedback10.00']);
     expect(await horizontalOverflow(page)).toBe(0);
     await screenshot(page, `llm-user${name}`, { fullPage: width < 500 });
   }

@@ -17,6 +17,7 @@ const PATHS: Record<string, string[]> = {
   '/ingest/prompts/{name}': ['get'],
   '/ingest/sessions': ['post'],
   '/ingest/metrics': ['post'],
+  '/ingest/scores': ['post'],
   '/ingest/drain': ['post'],
   '/ingest/batch': ['post'],
   '/v1/logs': ['post'],
@@ -36,6 +37,7 @@ const PATHS: Record<string, string[]> = {
   '/schemas/event-llm.json': ['get'],
   '/schemas/event-session.json': ['get'],
   '/schemas/event-metric.json': ['get'],
+  '/schemas/event-score.json': ['get'],
   '/schemas/deletion-v1.json': ['get'],
   '/schemas/index.json': ['get'],
   '/api/admin/projects': ['get', 'post'],
@@ -108,6 +110,9 @@ const PATHS: Record<string, string[]> = {
   '/api/projects/{id}/logs/export': ['get'],
   '/api/projects/{id}/service-map': ['get'],
   '/api/projects/{id}/spans/services': ['get'],
+  '/api/projects/{id}/scores': ['get', 'post'],
+  '/api/projects/{id}/scores/summary': ['get'],
+  '/api/projects/{id}/scores/series': ['get'],
 };
 
 type Doc = {

@@ -4,6 +4,7 @@ import type { SearchNode } from '../search/syntax.ts';
 import type { PriceOf } from './cost.ts';
 import { llm } from './index.ts';
 import { LLM_SEARCH } from './search.ts';
+import { scoreConditionSql, type ScoreCondition } from '../score/call-scores.ts';
 
 // Which LLM calls a read takes (the explorer's filters, docs/api.md): the project, range and
 // retention; model, service; a metadata value and a search (search.ts); one session's calls.
@@ -28,6 +29,10 @@ export interface LlmCallFilter {
   search?: SearchNode | null;
   /** Calls of this session (SESSION_SQL). */
   session?: string;
+  /** Calls with a score meeting this (score/call-scores.ts). */
+  score?: ScoreCondition;
+  /** The project's retention of scores (docs/data.md); absent: retentionDays. */
+  scoreRetentionDays?: number;
 }
 
 /** The WHERE conditions and their parameters. */
@@ -60,6 +65,11 @@ export function llmWhere(f: LlmCallFilter, range: TimeRange) {
   if (f.session !== undefined) {
     where.push(`${SESSION_SQL} = {session:String}`);
     params.session = f.session;
+  }
+  if (f.score) {
+    const s = scoreConditionSql({ projectId: f.projectId, retentionDays: f.scoreRetentionDays ?? f.retentionDays }, f.score);
+    where.push(s.where);
+    Object.assign(params, s.params);
   }
   return { where, params };
 }

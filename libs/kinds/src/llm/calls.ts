@@ -4,6 +4,7 @@ import { llmWhere, type LlmCallFilter } from './call-filter.ts';
 import { COST_SOURCE_SQL, EFFECTIVE_COST_SQL, ESTIMATE_SQL, PRICED_SQL, PRICES_WITH, priceParams, SENT_SQL, type CostSource } from './cost.ts';
 import type { LlmEvent } from './event.ts';
 import { llm } from './index.ts';
+import { scoreSortSql } from '../score/call-scores.ts';
 
 // The LLM page's explorer: calls one by one (with their conversation and metadata, which
 // carries the trace id the SDK and the OTLP mapping put there), sorted as asked; usage broken
@@ -20,6 +21,8 @@ export const CALL_SORTS = {
   cost: EFFECTIVE_COST_SQL,
   tokens: '(input_tokens + output_tokens)',
   latency: 'latency_ms',
+  /** The mean of the call's scores named `sortScore` (score/call-scores.ts): only calls that have one. */
+  score: '_score_sort',
 } as const;
 export type LlmCallSort = keyof typeof CALL_SORTS;
 
@@ -37,7 +40,7 @@ function decodeSortCursor(cursor: string | undefined, sorted: boolean): { time: 
 /** Calls, newest first or by `sort` (`order` desc by default), cursor-paginated. */
 export async function readLlmCalls(
   store: ColumnStore,
-  f: LlmCallFilter & { cursor?: string; limit?: number; sort?: LlmCallSort; order?: 'asc' | 'desc' },
+  f: LlmCallFilter & { cursor?: string; limit?: number; sort?: LlmCallSort; order?: 'asc' | 'desc'; sortScore?: string },
 ): Promise<{ calls: LlmCallRecord[]; nextCursor: string | null }> {
   const limit = clampLimit(f.limit);
   const sort = f.sort ?? 'time';
@@ -45,6 +48,12 @@ export async function readLlmCalls(
   const range = rangeOrDefault(f.range);
   const { where, params } = llmWhere(f, range);
   Object.assign(params, await priceParams(store, llm.name, f.projectId, range, f.prices));
+  if (sort === 'score' && !f.sortScore) throw new Error('sorting calls by a score needs its name');
+  const byScore = sort === 'score' ? scoreSortSql({ projectId: f.projectId, retentionDays: f.scoreRetentionDays ?? f.retentionDays }, f.sortScore as string) : null;
+  if (byScore) {
+    where.push(byScore.where);
+    Object.assign(params, byScore.params);
+  }
   const sorted = sort !== 'time';
   const cursor = decodeSortCursor(f.cursor, sorted);
   if (cursor) {
@@ -55,7 +64,12 @@ export async function readLlmCalls(
   }
   const order = sorted ? `${CALL_SORTS[sort]} ${dir}, timestamp ${dir}, event_id ${dir}` : `timestamp ${dir}, event_id ${dir}`;
   const rows = await store.query<Record<string, unknown>>(
-    `${PRICES_WITH}
+    `${PRICES_WITH}${
+      byScore
+        ? `,
+  ${byScore.with}`
+        : ''
+    }
      SELECT ${llm.recordColumns.join(', ')}, ${EFFECTIVE_COST_SQL} AS effective_cost_usd, ${COST_SOURCE_SQL} AS cost_source,
             if(${PRICED_SQL}, ${ESTIMATE_SQL}, NULL) AS estimate, ${CALL_SORTS[sort]} AS sort_value
        FROM ${llm.name} FINAL WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT {limit:UInt32}`,

@@ -5,10 +5,10 @@ import { safeStringify } from '../safe-json.js';
 import type { Envelope } from '../wire.js';
 
 /** The contract's kind ids (libs/kinds); test/contract-conformance holds the sections equal to its table. */
-export type IngestKind = 'log' | 'error' | 'span' | 'llm' | 'session' | 'metric';
+export type IngestKind = 'log' | 'error' | 'span' | 'llm' | 'session' | 'metric' | 'score';
 
 /** The batch request's section of each kind (the kinds' plural names). */
-export const SECTIONS: Record<IngestKind, string> = { log: 'logs', error: 'errors', span: 'spans', llm: 'llm', session: 'sessions', metric: 'metrics' };
+export const SECTIONS: Record<IngestKind, string> = { log: 'logs', error: 'errors', span: 'spans', llm: 'llm', session: 'sessions', metric: 'metrics', score: 'scores' };
 
 export interface QueuedRecord {
   kind: IngestKind;

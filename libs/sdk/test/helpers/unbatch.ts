@@ -1,7 +1,7 @@
 // The SDK sends every kind in POST /ingest/batch requests (docs/api.md#batch). Tests that ask
 // "what did the SDK send to /ingest/<kind>" read the records of the batches back as the single-
 // record bodies they stand for: a batch's `logs` (or `metrics`) section as one batch, each error report,
-// span and LLM record as its own body, with the batch's shared fields.
+// span, LLM record and score as its own body, with the batch's shared fields.
 
 const SECTION_OF_PATH: Record<string, string> = {
   '/ingest/logs': 'logs',
@@ -10,6 +10,7 @@ const SECTION_OF_PATH: Record<string, string> = {
   '/ingest/llm': 'llm',
   '/ingest/sessions': 'sessions',
   '/ingest/metrics': 'metrics',
+  '/ingest/scores': 'scores',
 };
 
 export function unbatch(batches: any[], path: string): any[] {
@@ -17,8 +18,8 @@ export function unbatch(batches: any[], path: string): any[] {
   if (!section) return [];
   const out: any[] = [];
   for (const b of batches) {
-    const { logs, errors, spans, llm, sessions, metrics, ...shared } = b ?? {};
-    const records = { logs, errors, spans, llm, sessions, metrics }[section as 'logs'];
+    const { logs, errors, spans, llm, sessions, metrics, scores, ...shared } = b ?? {};
+    const records = { logs, errors, spans, llm, sessions, metrics, scores }[section as 'logs'];
     if (!Array.isArray(records)) continue;
     // Logs and metrics: the section is one batch of their route; the other kinds' records are bodies each.
     if (section === 'logs' || section === 'metrics') out.push({ ...shared, [section]: records });

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { BREAKDOWN_SORTS, CALL_SORTS, GROUP_SORTS, MAX_EXPORT_LOGS, MAX_ID_LENGTH, RANGE_BUCKETS, spanStatuses, TRACE_SORTS } from '@devtrail/kinds';
+import {
+  BREAKDOWN_SORTS,
+  CALL_SORTS,
+  GROUP_SORTS,
+  MAX_EXPORT_LOGS,
+  MAX_ID_LENGTH,
+  MAX_SCORE_NAME,
+  parseScoreCondition,
+  RANGE_BUCKETS,
+  spanStatuses,
+  TRACE_SORTS,
+} from '@devtrail/kinds';
 import { EXPORT_FORMATS } from './log-export.ts';
 import { nameText, pgText } from '@devtrail/http';
 import { logsQuery, queryInt, rangeQuery } from './api-schemas.ts';
@@ -60,6 +71,15 @@ const metadataFilter = z
   .max(1000)
   .regex(/^[^:]+:/, 'key:value')
   .transform((s) => ({ key: s.slice(0, s.indexOf(':')), value: s.slice(s.indexOf(':') + 1) }));
+/** `<name><op><value>`: calls with a score meeting it (libs/kinds/src/score/call-scores.ts). */
+const scoreConditionParam = z
+  .string()
+  .max(500)
+  .transform((s, ctx) => {
+    const c = parseScoreCondition(s);
+    if (!c) ctx.addIssue({ code: z.ZodIssueCode.custom, message: '<name><op><value>, op one of = != > >= < <=' });
+    return c ?? z.NEVER;
+  });
 /** The filters every LLM calls read takes. */
 export const llmFiltersQuery = rangeQuery.extend({
   model: z.string().max(500).optional(),
@@ -67,9 +87,14 @@ export const llmFiltersQuery = rangeQuery.extend({
   metadata: metadataFilter.optional(),
   q: llmSearchParam.optional(),
   session: z.string().max(1000).optional(),
+  score: scoreConditionParam.optional(),
 });
 const sortOf = <T extends Record<string, unknown>>(sorts: T) => z.enum(Object.keys(sorts) as [Extract<keyof T, string>, ...Array<Extract<keyof T, string>>]);
-export const llmCallsQuery = llmFiltersQuery.extend({ sort: sortOf(CALL_SORTS).optional(), order: z.enum(['desc', 'asc']).optional() });
+export const llmCallsQuery = llmFiltersQuery.extend({
+  sort: sortOf(CALL_SORTS).optional(),
+  order: z.enum(['desc', 'asc']).optional(),
+  sort_score: z.string().min(1).max(MAX_SCORE_NAME).optional(),
+});
 export const llmMetadataQuery = llmFiltersQuery.omit({ cursor: true }).extend({ key: z.string().min(1).max(MAX_ID_LENGTH), sort: sortOf(BREAKDOWN_SORTS).optional() });
 export const llmSessionsQuery = llmFiltersQuery.omit({ cursor: true, session: true });
 export const llmLatencyQuery = llmFiltersQuery.omit({ cursor: true, limit: true }).extend({ buckets: queryInt(2, 500).default(48) });

@@ -5,6 +5,7 @@ import { apiTimeRange } from './api-schemas.ts';
 import type { llmFiltersQuery } from './explore-schemas.ts';
 import { pricesOf } from './llm-estimates.ts';
 import type { ReadDeps } from './read-deps.ts';
+import { linkedScore, scoreAverage } from '../scores/schemas.ts';
 
 // The LLM reads' answer schemas and notes, and the filter every LLM read takes from its
 // query (libs/kinds/src/llm/call-filter.ts), shared by the LLM routes' files.
@@ -16,6 +17,8 @@ export const LLM_COST_NOTES = {
   sent_cost_usd: 'The part of cost_usd the clients sent.',
   estimated_cost_usd: 'The part of cost_usd that is estimated from the price table.',
 };
+export const SCORE_FILTER_NOTE =
+  "<name><op><value>, op one of = != > >= < <= (e.g. helpfulness>=0.5, user_feedback=false, tone=rude): calls with a score of that name (their own or their trace's) whose value meets it; a number compares the value, anything else the label.";
 export const LLM_SEARCH_NOTE =
   'The logs search syntax (docs/dashboard.md, "Search syntax") over the calls: words and "quoted phrases" match the conversation (input and output) or the metadata; message:word the conversation only; key:value a metadata key (trace_id, span_id, enduser.id, ...); service, environment, release and model their columns.';
 
@@ -49,6 +52,7 @@ export const llmCall = KINDS.llm.record
       .nullable()
       .openapi({ description: "The price table's estimate of the call (also when a cost was sent); null for a model it does not price." }),
     content_truncated: z.boolean().openapi({ description: 'Whether input or output were cut at the cap (docs/otlp.md, "Conversation").' }),
+    scores: z.array(linkedScore).openapi({ description: 'The call\'s scores (its own, then its trace\'s), each its latest version (docs/api.md, "Scores").' }),
   })
   .openapi('LlmCallRecord');
 export const llmSession = z
@@ -61,9 +65,10 @@ export const llmSession = z
     first_at: z.string().datetime(),
     last_at: z.string().datetime(),
     user: z.string().nullable().openapi({ description: 'The enduser.id of its first call that carries one; null: none does.' }),
+    scores: z.array(scoreAverage).openapi({ description: 'Per score name: scores on the session, its calls and their traces (docs/api.md, "Scores").' }),
   })
   .openapi('LlmSession');
-sameKeys<z.infer<typeof llmSession>, LlmSession>(true);
+sameKeys<Omit<z.infer<typeof llmSession>, 'scores'>, LlmSession>(true);
 export const metadataRow = z.object({
   value: z.string().nullable().openapi({ description: 'A string as it is, another scalar as its JSON text; null: calls without the key.' }),
   calls: z.number().int(),
@@ -88,4 +93,6 @@ export const llmFilter = async (d: ReadDeps, projectId: string, q: LlmFiltersQue
   metadata: q.metadata,
   search: q.q,
   session: q.session,
+  score: q.score,
+  scoreRetentionDays: (await d.retentionOf(projectId)).score,
 });

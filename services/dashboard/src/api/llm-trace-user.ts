@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { rangeOrDefault } from '@devtrail/column-store';
-import { readLlmCalls, readLlmUsage, readTrace } from '@devtrail/kinds';
+import { readLlmCalls, readLlmUsage, readTrace, readUserScores, scoresOfCalls } from '@devtrail/kinds';
 import { route } from '@devtrail/http/route';
 import { rangeOnlyQuery, traceIdParam } from './api-schemas.ts';
 import { LLM_COST_NOTES, llmCall, llmFilter } from './llm-schemas.ts';
 import { answers, projectAnd, RANGE_NOTE } from './project-route.ts';
 import type { ReadDeps } from './read-deps.ts';
+import { scoreAverage } from '../scores/schemas.ts';
 import { spanRecord } from './traces.ts';
 
 // Two views of LLM work beside the lists (docs/api.md, "LLM traces and users"): one trace's
@@ -54,7 +55,8 @@ export const LLM_TRACE_ROUTE = route({
       readLlmCalls(d.searches, { ...f, sort: 'time', order: 'asc', limit: MAX_TRACE_CALLS }),
       readLlmUsage(d.searches, { ...f, by: [], measures: TOTALS, limit: 1 }),
     ]);
-    return { trace_id: params.traceId, spans, calls: listed.calls, total };
+    const scores = await scoresOfCalls(d.searches, { projectId, retentionDays: kept.score }, listed.calls);
+    return { trace_id: params.traceId, spans, calls: listed.calls.map((c) => ({ ...c, scores: scores.get(c.event_id) ?? [] })), total };
   },
 });
 
@@ -63,7 +65,7 @@ const userParam = z.object({ user: z.string().min(1).max(1000).openapi({ descrip
 export const LLM_USER_ROUTE = route({
   method: 'get',
   path: '/api/projects/:id/llm-users/:user',
-  summary: "One end user's LLM work: first and last seen, and calls, sessions, tokens and cost over the range",
+  summary: "One end user's LLM work: first and last seen, and calls, sessions, tokens, cost and scores over the range",
   description: `${RANGE_NOTE} first_at and last_at look over the whole retention of LLM usage, the rest over the range. The user's calls, sessions and cost per bucket: llm-calls, llm-sessions and llm-breakdown with metadata=enduser.id:<user>.`,
   params: projectAnd(userParam),
   query: rangeOnlyQuery,
@@ -74,16 +76,29 @@ export const LLM_USER_ROUTE = route({
       last_at: z.string().datetime().nullable().openapi({ description: 'Their latest call kept.' }),
       sessions: z.number().int().openapi({ description: 'Sessions with calls of theirs in the range.' }),
       ...totals.shape,
+      scores: z
+        .array(scoreAverage)
+        .openapi({
+          description:
+            'Per score name over the range: scores given to the user, to their calls, those calls\' traces and their sessions, each once (docs/api.md, "Scores").',
+        }),
     }),
   ),
   async handle(d: ReadDeps, { projectId, params, query: q }) {
     const f = { ...(await llmFilter(d, projectId, q)), metadata: { key: 'enduser.id', value: params.user } };
     const ever = { fromMs: Date.now() - (f.retentionDays + 1) * 86_400_000, toMs: rangeOrDefault(f.range).toMs };
-    const [[seen], [inRange]] = await Promise.all([
+    const [[seen], [inRange], scores] = await Promise.all([
       readLlmUsage(d.searches, { ...f, range: ever, by: [], measures: ['calls', 'first_ms', 'last_ms'], limit: 1 }),
       readLlmUsage(d.searches, { ...f, by: [], measures: [...TOTALS, 'sessions'], limit: 1 }),
+      readUserScores(d.searches, {
+        projectId,
+        retentionDays: f.scoreRetentionDays ?? f.retentionDays,
+        callRetentionDays: f.retentionDays,
+        range: f.range,
+        user: params.user,
+      }),
     ]);
     const at = (ms: number | undefined) => (seen && seen.calls > 0 && ms !== undefined ? new Date(ms).toISOString() : null);
-    return { user: params.user, first_at: at(seen?.first_ms), last_at: at(seen?.last_ms), ...inRange };
+    return { user: params.user, first_at: at(seen?.first_ms), last_at: at(seen?.last_ms), ...inRange, scores };
   },
 });

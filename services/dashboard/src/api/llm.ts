@@ -1,16 +1,28 @@
 import { z } from 'zod';
 import { bucketsOf } from '@devtrail/column-store';
-import { readLlmByMetadata, readLlmCalls, readLlmLatency, readLlmMetadataKeys, readLlmSessions, readLlmUsage, SUMMARY_MEASURES } from '@devtrail/kinds';
+import {
+  readLlmByMetadata,
+  readLlmCalls,
+  readLlmLatency,
+  readLlmMetadataKeys,
+  readLlmSessions,
+  readLlmUsage,
+  scoresOfCalls,
+  scoresOfSessions,
+  SUMMARY_MEASURES,
+} from '@devtrail/kinds';
+import { badRequest } from '@devtrail/http';
 import { route, type RouteGroup } from '@devtrail/http/route';
 import { projectOf } from './access.ts';
 import { apiTimeRange, rangeQuery } from './api-schemas.ts';
 import { llmCallsQuery, llmFiltersQuery, llmLatencyQuery, llmMetadataQuery, llmSessionsQuery } from './explore-schemas.ts';
 import { pricesOf } from './llm-estimates.ts';
-import { LLM_COST_NOTES, LLM_SEARCH_NOTE, llmCall, llmFilter, llmSession, llmSummary, metadataRow, series } from './llm-schemas.ts';
+import { LLM_COST_NOTES, LLM_SEARCH_NOTE, llmCall, SCORE_FILTER_NOTE, llmFilter, llmSession, llmSummary, metadataRow, series } from './llm-schemas.ts';
 import { LLM_TRACE_ROUTE, LLM_USER_ROUTE } from './llm-trace-user.ts';
 import { answers, OPERATOR, PAGED_RANGE_NOTE, projectParams, RANGE_NOTE } from './project-route.ts';
 import type { ReadDeps } from './read-deps.ts';
 import { AXIS, axisOf } from './read-notes.ts';
+import { linkedScore, scoreAverage } from '../scores/schemas.ts';
 
 // LLM usage: per day, call by call, by session, by a metadata key, latency over time
 // (libs/kinds/src/llm/). Costs are the effective cost (docs/otlp.md#llm-cost).
@@ -53,13 +65,18 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
         metadata: 'key:value: calls whose metadata has this key with this value.',
         q: LLM_SEARCH_NOTE,
         session: 'Only the calls of this session (metadata session.id, else gen_ai.conversation.id).',
-        sort: 'time (default), cost (effective), tokens (input + output) or latency.',
+        sort: "time (default), cost (effective), tokens (input + output), latency, or score (the mean of the call's scores named sort_score; only calls that have one).",
+        sort_score: 'The score name sort=score sorts by (required with it).',
+        score: SCORE_FILTER_NOTE,
         order: 'desc (default: newest, costliest, largest, slowest first) or asc.',
       },
       answers: answers(z.object({ calls: z.array(llmCall), next_cursor: z.string().nullable() })),
       async handle(d, { projectId, query: q }) {
-        const r = await readLlmCalls(d.searches, { ...(await llmFilter(d, projectId, q)), cursor: q.cursor, limit: q.limit, sort: q.sort, order: q.order });
-        return { calls: r.calls, next_cursor: r.nextCursor };
+        if (q.sort === 'score' && !q.sort_score) throw badRequest('sort=score needs sort_score, the score name', 'a score name', 'none', ['sort_score']);
+        const f = await llmFilter(d, projectId, q);
+        const r = await readLlmCalls(d.searches, { ...f, cursor: q.cursor, limit: q.limit, sort: q.sort, order: q.order, sortScore: q.sort_score });
+        const scores = await scoresOfCalls(d.searches, { projectId, retentionDays: f.scoreRetentionDays ?? f.retentionDays }, r.calls);
+        return { calls: r.calls.map((c) => ({ ...c, scores: scores.get(c.event_id) ?? [] })), next_cursor: r.nextCursor };
       },
     }),
     route({
@@ -71,7 +88,14 @@ export const LLM_ROUTES: RouteGroup<ReadDeps> = {
       notes: { limit: 'At most this many sessions (default 50).' },
       answers: answers(z.object({ sessions: z.array(llmSession) })),
       async handle(d, { projectId, query: q }) {
-        return { sessions: await readLlmSessions(d.searches, { ...(await llmFilter(d, projectId, q)), limit: q.limit }) };
+        const f = await llmFilter(d, projectId, q);
+        const sessions = await readLlmSessions(d.searches, { ...f, limit: q.limit });
+        const scores = await scoresOfSessions(
+          d.searches,
+          { projectId, retentionDays: f.scoreRetentionDays ?? f.retentionDays, callRetentionDays: f.retentionDays, range: f.range },
+          sessions.map((x) => x.session),
+        );
+        return { sessions: sessions.map((x) => ({ ...x, scores: scores.get(x.session) ?? [] })) };
       },
     }),
     route({

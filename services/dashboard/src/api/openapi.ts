@@ -8,6 +8,7 @@ import { TRIAGE_ROUTES } from '../errors/triage-routes.ts';
 import { documentGroup } from '@devtrail/http/route';
 import { OWNERSHIP_ROUTES } from '../errors/ownership-routes.ts';
 import { READ_API } from './read-api.ts';
+import { SCORE_ROUTES } from '../scores/routes.ts';
 import { SAVED_QUERY_ROUTES } from './saved-queries.ts';
 import { SOURCE_MAP_ROUTES } from '../source-maps/maps.ts';
 import { UPLOAD_TOKEN_ROUTES } from '../source-maps/upload-tokens.ts';
@@ -21,6 +22,7 @@ export const DASHBOARD_API_DOCS: DocumentRoutes[] = [
   documentGroup(DELETION_ROUTES),
   ...[...READ_API, SAVED_QUERY_ROUTES].map(documentGroup),
   documentGroup(PROMPT_ROUTES),
+  documentGroup(SCORE_ROUTES),
   documentGroup(TRIAGE_ROUTES),
   documentGroup(OWNERSHIP_ROUTES),
   documentGroup(ALERT_ROUTES),

@@ -31,7 +31,10 @@ export interface DeletionPlan {
 export function planDeletion(d: Deletion): DeletionPlan {
   const f = d.filter as DeletionFilter;
   const params: QueryParams = { project: d.projectId };
-  const kinds = EVENT_KINDS.filter((k) => d.reason === 'project' || !f.kinds || f.kinds.includes(KINDS[k].name));
+  // A kind part of another (scores of LLM calls) goes with it (KindSpec.partOf).
+  const named = (k: EventKind) =>
+    !f.kinds || f.kinds.includes(KINDS[k].name) || (KINDS[k].partOf !== undefined && f.kinds.includes(KINDS[KINDS[k].partOf as EventKind].name));
+  const kinds = EVENT_KINDS.filter((k) => d.reason === 'project' || named(k));
   const tables = kinds.map((k): TablePlan => {
     const def = KINDS[k].tableDef;
     const where = ['project_id = {project:String}'];

@@ -23,7 +23,13 @@ export async function startDashboard(): Promise<Embedded & { dataDir: string; cl
   };
 }
 
-export async function ingest(base: string, key: string, kind: 'logs' | 'errors' | 'traces' | 'llm' | 'sessions', body: unknown, headers: Record<string, string> = {}) {
+export async function ingest(
+  base: string,
+  key: string,
+  kind: 'logs' | 'errors' | 'traces' | 'llm' | 'sessions' | 'scores',
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(`${base}/ingest/${kind}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },

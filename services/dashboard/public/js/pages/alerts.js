@@ -17,6 +17,7 @@ const TYPES = [
   ['no_events', 'No events of a kind for M minutes'],
   ['consumer_lag', 'Consumer lag above a bound'],
   ['crash_free_rate', "A release's crash-free sessions under a rate"],
+  ['llm_score', "An LLM score's average under a bound"],
 ];
 
 function paramsOf(type, f) {
@@ -38,6 +39,9 @@ function paramsOf(type, f) {
         ...(f.minSessions ? { min_sessions: n('minSessions') } : {}),
         ...(f.release.trim() ? { release: f.release.trim() } : {}),
       };
+    case 'llm_score':
+      // A blank minimum is the API's default.
+      return { name: f.scoreName.trim(), threshold: n('scoreBound'), window_minutes: n('window'), ...(f.minScores ? { min_scores: n('minScores') } : {}) };
     default:
       return {};
   }
@@ -56,6 +60,9 @@ function NewRule({ projectId, onCreated }) {
     rate: '99',
     minSessions: '',
     release: '',
+    scoreName: '',
+    scoreBound: '0.5',
+    minScores: '',
     destType: 'webhook',
     url: '',
   });
@@ -90,7 +97,10 @@ function NewRule({ projectId, onCreated }) {
       ${needs('crash_free_rate') && html`<label>Crash-free under (%)<input type="number" min="0.01" max="100" step="0.01" value=${f.rate} onInput=${set('rate')} /></label>`}
       ${needs('crash_free_rate') && html`<label>Min. sessions<input type="number" min="1" placeholder="default" value=${f.minSessions} onInput=${set('minSessions')} /></label>`}
       ${needs('crash_free_rate') && html`<label>Release<input placeholder="every release" value=${f.release} onInput=${set('release')} /></label>`}
-      ${needs('event_count', 'llm_cost', 'no_events', 'consumer_lag', 'crash_free_rate') && html`<label>Minutes<input type="number" min="1" max="1440" value=${f.window} onInput=${set('window')} /></label>`}
+      ${needs('llm_score') && html`<label>Score<input required placeholder="helpfulness" value=${f.scoreName} onInput=${set('scoreName')} /></label>`}
+      ${needs('llm_score') && html`<label>Average under<input type="number" step="any" value=${f.scoreBound} onInput=${set('scoreBound')} /></label>`}
+      ${needs('llm_score') && html`<label>Min. scores<input type="number" min="1" placeholder="default" value=${f.minScores} onInput=${set('minScores')} /></label>`}
+      ${needs('event_count', 'llm_cost', 'no_events', 'consumer_lag', 'crash_free_rate', 'llm_score') && html`<label>Minutes<input type="number" min="1" max="1440" value=${f.window} onInput=${set('window')} /></label>`}
     </div>
     <div class="form-row">
       <label>Send to<select value=${f.destType} onChange=${set('destType')}><option value="webhook">Webhook (signed JSON)</option><option value="slack">Slack incoming webhook</option></select></label>

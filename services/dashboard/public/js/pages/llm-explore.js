@@ -9,6 +9,7 @@ import { JsonView } from '../components/json-view.js';
 import { TimeChart } from '../components/time-chart.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
 import { CallCost, Conversation } from './llm-conversation.js';
+import { CallScores, ScoreBadges } from './llm-scores.js';
 
 // The LLM page's explorer parts: latency over time, usage by any metadata key (the user and
 // the session among them), and the calls one by one, sorted and searched as asked, each
@@ -16,7 +17,7 @@ import { CallCost, Conversation } from './llm-conversation.js';
 // the OTLP mapping keep in the metadata). Every cost is the effective cost.
 
 /** @typedef {{ from: number, to: number }} Bounds */
-/** @typedef {{ service?: string, model?: string, metadata?: string, q?: string, session?: string }} CallFilters */
+/** @typedef {{ service?: string, model?: string, metadata?: string, q?: string, session?: string, score?: string }} CallFilters */
 
 /** Metadata keys offered first: who made the call and in which session (docs/otlp.md). */
 const ATTRIBUTION_KEYS = ['enduser.id', 'session.id'];
@@ -108,8 +109,11 @@ export function focusCalls() {
   focusPending = true;
 }
 
-/** @param {{ projectId: string, bounds: Bounds, filters: CallFilters, boundsKey: string, sort: string, order: string }} props */
-export function CallList({ projectId, bounds, filters, boundsKey, sort, order }) {
+/** @param {{ projectId: string, bounds: Bounds, filters: CallFilters, boundsKey: string, sort: string, sortScore: string, order: string }} props */
+export function CallList({ projectId, bounds, filters, boundsKey, sort, sortScore, order }) {
+  // Sorting by a score needs its name (the Scores card's names set both); without one, by time.
+  const byScore = sort === 'score' && sortScore !== '';
+  const sorting = sort === 'score' && !byScore ? 'time' : sort;
   const [pages, setPages] = useState(
     /** @type {{ calls: any[], cursor: string | null, error: unknown, busy: boolean }} */ ({ calls: [], cursor: null, error: null, busy: true }),
   );
@@ -119,7 +123,9 @@ export function CallList({ projectId, bounds, filters, boundsKey, sort, order })
     const mine = gen.current;
     setPages((p) => ({ ...p, busy: true }));
     try {
-      const r = await api(projectApi(projectId, '/llm-calls'), { query: { ...bounds, ...filters, sort, order, cursor, limit: 50 } });
+      const r = await api(projectApi(projectId, '/llm-calls'), {
+        query: { ...bounds, ...filters, sort: sorting, ...(byScore ? { sort_score: sortScore } : {}), order, cursor, limit: 50 },
+      });
       if (mine === gen.current) setPages((p) => ({ calls: cursor ? [...p.calls, ...r.calls] : r.calls, cursor: r.next_cursor, error: null, busy: false }));
     } catch (error) {
       if (mine === gen.current) setPages((p) => ({ ...p, error, busy: false }));
@@ -129,7 +135,7 @@ export function CallList({ projectId, bounds, filters, boundsKey, sort, order })
     gen.current++;
     setPages({ calls: [], cursor: null, error: null, busy: true });
     void load(undefined);
-  }, [boundsKey, sort, order]);
+  }, [boundsKey, sorting, sortScore, order]);
   const [draft, setDraft] = useState(filters.q || '');
   useEffect(() => setDraft(filters.q || ''), [filters.q]);
   const section = useRef(/** @type {HTMLElement | null} */ (null));
@@ -147,25 +153,27 @@ export function CallList({ projectId, bounds, filters, boundsKey, sort, order })
       }}>
         <input type="search" class="input" data-testid="llm-search" placeholder="Search the conversation and metadata (logs syntax)" value=${draft} onInput=${(e) => setDraft(e.currentTarget.value)} />
         <label class="inline-label">Sort
-          <select data-testid="llm-sort" value=${sort} onChange=${(e) => setQuery({ sort: e.currentTarget.value === 'time' ? null : e.currentTarget.value })}>
+          <select data-testid="llm-sort" value=${sorting} onChange=${(e) => setQuery({ sort: e.currentTarget.value === 'time' ? null : e.currentTarget.value, sort_score: null })}>
             ${SORTS.map(([k, label]) => html`<option value=${k}>${label}</option>`)}
+            ${byScore && html`<option value="score">Score: ${sortScore}</option>`}
           </select>
         </label>
         <button type="button" class="btn" data-testid="llm-order" title="Reverse the order" onClick=${() => setQuery({ order: order === 'asc' ? null : 'asc' })}>${order === 'asc' ? '↑ ascending' : '↓ descending'}</button>
       </form>
     </div>
     ${
-      (filters.model || filters.metadata || filters.q) &&
+      (filters.model || filters.metadata || filters.q || filters.score) &&
       html`<span class="chips">${
         /** @type {Array<[string, string | undefined]>} */ ([
           ['model', filters.model],
           ['metadata', filters.metadata],
           ['q', filters.q],
+          ['score', filters.score],
         ])
           .filter(([, v]) => v)
           .map(
             ([k, v]) =>
-              html`<span class="chip">${k === 'metadata' ? v : k === 'q' ? `search: ${v}` : `model: ${v}`}<button type="button" aria-label=${`Remove filter ${k}`} onClick=${() => setQuery({ [k]: null }, { replace: false })}>×</button></span>`,
+              html`<span class="chip">${k === 'metadata' ? v : k === 'q' ? `search: ${v}` : k === 'score' ? `score: ${v}` : `model: ${v}`}<button type="button" aria-label=${`Remove filter ${k}`} onClick=${() => setQuery({ [k]: null }, { replace: false })}>×</button></span>`,
           )
       }</span>`
     }
@@ -175,7 +183,7 @@ export function CallList({ projectId, bounds, filters, boundsKey, sort, order })
     ${
       pages.calls.length > 0 &&
       html`<div class="table-wrap"><table class="table compact" data-testid="llm-calls-table">
-        <thead><tr><th>Time <span class="muted small">(${zoneLabel()})</span></th><th>Model</th><th>Operation</th><th class="num">Tokens in / out</th><th class="num">Cost</th><th class="num">Latency</th><th>Service</th><th>Trace</th></tr></thead>
+        <thead><tr><th>Time <span class="muted small">(${zoneLabel()})</span></th><th>Model</th><th>Operation</th><th class="num">Tokens in / out</th><th class="num">Cost</th><th class="num">Latency</th><th>Scores</th><th>Service</th><th>Trace</th></tr></thead>
         <tbody>
           ${pages.calls.map((c) => {
             const traceId = c.metadata && typeof c.metadata === 'object' && typeof c.metadata.trace_id === 'string' ? c.metadata.trace_id : '';
@@ -187,6 +195,7 @@ export function CallList({ projectId, bounds, filters, boundsKey, sort, order })
                 <td class="num">${formatNumber(c.input_tokens)} / ${formatNumber(c.output_tokens)}</td>
                 <td class="num" data-testid="llm-call-cost"><${CallCost} call=${c} /></td>
                 <td class="num">${formatNumber(c.latency_ms)} ms</td>
+                <td data-testid="llm-call-scores-cell"><${ScoreBadges} scores=${c.scores} /></td>
                 <td>${c.service}</td>
                 <td>${
                   traceId
@@ -200,7 +209,7 @@ export function CallList({ projectId, bounds, filters, boundsKey, sort, order })
               </tr>
               ${
                 open === c.event_id &&
-                html`<tr class="log-detail"><td colspan="8"><h4>Conversation</h4><${Conversation} call=${c} /><h4>Metadata</h4><${JsonView} value=${c.metadata} /></td></tr>`
+                html`<tr class="log-detail"><td colspan="9"><${CallScores} projectId=${projectId} call=${c} /><h4>Conversation</h4><${Conversation} call=${c} /><h4>Metadata</h4><${JsonView} value=${c.metadata} /></td></tr>`
               }
             `;
           })}

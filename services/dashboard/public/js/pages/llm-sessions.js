@@ -2,7 +2,7 @@ import { html } from 'htm/preact';
 import { api, projectApi } from '../lib/api.js';
 import { setQuery } from '../lib/router.js';
 import { useData } from '../lib/use-data.js';
-import { formatCost, formatNumber, formatTime } from '../lib/format.js';
+import { formatCost, formatDecimal, formatNumber, formatTime } from '../lib/format.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
 import { CallCost, Conversation, repeatedMessages } from './llm-conversation.js';
 
@@ -23,7 +23,7 @@ export function SessionList({ projectId, bounds, filters, boundsKey }) {
     ${
       data &&
       html`<div class="table-wrap"><table class="table compact">
-        <thead><tr><th>Session</th><th>User</th><th class="num">Calls</th><th class="num">Tokens</th><th class="num">Cost</th><th>First</th><th>Last</th></tr></thead>
+        <thead><tr><th>Session</th><th>User</th><th class="num">Calls</th><th class="num">Tokens</th><th class="num">Cost</th><th>Scores</th><th>First</th><th>Last</th></tr></thead>
         <tbody>
           ${data.sessions.map(
             (s) => html`<tr key=${s.session} data-testid="llm-session-row">
@@ -32,6 +32,11 @@ export function SessionList({ projectId, bounds, filters, boundsKey }) {
               <td class="num">${formatNumber(s.calls)}</td>
               <td class="num">${formatNumber(s.input_tokens + s.output_tokens)}</td>
               <td class="num">${formatCost(s.cost_usd)}</td>
+              <td class="small" data-testid="llm-session-scores">${
+                s.scores?.length
+                  ? s.scores.map((a) => `${a.name} ${a.average === null ? `×${formatNumber(a.count)}` : formatDecimal(a.average, 2)}`).join(' · ')
+                  : html`<span class="muted">—</span>`
+              }</td>
               <td class="nowrap mono">${formatTime(s.first_at)}</td>
               <td class="nowrap mono">${formatTime(s.last_at)}</td>
             </tr>`,

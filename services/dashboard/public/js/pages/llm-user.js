@@ -5,7 +5,7 @@ import { Link, useLocation } from '../lib/router.js';
 import { boundsOf, rangeOf } from '../lib/time-range.js';
 import { projectHref } from '../lib/view-state.js';
 import { useData } from '../lib/use-data.js';
-import { formatCost, formatNumber, formatTime } from '../lib/format.js';
+import { formatCost, formatDecimal, formatNumber, formatTime } from '../lib/format.js';
 import { TimeChart } from '../components/time-chart.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Loading } from '../components/status.js';
@@ -15,7 +15,8 @@ import { TraceGenerations } from './llm-trace.js';
 import { columns } from './llm.js';
 
 // One end user's LLM work (docs/dashboard.md, "LLM usage"): first and last seen, their calls,
-// sessions, tokens and cost over the range, cost over time by model, their sessions and calls.
+// sessions, tokens, cost and score averages over the range, cost over time by model, their
+// sessions and calls.
 // Every part reads the LLM routes with metadata=enduser.id:<user>, so the figures agree.
 
 export function LlmUserPage({ project, params }) {
@@ -45,7 +46,21 @@ export function LlmUserPage({ project, params }) {
         <div class="stat"><span class="stat-label">Sessions</span><span class="stat-value" data-testid="llm-user-sessions">${formatNumber(s.sessions)}</span></div>
         <div class="stat"><span class="stat-label">Tokens</span><span class="stat-value">${formatNumber(s.input_tokens + s.output_tokens)}</span></div>
         <div class="stat"><span class="stat-label">Cost</span><span class="stat-value" data-testid="llm-user-cost">${formatCost(s.cost_usd)}</span></div>
-      </div>`
+      </div>
+      <section class="card" data-testid="llm-user-scores">
+        <h2>Scores</h2>
+        ${
+          s.scores.length === 0
+            ? html`<p class="muted">No score on their calls, traces or sessions in this range.</p>`
+            : html`<div class="table-wrap"><table class="table compact">
+              <thead><tr><th>Score</th><th class="num">Scores</th><th class="num">Average</th></tr></thead>
+              <tbody>${s.scores.map(
+                (a) => html`<tr key=${a.name} data-testid="llm-user-score"><td>${a.name}</td><td class="num">${formatNumber(a.count)}</td>
+                  <td class="num">${a.average === null ? html`<span class="muted">labels</span>` : formatDecimal(a.average, 2)}</td></tr>`,
+              )}</tbody>
+            </table></div>`
+        }
+      </section>`
     }
     <section class="card">
       <h2>Cost by model (USD)</h2>
@@ -55,6 +70,6 @@ export function LlmUserPage({ project, params }) {
     ${query.get('session') && html`<${SessionView} projectId=${project.id} bounds=${bounds} session=${query.get('session')} />`}
     ${query.get('trace') && html`<${TraceGenerations} projectId=${project.id} bounds=${bounds} traceId=${query.get('trace')} />`}
     <${SessionList} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} />
-    <${CallList} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} sort="time" order="desc" />
+    <${CallList} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} sort="time" sortScore="" order="desc" />
   `;
 }

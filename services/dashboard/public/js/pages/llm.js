@@ -11,6 +11,7 @@ import { CallList, LatencyChart, MetadataBreakdown } from './llm-explore.js';
 import { SessionList, SessionView } from './llm-sessions.js';
 import { TraceGenerations } from './llm-trace.js';
 import { TopSpenders } from './llm-top.js';
+import { ScoresOverview } from './llm-scores.js';
 import { TimeChart } from '../components/time-chart.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Empty, Loading } from '../components/status.js';
@@ -38,12 +39,14 @@ export function LlmPage({ project }) {
     model: query.get('model') || undefined,
     metadata: query.get('metadata') || undefined,
     q: query.get('q') || undefined,
+    score: query.get('score') || undefined,
   };
   const session = query.get('session') || '';
   const trace = query.get('trace') || '';
   const sort = query.get('sort') || 'time';
   const order = query.get('order') === 'asc' ? 'asc' : 'desc';
-  const boundsKey = `${project.id}|${rangeKey}|${filters.model}|${filters.metadata}|${filters.q}`;
+  const sortScore = query.get('sort_score') || '';
+  const boundsKey = `${project.id}|${rangeKey}|${filters.model}|${filters.metadata}|${filters.q}|${filters.score}`;
   const breakdownIn = (/** @type {{ from: number, to: number }} */ b) => api(projectApi(project.id, '/llm-breakdown'), { query: { ...b, service, buckets: 48 } });
   const { data, error, loading } = useData(() => breakdownIn(bounds), `${project.id}|${rangeKey}`);
   const widening = useFittedRange(query, project.id, data?.models.length === 0, async (b) => (await breakdownIn(b)).models.length > 0);
@@ -126,8 +129,9 @@ export function LlmPage({ project }) {
         <${LatencyChart} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} />
         <${MetadataBreakdown} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} by=${query.get('by') || ''} />
       </div>
+      <${ScoresOverview} projectId=${project.id} bounds=${bounds} boundsKey=${boundsKey} />
       <${SessionList} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} />
-      <${CallList} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} sort=${sort} order=${order} />
+      <${CallList} projectId=${project.id} bounds=${bounds} filters=${filters} boundsKey=${boundsKey} sort=${sort} sortScore=${sortScore} order=${order} />
     `
     }
   `;
