@@ -76,12 +76,10 @@ export const LLM_USER_ROUTE = route({
       last_at: z.string().datetime().nullable().openapi({ description: 'Their latest call kept.' }),
       sessions: z.number().int().openapi({ description: 'Sessions with calls of theirs in the range.' }),
       ...totals.shape,
-      scores: z
-        .array(scoreAverage)
-        .openapi({
-          description:
-            'Per score name over the range: scores given to the user, to their calls, those calls\' traces and their sessions, each once (docs/api.md, "Scores").',
-        }),
+      scores: z.array(scoreAverage).openapi({
+        description:
+          'Per score name over the range: scores given to the user, to their calls, those calls\' traces and their sessions, each once (docs/api.md, "Scores").',
+      }),
     }),
   ),
   async handle(d: ReadDeps, { projectId, params, query: q }) {

@@ -22,7 +22,6 @@ import { LLM_TRACE_ROUTE, LLM_USER_ROUTE } from './llm-trace-user.ts';
 import { answers, OPERATOR, PAGED_RANGE_NOTE, projectParams, RANGE_NOTE } from './project-route.ts';
 import type { ReadDeps } from './read-deps.ts';
 import { AXIS, axisOf } from './read-notes.ts';
-import { linkedScore, scoreAverage } from '../scores/schemas.ts';
 
 // LLM usage: per day, call by call, by session, by a metadata key, latency over time
 // (libs/kinds/src/llm/). Costs are the effective cost (docs/otlp.md#llm-cost).
