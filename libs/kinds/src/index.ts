@@ -154,5 +154,5 @@ export {
 export { EVALUATION, evaluationScore } from './score/otlp.ts';
 export type { ScoreFilter } from './score/latest.ts';
 export { readScores, readScoreSeries, readScoreSummary, type ScoreRecord, type ScoreSeries, type ScoreSummary } from './score/read.ts';
-export { readUserScores, scoresOfCalls, scoresOfSessions, MAX_CALL_SCORES, type LinkedScore, type ScoreAverage } from './score/links.ts';
+export { readUserScores, scoresOfCalls, scoresOfPromptVersions, scoresOfSessions, MAX_CALL_SCORES, type LinkedScore, type ScoreAverage } from './score/links.ts';
 export { parseScoreCondition, SCORE_CONDITION, type ScoreCondition } from './score/call-scores.ts';

@@ -146,6 +146,41 @@ describe('prompt registry API', () => {
       KINDS.llm.name,
       rows.map((r) => KINDS.llm.toRow(r, 30)),
     );
+    // Scores of those calls: v2's two, v1's one; the other prompt's is not theirs.
+    const score = (callId: string, value: number) =>
+      KINDS.score.toRow(
+        {
+          project_id: projectId,
+          event_id: randomUUID(),
+          received_at: new Date(now).toISOString(),
+          data: {
+            service: 'app',
+            environment: 'production',
+            release: '',
+            timestamp: new Date(now).toISOString(),
+            id: randomUUID(),
+            name: 'helpfulness',
+            value,
+            data_type: 'numeric',
+            label: '',
+            comment: '',
+            source: 'api',
+            author: '',
+            call_id: callId,
+            trace_id: '',
+            span_id: '',
+            session_id: '',
+            user_id: '',
+          } as never,
+        },
+        30,
+      );
+    await t.adapters.columnStore.insert(KINDS.score.name, [
+      score(rows[1].event_id, 1),
+      score(rows[3].event_id, 0.5),
+      score(rows[0].event_id, 0.2),
+      score(rows[4].event_id, 0),
+    ]);
     const range = `from=${now - 3600_000}&to=${now + 3600_000}`;
     const r = await owner.call('GET', `${base}/cmp/versions/2/comparison?${range}`);
     expect(r.statusCode, r.body).toBe(200);
@@ -176,6 +211,8 @@ describe('prompt registry API', () => {
     expect(version.cost_per_call_usd).toBeCloseTo(version.cost_usd / 3, 10);
     expect([version.latency_p50_ms, version.latency_p95_ms]).toEqual([300, expect.any(Number)]);
     expect(previous).toMatchObject({ version: 1, calls: 1, cost_usd: 0.01, input_tokens: 100, latency_p50_ms: 100 });
+    expect(version.scores).toEqual([{ name: 'helpfulness', count: 2, average: 0.75 }]);
+    expect(previous.scores).toEqual([{ name: 'helpfulness', count: 1, average: 0.2 }]);
     expect((await owner.call('GET', `${base}/cmp/versions/1/comparison?${range}`)).json().previous).toBeNull();
   });
 });

@@ -11,9 +11,9 @@ import { PROMPT_NAME_KEYS, PROMPT_VERSION_KEYS } from './prompt-link.ts';
 /** The first key's value a call carries ('' when none): a string as it is, a number as its JSON. */
 const firstOf = (keys: readonly string[]) => `multiIf(${keys.map((k) => `${scalar(k)} != '', ${scalar(k)}`).join(', ')}, '')`;
 /** A call's prompt name as SQL over the llm table's metadata. */
-const PROMPT_NAME_SQL = firstOf(PROMPT_NAME_KEYS);
+export const PROMPT_NAME_SQL = firstOf(PROMPT_NAME_KEYS);
 /** A call's prompt version as text ("3"), '' when it names none. */
-const PROMPT_VERSION_SQL = firstOf(PROMPT_VERSION_KEYS);
+export const PROMPT_VERSION_SQL = firstOf(PROMPT_VERSION_KEYS);
 
 export interface PromptVersionUsage {
   version: number;

@@ -1,6 +1,7 @@
 import { fromChTime, withinRetention, type ColumnStore, type TimeRange } from '@devtrail/column-store';
 import { scalar, SESSION_SQL } from '../llm/call-filter.ts';
 import { llm } from '../llm/index.ts';
+import { PROMPT_NAME_SQL, PROMPT_VERSION_SQL } from '../llm/prompt-usage.ts';
 import type { ScoreEvent } from './event.ts';
 import { latestScores, type ScoreFilter } from './latest.ts';
 
@@ -91,7 +92,7 @@ interface Linking {
  * The scores linked to each key of `calls` (a subquery of k, cid, tid, sess: a key, a call's
  * event_id, trace and session), and to the key directly through the score's column `direct`.
  */
-function linkedSql(l: string, calls: string, direct: string) {
+function linkedSql(l: string, calls: string, direct: string | null) {
   const cols = 'id, name, value, data_type';
   const s = (c: string) =>
     c
@@ -99,13 +100,13 @@ function linkedSql(l: string, calls: string, direct: string) {
       .map((x) => `s.${x} AS ${x}`)
       .join(', ');
   return `SELECT DISTINCT k, ${cols} FROM (
-      SELECT ${direct} AS k, ${cols} FROM ${l} WHERE ${direct} IN (SELECT k FROM (${calls}))
-      UNION ALL SELECT c.k AS k, ${s(cols)} FROM ${l} AS s INNER JOIN (SELECT DISTINCT k, cid FROM (${calls})) AS c ON s.call_id = c.cid
+      ${direct === null ? '' : `SELECT ${direct} AS k, ${cols} FROM ${l} WHERE ${direct} IN (SELECT k FROM (${calls})) UNION ALL`}
+      SELECT c.k AS k, ${s(cols)} FROM ${l} AS s INNER JOIN (SELECT DISTINCT k, cid FROM (${calls})) AS c ON s.call_id = c.cid
       UNION ALL SELECT c.k AS k, ${s(cols)} FROM ${l} AS s INNER JOIN (SELECT DISTINCT k, tid FROM (${calls}) WHERE tid != '') AS c ON s.trace_id = c.tid
       UNION ALL SELECT c.k AS k, ${s(cols)} FROM ${l} AS s INNER JOIN (SELECT DISTINCT k, sess FROM (${calls}) WHERE sess != '') AS c ON s.session_id = c.sess)`;
 }
 
-async function averagesOf(store: ColumnStore, f: ScoreFilter & Linking, keyOfCall: string, keyParam: Record<string, unknown>, keyWhere: string, direct: string) {
+async function averagesOf(store: ColumnStore, f: ScoreFilter & Linking, keyOfCall: string, keyParam: Record<string, unknown>, keyWhere: string, direct: string | null) {
   // Every score of those calls counts, whenever it was given; the range picks the calls.
   const s = latestScores({ ...f, range: undefined });
   const calls = `SELECT ${keyOfCall} AS k, toString(event_id) AS cid, JSONExtractString(metadata, 'trace_id') AS tid, ${SESSION_SQL} AS sess
@@ -127,6 +128,19 @@ async function averagesOf(store: ColumnStore, f: ScoreFilter & Linking, keyOfCal
 export function scoresOfSessions(store: ColumnStore, f: ScoreFilter & Linking, sessions: readonly string[]): Promise<Map<string, ScoreAverage[]>> {
   if (sessions.length === 0) return Promise.resolve(new Map());
   return averagesOf(store, f, SESSION_SQL, { ssessions: sessions }, `${SESSION_SQL} IN {ssessions:Array(String)}`, 'session_id');
+}
+
+/** Each prompt version's score averages per name: scores on the calls linked to it (llm/prompt-link.ts) in the range, their traces and sessions. */
+export function scoresOfPromptVersions(store: ColumnStore, f: ScoreFilter & Linking, prompt: string, versions: readonly number[]): Promise<Map<string, ScoreAverage[]>> {
+  if (versions.length === 0) return Promise.resolve(new Map());
+  return averagesOf(
+    store,
+    f,
+    PROMPT_VERSION_SQL,
+    { sprompt: prompt, sversions: versions.map(String) },
+    `${PROMPT_NAME_SQL} = {sprompt:String} AND ${PROMPT_VERSION_SQL} IN {sversions:Array(String)}`,
+    null,
+  );
 }
 
 /**

@@ -4,7 +4,7 @@ import { api, ApiError } from '../lib/api.js';
 import { Link, useLocation } from '../lib/router.js';
 import { boundsOf, rangeOf } from '../lib/time-range.js';
 import { useData } from '../lib/use-data.js';
-import { formatCost, formatNumber, formatTime } from '../lib/format.js';
+import { formatCost, formatDecimal, formatNumber, formatTime } from '../lib/format.js';
 import { TimeRangePicker } from '../components/time-range-picker.js';
 import { ErrorBox, Loading } from '../components/status.js';
 import { NotFound } from '../pages/not-found.js';
@@ -37,8 +37,26 @@ function callsHref(projectId, name, version, query) {
 }
 
 /** The change from the previous version, as a share, or null when it cannot be said. */
+/** One row per score name either version has: its average (a categorical score shows its count). */
+function scoreRows(c) {
+  const names = [...new Set([...c.version.scores, ...(c.previous?.scores ?? [])].map((s) => s.name))].sort();
+  const of = (f, name) => f.scores.find((s) => s.name === name);
+  return names.map((name) => {
+    const labels = [c.version, c.previous].some((f) => f && of(f, name)?.average === null);
+    return {
+      label: `Score: ${name}`,
+      value: (f) => {
+        const s = of(f, name);
+        return s ? (labels ? s.count : s.average) : null;
+      },
+      show: (n) => (n === null ? '—' : labels ? `×${formatNumber(n)}` : formatDecimal(n, 2)),
+      lowerIsBetter: labels ? null : false,
+    };
+  });
+}
+
 function change(now, before) {
-  if (!before || before === 0) return null;
+  if (now === null || !before || before === 0) return null;
   return (now - before) / before;
 }
 
@@ -90,7 +108,7 @@ export function VersionPage({ project, params }) {
         html`<div class="table-wrap"><table class="table" data-testid="comparison-table">
           <thead><tr><th></th><th class="num">v${c.version.version}</th>${c.previous && html`<th class="num">v${c.previous.version}</th><th class="num">Change</th>`}</tr></thead>
           <tbody>
-            ${ROWS.map((r) => {
+            ${[...ROWS, ...scoreRows(c)].map((r) => {
               const now = r.value(c.version);
               const before = c.previous ? r.value(c.previous) : null;
               const d = before === null ? null : change(now, before);
