@@ -110,6 +110,8 @@ describe.skipIf(!up)(`migration to per-row retention${up ? '' : ` (skipped: ${NO
       'applied sessions: ttl-per-row-retention',
       'created metrics',
       'applied metrics: ttl-per-row-retention',
+      'created scores',
+      'applied scores: ttl-per-row-retention',
     ]);
   });
 });

@@ -141,7 +141,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--brokers", default="127.0.0.1:19092")
     ap.add_argument("--prefix", default="devtrail.", help="devtrail's KAFKA_TOPIC_PREFIX")
-    ap.add_argument("--kinds", default="log,error,span,llm,session,metric")
+    ap.add_argument("--kinds", help="comma-separated kinds to read (default: every kind the schemas' index names)")
     ap.add_argument("--group", default="python-example", help="your own consumer group; dead letters go to <group>.dlq")
     ap.add_argument("--schemas", default=str(Path(__file__).resolve().parents[2] / "docs" / "schemas"), help="a receiver's /schemas URL or a folder")
     ap.add_argument("--state", default="consumer-state.sqlite", help="the SQLite file holding counts and positions")
@@ -156,7 +156,7 @@ def main():
 
     index, validators, as_sent_version = load_schemas(args.schemas)
     versions = {v for v, _ in validators}
-    kinds = args.kinds.split(",")
+    kinds = args.kinds.split(",") if args.kinds else list(index["topics"])
     topics = [args.prefix + index["topics"][k] for k in kinds]
     state = State(args.state)
     dead_letter_topic = f"{args.group}.dlq"

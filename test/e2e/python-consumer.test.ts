@@ -129,7 +129,7 @@ describe.skipIf(!up)(`the Python consumer example${up ? '' : ` (skipped: ${NO_ST
     const r = await consume();
     expect(r.code, r.stderr).toBe(0);
     expect(r.summary.events).toEqual(sent);
-    expect(r.summary.events).toEqual({ log: 120 + 2 + 1, error: 2, span: 3, llm: 4, session: 0, metric: 2 });
+    expect(r.summary.events).toEqual({ log: 120 + 2 + 1, error: 2, span: 3, llm: 4, session: 0, metric: 2, score: 0 });
     expect(r.summary.dead_letters).toBe(2); // the message that is not JSON, and the bad event alone
     expect(r.summary.duplicates).toBeGreaterThanOrEqual(2); // the retried request's two events, met twice (and whatever a crash replayed)
     expect(r.summary.other_projects).toBe(1);

@@ -28,19 +28,19 @@ const tier = z.object({
   output: perMillion('output tokens'),
   cached_input: perMillion('cached input tokens').optional(),
 });
-const priceJson = z
-  .object({
-    model: z.string(),
-    provider: z.string().nullable(),
-    input: perMillion('input tokens'),
-    output: perMillion('output tokens'),
-    cached_input: perMillion('input tokens read from the prompt cache').nullable().openapi({ description: 'null: as input.' }),
-    tiers: z.array(tier),
-    source: z.enum(['file', 'edited']).openapi({ description: "file: the repository's table or LLM_PRICES_FILE; edited: the operator's edit over it." }),
-    updated_at: z.string().datetime().nullable(),
-    updated_by: z.string().nullable(),
-  })
-  .openapi('LlmPrice');
+/** A price's fields: named LlmPrice where one is always answered, inline where it may be null (a $ref cannot be). */
+const priceShape = {
+  model: z.string(),
+  provider: z.string().nullable(),
+  input: perMillion('input tokens'),
+  output: perMillion('output tokens'),
+  cached_input: perMillion('input tokens read from the prompt cache').nullable().openapi({ description: 'null: as input.' }),
+  tiers: z.array(tier),
+  source: z.enum(['file', 'edited']).openapi({ description: "file: the repository's table or LLM_PRICES_FILE; edited: the operator's edit over it." }),
+  updated_at: z.string().datetime().nullable(),
+  updated_by: z.string().nullable(),
+};
+const priceJson = z.object(priceShape).openapi('LlmPrice');
 type PriceJson = z.infer<typeof priceJson>;
 
 const modelParam = z.object({
@@ -129,7 +129,12 @@ export const LLM_PRICE_ROUTES: RouteGroup<LlmPriceDeps> = {
       summary: "Remove a model's edit: the files' price (if any) is in force again",
       params: modelParam,
       answers: answersOf(
-        z.object({ price: priceJson.nullable().openapi({ description: "The model's price now: the files', or null when they do not price it." }) }),
+        z.object({
+          price: z
+            .object({ ...priceShape })
+            .nullable()
+            .openapi({ description: "The model's price now: the files', or null when they do not price it." }),
+        }),
         (docs) => ({
           ...forbidden(docs),
           404: docs.errorResponse('The model has no edit.', 'No edit of this model'),
