@@ -7,7 +7,6 @@ export {
   effectiveCostUsd,
   estimateCostUsd,
   loadLlmPrices,
-  MAX_PRICE_TIERS,
   PRICE_EDITS_REFRESH_MS,
   priceOf,
   priceSchema,

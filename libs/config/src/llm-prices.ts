@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { MAX_PRICE_TIERS } from '@devtrail/kinds';
 
 // The price table behind estimated_cost_usd: USD per million input, cached input and output
 // tokens per model, with prices past a prompt size (tiers), kept as data
@@ -10,8 +11,6 @@ import { z } from 'zod';
 
 /** Highest price per million tokens a table takes (a typo of 1e9 would make every figure noise). */
 export const MAX_PRICE_PER_MILLION = 100_000;
-/** Tiers per model. */
-export const MAX_PRICE_TIERS = 4;
 export const MAX_MODEL_NAME = 200;
 
 const perMillion = z.number().min(0).max(MAX_PRICE_PER_MILLION);

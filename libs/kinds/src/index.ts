@@ -107,7 +107,7 @@ export { LLM_SEARCH } from './llm/search.ts';
 export { PROMPT_ATTRIBUTES, PROMPT_NAME_KEYS, PROMPT_READ_PATH, PROMPT_VERSION_KEYS } from './llm/prompt-link.ts';
 export { readPromptVersionUsage, promptCallsWhere, noUsage, type PromptVersionUsage } from './llm/prompt-usage.ts';
 export { readLlmSessions, type LlmSession } from './llm/sessions.ts';
-export { COST_SOURCES, MAX_PRICED_MODELS, type CostSource, type PriceOf } from './llm/cost.ts';
+export { COST_SOURCES, MAX_PRICE_TIERS, MAX_PRICED_MODELS, type CostSource, type PriceOf } from './llm/cost.ts';
 export { capMessages, MAX_CONTENT_CHARS, MAX_MESSAGES, toMessages, type Message, type MessagePart } from './llm/messages.ts';
 export { spanConversation } from './llm/otlp-content.ts';
 export { dropConversation, isConversationKey, parseJsonTexts } from './llm/conversation-keys.ts';

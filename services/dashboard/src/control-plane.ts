@@ -1,6 +1,6 @@
 import { readsAs, type ClusterTarget } from '@devtrail/column-store';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig, loadLlmPrices, PRICE_EDITS_REFRESH_MS, type LlmPriceTable, type Logger } from '@devtrail/config';
+import { loadConfig, loadLlmPrices, PRICE_EDITS_REFRESH_MS, withEdits, type LlmPriceTable, type Logger } from '@devtrail/config';
 import type { Adapters } from '@devtrail/runtime';
 import { deletionsRepo, keepPriceEdits, mapFiles, projectsRepo, savedQueriesRepo, sourceMapsRepo, uploadTokensRepo } from '@devtrail/relational-store';
 import { operatorAuthenticator, requirePrincipal, type Authenticator } from './api/access.ts';
@@ -10,7 +10,7 @@ import { admitsUploadTokens, serveGroup } from '@devtrail/http/route';
 import { READ_API } from './api/read-api.ts';
 import { SAVED_QUERY_ROUTES } from './api/saved-queries.ts';
 import { exportSlots } from './api/export-slots.ts';
-import { applyPriceEdits, LLM_PRICE_ROUTES } from './llm-prices/routes.ts';
+import { LLM_PRICE_ROUTES } from './llm-prices/routes.ts';
 import { DATA_ROUTES } from './data/routes.ts';
 import { DELETION_ROUTES } from './deletion/routes.ts';
 import { retentionLookup } from './data/project-retention.ts';
@@ -91,7 +91,7 @@ export async function registerControlPlane(app: FastifyInstance, adapters: Adapt
   const retention = retentionLookup(adapters.relational, opts.defaultRetentionDays);
   // The prices every LLM cost is read with: the files', and the operator's edits kept current.
   const prices = opts.llmPrices ?? loadLlmPrices();
-  const keeper = await keepPriceEdits(adapters.relational, applyPriceEdits(prices), {
+  const keeper = await keepPriceEdits(adapters.relational, (edits) => withEdits(prices, edits), {
     intervalMs: PRICE_EDITS_REFRESH_MS,
     onError: (err) => logger.warn({ err: (err as Error).message }, 'reading the LLM price edits failed; next time'),
   });

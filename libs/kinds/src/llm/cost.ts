@@ -24,8 +24,9 @@ export type PriceOf = (model: string) => { input: number; output: number; cached
 /** Model names priced per query: the range's most called ones (a bound on the query's parameters). */
 export const MAX_PRICED_MODELS = 1000;
 
-/** Tiers a model's price has at most (libs/config MAX_PRICE_TIERS). */
-export const TIERS = 4;
+/** Tiers a model's price has at most: the query reads this many thresholds, and libs/config's price schema allows no more. */
+export const MAX_PRICE_TIERS = 4;
+const TIERS = MAX_PRICE_TIERS;
 /** A tier threshold no call reaches: a model with fewer tiers has its others at it. */
 const NO_TIER = 2 ** 52;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_PRICE_TIERS, priceSchema, withEdits, type LlmPriceTable, type ModelPrice } from '@devtrail/config';
+import { priceSchema, type LlmPriceTable, type ModelPrice } from '@devtrail/config';
+import { MAX_PRICE_TIERS } from '@devtrail/kinds';
 import { httpError } from '@devtrail/http';
 import { json, type ApiDocs, type ResponseConfig } from '@devtrail/http/api-docs';
 import { route, type RouteGroup } from '@devtrail/http/route';
@@ -150,6 +151,3 @@ export const LLM_PRICE_ROUTES: RouteGroup<LlmPriceDeps> = {
     }),
   ],
 };
-
-/** Applies edits to the table the reads price with; the keeper's callback. */
-export const applyPriceEdits = (table: LlmPriceTable) => (edits: Array<{ price: unknown }>) => withEdits(table, edits);

@@ -14,6 +14,7 @@ import { ErrorBox, Loading } from '../components/status.js';
 
 const PATH = '/api/admin/llm-prices';
 const EMPTY = { model: '', provider: '', input: '', output: '', cached_input: '', tiers: /** @type {any[]} */ ([]) };
+/** libs/kinds MAX_PRICE_TIERS (the API refuses more). */
 const MAX_TIERS = 4;
 
 /** @param {string} v */
